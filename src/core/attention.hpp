@@ -1,0 +1,43 @@
+#pragma once
+// Scaled dot-product attention, stage by stage, so that every intermediate can be shown.
+#include "core/mask.hpp"
+#include "core/tensor.hpp"
+
+namespace attnlab {
+
+// Every stage of one attention call, in the order the seminar derives them.
+struct AttentionTrace {
+  Matrix q;        // (n,d_k) queries
+  Matrix k;        // (m,d_k) keys
+  Matrix v;        // (m,d_v) values
+  Matrix scores;   // (n,m)   QKᵀ
+  float scale = 1; //         1/√d_k, or 1 with scaling switched off
+  Matrix scaled;   // (n,m)   QKᵀ·scale
+  Matrix masked;   // (n,m)   QKᵀ·scale + M
+  Matrix weights;  // (n,m)   softmax rows of masked; each row sums to 1 (0 if fully masked)
+  Matrix output;   // (n,d_v) weights·V
+};
+
+// s = 1/√d_k, or 1 when scaling is off (the "why √d_k" experiment)
+float attention_scale(Index d_k, bool scaled);
+
+// throws attnlab::Error unless Q:(n,d_k) K:(m,d_k) V:(m,d_v) with n,m,d_k,d_v ≥ 1, all finite
+void validate_attention_inputs(const ConstMatrixRef& q, const ConstMatrixRef& k,
+                               const ConstMatrixRef& v);
+
+// scores = QKᵀ   Q:(n,d_k) K:(m,d_k) → (n,m)
+void attention_scores(const ConstMatrixRef& q, const ConstMatrixRef& k, MatrixRef scores);
+
+// out = A·V   A:(n,m) V:(m,d_v) → (n,d_v)
+void attention_mix(const ConstMatrixRef& weights, const ConstMatrixRef& v, MatrixRef out);
+
+// out = softmax(QKᵀ·s + M)·V   Q:(n,d_k) K:(m,d_k) V:(m,d_v) → weights:(n,m) out:(n,d_v)
+// Keeps only the weights; the fast path used inside models.
+void attention_forward(const ConstMatrixRef& q, const ConstMatrixRef& k, const ConstMatrixRef& v,
+                       const Mask& mask, bool scaled, MatrixRef weights, MatrixRef out);
+
+// out = softmax(QKᵀ·s + M)·V   Q:(n,d_k) K:(m,d_k) V:(m,d_v), keeping every stage in the trace
+AttentionTrace attention_forward_traced(const ConstMatrixRef& q, const ConstMatrixRef& k,
+                                        const ConstMatrixRef& v, const Mask& mask, bool scaled);
+
+}  // namespace attnlab

@@ -1,0 +1,43 @@
+#include "core/mask.hpp"
+
+#include <limits>
+#include <string>
+
+#include "core/check.hpp"
+
+namespace attnlab {
+
+void Mask::validate(Index n, Index m) const {
+  require(key_padding.empty() || static_cast<Index>(key_padding.size()) == m,
+          "mask: key_padding has " + std::to_string(key_padding.size()) + " flags for " +
+              std::to_string(m) + " keys");
+  require(additive.size() == 0 || (additive.rows() == n && additive.cols() == m),
+          "mask: additive mask has shape " + shape_string(additive.rows(), additive.cols()) +
+              ", expected " + shape_string(n, m));
+  for (Index i = 0; i < additive.size(); ++i)
+    require(!std::isnan(additive.data()[i]) && additive.data()[i] != std::numeric_limits<float>::infinity(),
+            "mask: additive mask contains NaN or +Inf");
+}
+
+void Mask::apply(MatrixRef scores) const {
+  const Index n = scores.rows(), m = scores.cols();
+  validate(n, m);
+  constexpr float kHidden = -std::numeric_limits<float>::infinity();
+  if (additive.size() != 0) scores += additive;
+  if (causal) {
+    for (Index i = 0; i < n; ++i) {
+      const Index first_hidden = m - n + i + 1;  // query i sits at key position m − n + i
+      for (Index j = std::max<Index>(first_hidden, 0); j < m; ++j) scores(i, j) = kHidden;
+    }
+  }
+  for (Index j = 0; j < static_cast<Index>(key_padding.size()); ++j)
+    if (key_padding[j]) scores.col(j).setConstant(kHidden);
+}
+
+Matrix Mask::materialize(Index n, Index m) const {
+  Matrix mask = Matrix::Zero(n, m);
+  apply(mask);
+  return mask;
+}
+
+}  // namespace attnlab

@@ -1,0 +1,144 @@
+#include "core/multi_head_attention.hpp"
+
+#include <string>
+
+#include "core/alibi.hpp"
+#include "core/check.hpp"
+#include "core/random.hpp"
+#include "core/rope.hpp"
+
+namespace attnlab {
+
+void AttentionConfig::validate() const {
+  require(d_model >= 1 && d_model <= 65536,
+          "attention: d_model must be between 1 and 65536, got " + std::to_string(d_model));
+  require(n_heads >= 1, "attention: n_heads must be at least 1, got " + std::to_string(n_heads));
+  require(d_model % n_heads == 0, "attention: d_model = " + std::to_string(d_model) +
+                                      " is not divisible by n_heads = " + std::to_string(n_heads));
+  require(n_kv_heads >= 0, "attention: n_kv_heads must not be negative");
+  require(n_heads % kv_heads() == 0, "attention: n_kv_heads = " + std::to_string(kv_heads()) +
+                                         " does not divide n_heads = " + std::to_string(n_heads));
+  require(!rope || d_head() % 2 == 0,
+          "attention: RoPE needs an even head width, got d_k = " + std::to_string(d_head()));
+  require(std::isfinite(rope_base) && rope_base > 1.0f,
+          "attention: rope_base must be a finite number above 1");
+  require(!(rope && alibi), "attention: choose RoPE or ALiBi, not both");
+}
+
+AttentionParams AttentionParams::init(const AttentionConfig& config, std::uint32_t seed) {
+  config.validate();
+  const Index d = config.d_model, qkv = d + 2 * config.kv_width();
+  Rng rng(seed);
+  AttentionParams p;
+  p.c_attn_weight.resize(d, qkv);
+  p.c_proj_weight.resize(d, d);
+  for (Index i = 0; i < p.c_attn_weight.size(); ++i) p.c_attn_weight.data()[i] = rng.normal(0, 0.02f);
+  for (Index i = 0; i < p.c_proj_weight.size(); ++i) p.c_proj_weight.data()[i] = rng.normal(0, 0.02f);
+  p.c_attn_bias = RowVector::Zero(qkv);
+  p.c_proj_bias = RowVector::Zero(d);
+  return p;
+}
+
+void AttentionParams::validate(const AttentionConfig& config) const {
+  config.validate();
+  const Index d = config.d_model, qkv = d + 2 * config.kv_width();
+  require_shape(c_attn_weight, d, qkv, "attn.c_attn.weight");
+  require_shape(c_attn_bias, 1, qkv, "attn.c_attn.bias");
+  require_shape(c_proj_weight, d, d, "attn.c_proj.weight");
+  require_shape(c_proj_bias, 1, d, "attn.c_proj.bias");
+  require_finite(c_attn_weight, "attn.c_attn.weight");
+  require_finite(c_attn_bias, "attn.c_attn.bias");
+  require_finite(c_proj_weight, "attn.c_proj.weight");
+  require_finite(c_proj_bias, "attn.c_proj.bias");
+}
+
+Index kv_head_of(const AttentionConfig& config, Index head) {
+  return head / (config.n_heads / config.kv_heads());
+}
+
+namespace {
+
+// The shared body of self- and cross-attention; positional schemes apply only to self-attention,
+// where queries and keys index the same sequence.
+Matrix multi_head_forward(const AttentionConfig& config, const AttentionParams& params,
+                          const ConstMatrixRef& x, const ConstMatrixRef& x_kv, const Mask& mask,
+                          bool self, MultiHeadTrace* trace) {
+  params.validate(config);
+  const Index d = config.d_model, dk = config.d_head(), kvw = config.kv_width();
+  const Index n = x.rows(), m = x_kv.rows();
+  require(n >= 1, "attention: the query sequence is empty (n = 0)");
+  require(m >= 1, "attention: the key/value sequence is empty (m = 0)");
+  require(x.cols() == d, "attention: input has width " + std::to_string(x.cols()) +
+                             ", expected d_model = " + std::to_string(d));
+  require(x_kv.cols() == d, "attention: memory has width " + std::to_string(x_kv.cols()) +
+                                ", expected d_model = " + std::to_string(d));
+  require_size(n, m, "attention score matrix");
+  require_finite(x, "attention: input");
+  if (!self) require_finite(x_kv, "attention: memory");
+  require(self || (!config.rope && !config.alibi),
+          "attention: RoPE and ALiBi apply to self-attention, not cross-attention");
+  mask.validate(n, m);
+
+  // project: Q = x·W_Q + b_Q;  [K | V] = x_kv·[W_K | W_V] + [b_K | b_V]
+  Matrix q = (x * params.c_attn_weight.leftCols(d)).rowwise() + params.c_attn_bias.head(d);
+  Matrix kv = (x_kv * params.c_attn_weight.rightCols(2 * kvw)).rowwise() +
+              params.c_attn_bias.tail(2 * kvw);
+  if (trace) {
+    trace->q = q;
+    trace->k = kv.leftCols(kvw);
+    trace->v = kv.rightCols(kvw);
+    trace->heads.assign(config.n_heads, AttentionTrace{});
+  }
+  if (config.rope) {
+    for (Index head = 0; head < config.n_heads; ++head)
+      rope_apply(q.middleCols(head * dk, dk), m - n, config.rope_base);
+    for (Index group = 0; group < config.kv_heads(); ++group)
+      rope_apply(kv.middleCols(group * dk, dk), 0, config.rope_base);
+  }
+  const std::vector<float> slopes =
+      config.alibi ? alibi_slopes(config.n_heads) : std::vector<float>{};
+
+  Matrix concat(n, d);
+  Matrix weights(n, m);
+  for (Index head = 0; head < config.n_heads; ++head) {
+    const Index group = kv_head_of(config, head);
+    const auto q_h = q.middleCols(head * dk, dk);
+    const auto k_h = kv.middleCols(group * dk, dk);
+    const auto v_h = kv.middleCols(kvw + group * dk, dk);
+    Mask head_mask;
+    if (config.alibi) {
+      head_mask = mask;
+      const Matrix bias = alibi_bias(slopes[head], n, m);
+      head_mask.additive = head_mask.additive.size() ? Matrix(head_mask.additive + bias) : bias;
+    }
+    const Mask& used = config.alibi ? head_mask : mask;
+    if (trace) {
+      trace->heads[head] = attention_forward_traced(q_h, k_h, v_h, used, config.scaled);
+      concat.middleCols(head * dk, dk) = trace->heads[head].output;
+    } else {
+      attention_forward(q_h, k_h, v_h, used, config.scaled, weights, concat.middleCols(head * dk, dk));
+    }
+  }
+  // output projection: out = concat·W_O + b_O
+  Matrix out = (concat * params.c_proj_weight).rowwise() + params.c_proj_bias;
+  if (trace) {
+    trace->concat = concat;
+    trace->output = out;
+  }
+  return out;
+}
+
+}  // namespace
+
+Matrix self_attention_forward(const AttentionConfig& config, const AttentionParams& params,
+                              const ConstMatrixRef& x, const Mask& mask, MultiHeadTrace* trace) {
+  return multi_head_forward(config, params, x, x, mask, true, trace);
+}
+
+Matrix cross_attention_forward(const AttentionConfig& config, const AttentionParams& params,
+                               const ConstMatrixRef& x, const ConstMatrixRef& memory,
+                               const Mask& mask, MultiHeadTrace* trace) {
+  return multi_head_forward(config, params, x, memory, mask, false, trace);
+}
+
+}  // namespace attnlab

@@ -1,0 +1,67 @@
+#pragma once
+// Multi-head attention with its grouped variants (MHA, GQA, MQA), as self- or cross-attention.
+#include <cstdint>
+#include <vector>
+
+#include "core/attention.hpp"
+#include "core/mask.hpp"
+#include "core/tensor.hpp"
+
+namespace attnlab {
+
+struct AttentionConfig {
+  Index d_model = 0;         // d
+  Index n_heads = 1;         // h; d_k = d_v = d/h
+  Index n_kv_heads = 0;      // g; 0 means g = h (MHA), 1 is MQA, anything dividing h is GQA
+  bool scaled = true;        // divide scores by √d_k
+  bool rope = false;         // rotate each head's queries and keys (self-attention only)
+  float rope_base = 10000.0f;
+  bool alibi = false;        // add −m_head·|i − j| to each head's scores (self-attention only)
+
+  Index kv_heads() const { return n_kv_heads == 0 ? n_heads : n_kv_heads; }
+  Index d_head() const { return d_model / n_heads; }
+  Index kv_width() const { return kv_heads() * d_head(); }  // g·d_k
+  // throws attnlab::Error with the reason when the numbers do not fit together
+  void validate() const;
+};
+
+// Parameters under GPT-2's checkpoint names (`h.{i}.attn.c_attn`, `h.{i}.attn.c_proj`), stored so
+// that y = x·W + b (GPT-2's Conv1D layout). With g < h the K and V column blocks are narrower.
+struct AttentionParams {
+  Matrix c_attn_weight;   // (d, d + 2·g·d_k)  columns [W_Q | W_K | W_V]
+  RowVector c_attn_bias;  // (d + 2·g·d_k)      [b_Q | b_K | b_V]
+  Matrix c_proj_weight;   // (d, d)             W_O
+  RowVector c_proj_bias;  // (d)                b_O
+
+  // W ~ N(0, 0.02²), b = 0, seeded (GPT-2's initialisation)
+  static AttentionParams init(const AttentionConfig& config, std::uint32_t seed);
+  // throws attnlab::Error naming the first tensor of the wrong shape or with a non-finite entry
+  void validate(const AttentionConfig& config) const;
+};
+
+// Every intermediate of one multi-head call.
+struct MultiHeadTrace {
+  Matrix q;                           // (n, h·d_k)  x·W_Q + b_Q, before RoPE
+  Matrix k;                           // (m, g·d_k)  x_kv·W_K + b_K, before RoPE
+  Matrix v;                           // (m, g·d_v)  x_kv·W_V + b_V
+  std::vector<AttentionTrace> heads;  // h traces; their q, k are after RoPE
+  Matrix concat;                      // (n, d)      [head_1 | … | head_h]
+  Matrix output;                      // (n, d)      concat·W_O + b_O
+};
+
+// Key/value head that query head i reads: ⌊i·g/h⌋ (consecutive query heads share one group)
+Index kv_head_of(const AttentionConfig& config, Index head);
+
+// out = Concat(head_1..head_h)·W_O + b_O, head_i = Attention(x·W_Q^i, x·W_K^{g(i)}, x·W_V^{g(i)})
+//   x:(n,d) → (n,d); the trace, when given, receives every stage
+Matrix self_attention_forward(const AttentionConfig& config, const AttentionParams& params,
+                              const ConstMatrixRef& x, const Mask& mask,
+                              MultiHeadTrace* trace = nullptr);
+
+// out = Concat(head_1..head_h)·W_O + b_O, head_i = Attention(x·W_Q^i, mem·W_K^{g(i)}, mem·W_V^{g(i)})
+//   x:(n,d) queries, memory:(m,d) keys and values → (n,d)
+Matrix cross_attention_forward(const AttentionConfig& config, const AttentionParams& params,
+                               const ConstMatrixRef& x, const ConstMatrixRef& memory,
+                               const Mask& mask, MultiHeadTrace* trace = nullptr);
+
+}  // namespace attnlab

@@ -1,0 +1,46 @@
+#include "core/softmax.hpp"
+
+#include <limits>
+
+#include "core/check.hpp"
+#include "core/exp.hpp"
+
+namespace attnlab {
+namespace {
+
+// One row, kept out of line: V8 optimises a wasm function between calls, not during one long call.
+[[gnu::noinline]] void softmax_row(float* row, Index m) {
+  Eigen::Map<Eigen::Matrix<float, 1, Eigen::Dynamic>> r(row, m);
+  const float max = r.maxCoeff();
+  if (max == -std::numeric_limits<float>::infinity()) {
+    r.setZero();
+    return;
+  }
+  r.array() -= max;
+  exp_inplace(row, m);
+  r *= 1.0f / r.sum();
+}
+
+}  // namespace
+
+void softmax_rows_forward(const ConstMatrixRef& x, MatrixRef y) {
+  require(y.rows() == x.rows() && y.cols() == x.cols(),
+          "softmax: output shape " + shape_string(y.rows(), y.cols()) + " differs from input " +
+              shape_string(x.rows(), x.cols()));
+  for (Index i = 0; i < x.rows(); ++i) {
+    if (y.row(i).data() != x.row(i).data()) y.row(i) = x.row(i);
+    softmax_row(y.row(i).data(), y.cols());
+  }
+}
+
+void softmax_rows_backward(const ConstMatrixRef& y, const ConstMatrixRef& dy, MatrixRef dx) {
+  require(dy.rows() == y.rows() && dy.cols() == y.cols() && dx.rows() == y.rows() &&
+              dx.cols() == y.cols(),
+          "softmax backward: y, dy and dx must share one shape");
+  for (Index i = 0; i < y.rows(); ++i) {
+    const float dot = y.row(i).dot(dy.row(i));
+    dx.row(i) = (y.row(i).array() * (dy.row(i).array() - dot)).matrix();
+  }
+}
+
+}  // namespace attnlab

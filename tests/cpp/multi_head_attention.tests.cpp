@@ -1,0 +1,172 @@
+#include <catch2/catch.hpp>
+#include <numeric>
+#include <vector>
+
+#include "core/alibi.hpp"
+#include "core/check.hpp"
+#include "core/multi_head_attention.hpp"
+#include "core/sinusoidal.hpp"
+#include "support.hpp"
+
+using namespace attnlab;
+using namespace attnlab::test;
+
+namespace {
+
+Matrix random_matrix(Index r, Index c, unsigned seed) {
+  std::srand(seed);
+  return Matrix::Random(r, c);
+}
+
+AttentionParams params_from(const FixtureCase& f) {
+  AttentionParams p;
+  p.c_attn_weight = f.tensor("c_attn_weight");
+  p.c_attn_bias = f.tensor("c_attn_bias");
+  p.c_proj_weight = f.tensor("c_proj_weight");
+  p.c_proj_bias = f.tensor("c_proj_bias");
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("multi-head attention matches PyTorch", "[attention][multihead][oracle]") {
+  for (const FixtureCase& f : load_fixture_cases("attention.json")) {
+    DYNAMIC_SECTION(f.name) {
+      AttentionConfig config;
+      config.d_model = f.d_model;
+      config.n_heads = f.n_heads;
+      config.n_kv_heads = f.n_kv_heads;
+      Mask mask;
+      mask.causal = f.causal;
+      mask.key_padding = f.key_padding;
+      const Matrix x = f.tensor("x");
+      MultiHeadTrace trace;
+      const Matrix out = f.kind == "cross"
+                             ? cross_attention_forward(config, params_from(f), x, f.tensor("memory"), mask, &trace)
+                             : self_attention_forward(config, params_from(f), x, mask, &trace);
+      CHECK_THAT(out, IsNear(f.tensor("output"), 1e-5));
+      const std::vector<Matrix> weights = f.tensor_stack("weights");
+      REQUIRE(weights.size() == static_cast<size_t>(f.n_heads));
+      for (Index h = 0; h < f.n_heads; ++h) {
+        INFO("head " << h);
+        CHECK_THAT(trace.heads[h].weights, IsNear(weights[h], 1e-5));
+      }
+      // the untraced path gives the same output
+      const Matrix fast = f.kind == "cross"
+                              ? cross_attention_forward(config, params_from(f), x, f.tensor("memory"), mask)
+                              : self_attention_forward(config, params_from(f), x, mask);
+      CHECK_THAT(fast, IsNear(out, 1e-6));
+    }
+  }
+}
+
+TEST_CASE("multi-head structure", "[attention][multihead]") {
+  AttentionConfig config;
+  config.d_model = 12;
+  config.n_heads = 4;
+  // weights well above GPT-2's 0.02 initialisation, so attention is far from uniform
+  AttentionParams params = AttentionParams::init(config, 11);
+  params.c_attn_weight *= 25.0f;
+  const Matrix x = random_matrix(6, 12, 3);
+
+  SECTION("the trace holds every stage and the concatenation is the heads side by side") {
+    MultiHeadTrace t;
+    const Matrix out = self_attention_forward(config, params, x, Mask::causal_mask(), &t);
+    REQUIRE(t.heads.size() == 4);
+    CHECK_THAT(t.q, IsNear(Matrix((x * params.c_attn_weight.leftCols(12)).rowwise() + params.c_attn_bias.head(12)), 1e-6));
+    for (Index h = 0; h < 4; ++h) {
+      CHECK_THAT(t.heads[h].q, IsNear(Matrix(t.q.middleCols(h * 3, 3)), 0));
+      CHECK_THAT(Matrix(t.concat.middleCols(h * 3, 3)), IsNear(t.heads[h].output, 0));
+    }
+    CHECK_THAT(t.output, IsNear(out, 0));
+  }
+  SECTION("without positional information self-attention is permutation-equivariant") {
+    const std::vector<Index> perm = {4, 0, 5, 2, 1, 3};
+    Matrix permuted(6, 12);
+    for (Index i = 0; i < 6; ++i) permuted.row(i) = x.row(perm[i]);
+    const Matrix out = self_attention_forward(config, params, x, Mask::none());
+    const Matrix out_permuted = self_attention_forward(config, params, permuted, Mask::none());
+    Matrix expected(6, 12);
+    for (Index i = 0; i < 6; ++i) expected.row(i) = out.row(perm[i]);
+    CHECK_THAT(out_permuted, IsNear(expected, 1e-6));
+
+    SECTION("and with sinusoidal encodings added it is not") {
+      const Matrix pe = sinusoidal_table(6, 12);
+      const Matrix with_pe = self_attention_forward(config, params, Matrix(x + pe), Mask::none());
+      const Matrix permuted_with_pe = self_attention_forward(config, params, Matrix(permuted + pe), Mask::none());
+      Matrix reordered(6, 12);
+      for (Index i = 0; i < 6; ++i) reordered.row(i) = with_pe.row(perm[i]);
+      CHECK((permuted_with_pe - reordered).cwiseAbs().maxCoeff() > 1e-3f);
+    }
+  }
+  SECTION("GQA and MQA: query heads share key/value heads in consecutive groups") {
+    AttentionConfig gqa = config;
+    gqa.n_kv_heads = 2;
+    CHECK(kv_head_of(gqa, 0) == 0);
+    CHECK(kv_head_of(gqa, 1) == 0);
+    CHECK(kv_head_of(gqa, 2) == 1);
+    CHECK(kv_head_of(gqa, 3) == 1);
+    const AttentionParams p = AttentionParams::init(gqa, 5);
+    CHECK(p.c_attn_weight.cols() == 12 + 2 * 2 * 3);
+    MultiHeadTrace t;
+    self_attention_forward(gqa, p, x, Mask::none(), &t);
+    CHECK_THAT(t.heads[0].k, IsNear(t.heads[1].k, 0));
+    CHECK_THAT(t.heads[2].v, IsNear(t.heads[3].v, 0));
+    CHECK_FALSE(t.heads[0].k.isApprox(t.heads[2].k));
+  }
+  SECTION("ALiBi adds each head's linear distance penalty to its scores") {
+    AttentionConfig alibi = config;
+    alibi.alibi = true;
+    MultiHeadTrace t;
+    self_attention_forward(alibi, params, x, Mask::none(), &t);
+    const std::vector<float> slopes = alibi_slopes(4);
+    for (Index h = 0; h < 4; ++h)
+      CHECK_THAT(t.heads[h].masked, IsNear(Matrix(t.heads[h].scaled + alibi_bias(slopes[h], 6, 6)), 1e-6));
+  }
+  SECTION("RoPE rotates queries and keys, so scores change but values do not") {
+    AttentionConfig rope = config;
+    rope.n_heads = 2;
+    rope.rope = true;
+    const AttentionParams p = AttentionParams::init(rope, 9);
+    MultiHeadTrace t;
+    self_attention_forward(rope, p, x, Mask::none(), &t);
+    CHECK_THAT(Matrix(t.heads[0].q.row(0)), IsNear(Matrix(t.q.block(0, 0, 1, 6)), 1e-6));  // position 0
+    CHECK_FALSE(t.heads[0].q.row(3).isApprox(t.q.block(3, 0, 1, 6)));
+    CHECK_THAT(t.heads[1].v, IsNear(Matrix(t.v.middleCols(6, 6)), 0));
+  }
+}
+
+TEST_CASE("multi-head attention rejects inconsistent configurations", "[attention][multihead][errors]") {
+  AttentionConfig config;
+  config.d_model = 10;
+  config.n_heads = 4;
+  CHECK_THROWS_WITH(config.validate(), Catch::Contains("not divisible by n_heads"));
+  config.n_heads = 5;
+  config.n_kv_heads = 2;
+  CHECK_THROWS_WITH(config.validate(), Catch::Contains("does not divide n_heads"));
+  config.n_kv_heads = 0;
+  config.n_heads = 10;
+  config.rope = true;
+  CHECK_THROWS_WITH(config.validate(), Catch::Contains("even head width"));
+  config.n_heads = 5;
+  config.rope = false;
+  const AttentionParams params = AttentionParams::init(config, 1);
+  CHECK_THROWS_WITH(self_attention_forward(config, params, Matrix::Ones(3, 8), Mask::none()),
+                    Catch::Contains("expected d_model = 10"));
+  CHECK_THROWS_WITH(self_attention_forward(config, params, Matrix(0, 10), Mask::none()),
+                    Catch::Contains("n = 0"));
+  AttentionParams broken = params;
+  broken.c_proj_weight(2, 3) = std::numeric_limits<float>::infinity();
+  CHECK_THROWS_WITH(self_attention_forward(config, broken, Matrix::Ones(3, 10), Mask::none()),
+                    Catch::Contains("attn.c_proj.weight contains a non-finite value"));
+  broken = params;
+  broken.c_attn_bias.resize(7);
+  CHECK_THROWS_WITH(self_attention_forward(config, broken, Matrix::Ones(3, 10), Mask::none()),
+                    Catch::Contains("attn.c_attn.bias has shape (1,7)"));
+  AttentionConfig positional = config;
+  positional.alibi = true;
+  CHECK_THROWS_WITH(cross_attention_forward(positional, params, Matrix::Ones(2, 10), Matrix::Ones(3, 10), Mask::none()),
+                    Catch::Contains("not cross-attention"));
+  // a valid call afterwards still works
+  CHECK(self_attention_forward(config, params, Matrix::Ones(3, 10), Mask::none()).allFinite());
+}

@@ -1,0 +1,58 @@
+#pragma once
+// Shared test helpers: a matrix matcher that reports the largest difference, an independent
+// double-precision reference attention, and the PyTorch fixture reader.
+#include <catch2/catch.hpp>
+#include <initializer_list>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/tensor.hpp"
+
+namespace attnlab::test {
+
+using MatrixD = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// Matrix from rows written out in the test
+Matrix rows(std::initializer_list<std::initializer_list<float>> values);
+
+// Matches when shapes agree and every |actual − expected| ≤ tolerance; describes the worst entry.
+class MatrixNear : public Catch::MatcherBase<Matrix> {
+ public:
+  MatrixNear(MatrixD expected, double tolerance) : expected_(std::move(expected)), tolerance_(tolerance) {}
+  bool match(const Matrix& actual) const override;
+  std::string describe() const override;
+
+ private:
+  MatrixD expected_;
+  double tolerance_;
+  mutable std::string detail_;
+};
+
+inline MatrixNear IsNear(const Matrix& expected, double tolerance) {
+  return MatrixNear(expected.cast<double>(), tolerance);
+}
+inline MatrixNear IsNear(const MatrixD& expected, double tolerance) {
+  return MatrixNear(expected, tolerance);
+}
+
+// Reference attention in double, written with plain loops (independent of the engine's code).
+struct ReferenceAttention {
+  MatrixD scores, scaled, weights, output;
+};
+ReferenceAttention reference_attention(const MatrixD& q, const MatrixD& k, const MatrixD& v,
+                                       bool causal, bool scaled = true);
+
+// One case of tests/reference/fixtures/<file>.json
+struct FixtureCase {
+  std::string name, kind;
+  Index d_model = 0, n_heads = 0, n_kv_heads = 0;
+  bool causal = false;
+  std::vector<std::uint8_t> key_padding;
+  Matrix tensor(const std::string& key) const;                 // 1-D or 2-D tensors
+  std::vector<Matrix> tensor_stack(const std::string& key) const;  // 3-D (h,n,m) → h matrices
+  nlohmann::json tensors;  // name → {shape, data}
+};
+std::vector<FixtureCase> load_fixture_cases(const std::string& file);
+
+}  // namespace attnlab::test
