@@ -16,7 +16,7 @@ int main() {
   w_k << 0, 1, 1, 0, 0, 1, 1, 0;
   w_v << 1, 1, 0, 0, 1, 0, 0, 1;
 
-  const auto t = attnlab::attention_forward_traced(x * w_q, x * w_k, x * w_v, attnlab::Mask::none(), true);
+  const auto t = attnlab::attention_head_forward_traced(x, x, w_q, w_k, w_v, attnlab::Mask::none(), true);
   std::cout << attnlab::format_matrix("X", x) << attnlab::format_matrix("Q = X·W_Q", t.q)
             << attnlab::format_matrix("K = X·W_K", t.k) << attnlab::format_matrix("V = X·W_V", t.v)
             << attnlab::format_matrix("QK^T", t.scores)
@@ -24,8 +24,8 @@ int main() {
             << attnlab::format_matrix("A = softmax(QK^T/sqrt(d_k))", t.weights)
             << attnlab::format_matrix("output = A·V", t.output);
 
-  const auto causal = attnlab::attention_forward_traced(x * w_q, x * w_k, x * w_v,
-                                                        attnlab::Mask::causal_mask(), true);
+  const auto causal = attnlab::attention_head_forward_traced(x, x, w_q, w_k, w_v,
+                                                             attnlab::Mask::causal_mask(), true);
   std::cout << attnlab::format_matrix("causal: QK^T/sqrt(d_k) + M", causal.masked)
             << attnlab::format_matrix("causal: A", causal.weights)
             << attnlab::format_matrix("causal: output", causal.output);

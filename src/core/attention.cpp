@@ -69,4 +69,21 @@ AttentionTrace attention_forward_traced(const ConstMatrixRef& q, const ConstMatr
   return t;
 }
 
+AttentionTrace attention_head_forward_traced(const ConstMatrixRef& x_q, const ConstMatrixRef& x_kv,
+                                             const ConstMatrixRef& w_q, const ConstMatrixRef& w_k,
+                                             const ConstMatrixRef& w_v, const Mask& mask, bool scaled) {
+  require(x_q.cols() == x_kv.cols(), "attention head: queries have width " +
+                                         std::to_string(x_q.cols()) + " but keys/values have " +
+                                         std::to_string(x_kv.cols()));
+  const Index d = x_q.cols();
+  require(w_q.rows() == d && w_k.rows() == d && w_v.rows() == d,
+          "attention head: W_Q, W_K and W_V need d = " + std::to_string(d) + " rows");
+  require_finite(x_q, "attention head: X");
+  require_finite(x_kv, "attention head: memory");
+  require_finite(w_q, "attention head: W_Q");
+  require_finite(w_k, "attention head: W_K");
+  require_finite(w_v, "attention head: W_V");
+  return attention_forward_traced(x_q * w_q, x_kv * w_k, x_kv * w_v, mask, scaled);
+}
+
 }  // namespace attnlab

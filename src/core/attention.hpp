@@ -40,4 +40,11 @@ void attention_forward(const ConstMatrixRef& q, const ConstMatrixRef& k, const C
 AttentionTrace attention_forward_traced(const ConstMatrixRef& q, const ConstMatrixRef& k,
                                         const ConstMatrixRef& v, const Mask& mask, bool scaled);
 
+// head = softmax((X_q·W_Q)(X_kv·W_K)ᵀ·s + M)·(X_kv·W_V)
+//   X_q:(n,d) X_kv:(m,d) W_Q,W_K:(d,d_k) W_V:(d,d_v); one head with its own projections, as in
+//   the seminar's worked examples (d_k need not be d/h)
+AttentionTrace attention_head_forward_traced(const ConstMatrixRef& x_q, const ConstMatrixRef& x_kv,
+                                             const ConstMatrixRef& w_q, const ConstMatrixRef& w_k,
+                                             const ConstMatrixRef& w_v, const Mask& mask, bool scaled);
+
 }  // namespace attnlab

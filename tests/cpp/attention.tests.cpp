@@ -29,8 +29,7 @@ TEST_CASE("the slide deck's worked example: n = 3, d = 4, d_k = d_v = 2", "[atte
   const Matrix w_q = rows({{1, 0}, {0, 1}, {1, 0}, {0, 1}});
   const Matrix w_k = rows({{0, 1}, {1, 0}, {0, 1}, {1, 0}});
   const Matrix w_v = rows({{1, 1}, {0, 0}, {1, 0}, {0, 1}});
-  const Matrix q = x * w_q, k = x * w_k, v = x * w_v;
-  const AttentionTrace t = attention_forward_traced(q, k, v, Mask::none(), true);
+  const AttentionTrace t = attention_head_forward_traced(x, x, w_q, w_k, w_v, Mask::none(), true);
 
   SECTION("projections are the deck's integer matrices") {
     CHECK_THAT(t.q, IsNear(rows({{2, 0}, {0, 2}, {1, 1}}), 0));
@@ -66,7 +65,7 @@ TEST_CASE("write-up 002's numerical example: n = 3, d = 2", "[attention][seminar
   const Matrix w_q = rows({{0.5f, 0.3f}, {0.2f, 0.4f}});
   const Matrix w_k = rows({{0.3f, 0.1f}, {0.4f, 0.2f}});
   const Matrix w_v = rows({{0.2f, 0.5f}, {0.3f, 0.1f}});
-  const AttentionTrace t = attention_forward_traced(z * w_q, z * w_k, z * w_v, Mask::none(), true);
+  const AttentionTrace t = attention_head_forward_traced(z, z, w_q, w_k, w_v, Mask::none(), true);
 
   SECTION("projections, including the entries the write-up gets wrong") {
     CHECK_THAT(t.q, IsNear(rows({{0.6f, 0.5f}, {1.2f, 1.0f}, {0.65f, 0.95f}}), 1e-6));
@@ -163,6 +162,9 @@ TEST_CASE("attention rejects bad input with a clear message", "[attention][error
                     Catch::Contains("expected (3,5)"));
   CHECK_THROWS_WITH(attention_forward_traced(q, k, v, Mask::key_padding_mask({0, 1}), true),
                     Catch::Contains("2 flags for 5 keys"));
+  CHECK_THROWS_WITH(attention_head_forward_traced(q, q, Matrix::Ones(3, 2), Matrix::Ones(4, 2),
+                                                  Matrix::Ones(4, 2), Mask::none(), true),
+                    Catch::Contains("need d = 4 rows"));
   // and it still works afterwards
   const AttentionTrace t = attention_forward_traced(q, k, v, Mask::none(), true);
   CHECK_THAT(t.weights(0, 0), WithinAbs(0.2, 1e-6));

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# npm test: set up, build everything, then run every suite: Catch2 natively and as WebAssembly
+# under node (with the examples and the SIMD inspection), the TypeScript checks and unit tests,
+# and the page in headless Chromium. Ends with one line: "N passed, N failed".
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+bash scripts/build.sh all
+
+logs=build/test-logs
+mkdir -p "$logs"
+passed=0
+failed=0
+status=0
+
+run() {  # run NAME COMMAND…: show the output, keep it for counting
+  local name=$1; shift
+  echo "== $name"
+  if ! "$@" 2>&1 | tee "$logs/$name.log"; then status=1; fi
+}
+
+count_ctest() {
+  local line total failures
+  line=$(grep -E "tests passed, [0-9]+ tests? failed out of [0-9]+" "$logs/$1.log" | tail -1)
+  total=$(sed -E 's/.*out of ([0-9]+).*/\1/' <<<"$line")
+  failures=$(sed -E 's/.*passed, ([0-9]+) tests? failed.*/\1/' <<<"$line")
+  passed=$((passed + ${total:-0} - ${failures:-0})); failed=$((failed + ${failures:-0}))
+}
+
+count_node() {
+  local p f
+  p=$(grep -E "^# pass [0-9]+" "$logs/$1.log" | tail -1 | awk '{print $3}')
+  f=$(grep -E "^# fail [0-9]+" "$logs/$1.log" | tail -1 | awk '{print $3}')
+  passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
+}
+
+count_vitest() {
+  local line p f
+  line=$(grep -E "^ +Tests +" "$logs/$1.log" | tail -1)
+  p=$(grep -oE "[0-9]+ passed" <<<"$line" | awk '{print $1}')
+  f=$(grep -oE "[0-9]+ failed" <<<"$line" | awk '{print $1}')
+  passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
+}
+
+run native ctest --test-dir build/native --output-on-failure -j 2
+count_ctest native
+run wasm ctest --test-dir build/wasm --output-on-failure -j 2
+count_ctest wasm
+run typecheck npx tsc -p web/tsconfig.json --noEmit
+run unit npx vitest run --root web --reporter=default --color=false
+count_vitest unit
+run browser node --test --test-reporter=tap tests/e2e/
+count_node browser
+
+echo "attnlab: $passed passed, $failed failed"
+[ "$failed" -eq 0 ] || status=1
+exit "$status"

@@ -1,0 +1,112 @@
+// The seminar page in real Chromium: what a reader sees and clicks, with screenshots kept in
+// build/screenshots/ for a person to look at.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { launch, openPage, SCREENSHOTS } from './browser.mjs';
+import { serve } from './server.mjs';
+
+const DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+let server;
+let browser;
+
+before(async () => {
+  server = await serve(DIST);
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+/** text of the weights table, row by row */
+async function weights(page) {
+  return page.locator('attn-attention-steps section[data-stage="softmax"] tr[data-row]').evaluateAll((rows) =>
+    rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)));
+}
+
+describe('seminar page', () => {
+  it('loads the SIMD engine, fetches nothing from other origins and logs no errors', async () => {
+    const { page, problems, requests, close } = await openPage(browser, server.url);
+    await page.locator('#engine-info', { hasText: 'SIMD on' }).waitFor();
+    await page.locator('attn-attention-steps[data-ready]').waitFor();
+    await page.locator('attn-positional-encoding[data-ready]').waitFor();
+    await page.screenshot({ path: `${SCREENSHOTS}page.png`, fullPage: true });
+    assert.deepEqual(problems, []);
+    const foreign = requests.filter((u) => !u.startsWith(server.url) && !u.startsWith('data:'));
+    assert.deepEqual(foreign, []);
+    await close();
+  });
+
+  it('shows the deck example computed by the engine, and the causal mask changes it', async () => {
+    const { page, close } = await openPage(browser, server.url);
+    const widget = page.locator('attn-attention-steps');
+    await page.locator('attn-attention-steps[data-ready]').waitFor();
+    assert.deepEqual((await weights(page))[0], ['0.0454', '0.7679', '0.1867']);
+    assert.match(await widget.locator('[data-testid="summary"]').textContent(), /Token A puts 4\.5% on A, 76\.8% on B, 18\.7% on C/);
+    await widget.screenshot({ path: `${SCREENSHOTS}attention-steps.png` });
+
+    await widget.getByRole('button', { name: 'causal mask' }).click();
+    await page.waitForFunction(() => location.hash.includes('causal=1'));
+    await page.waitForFunction(() => document.querySelector('attn-attention-steps').shadowRoot
+      .querySelector('section[data-stage="softmax"] tr[data-row="0"] td').textContent === '1.0000');
+    const masked = await weights(page);
+    assert.deepEqual(masked[0], ['1.0000', '0.0000', '0.0000']);
+    assert.equal(masked[1][2], '0.0000');
+    assert.match(await widget.locator('section[data-stage="mask"]').textContent(), /−∞/);
+
+    await widget.locator('section[data-stage="softmax"] tr[data-row="2"]').click();
+    await page.waitForFunction(() => location.hash.includes('q=2'));
+    await widget.getByRole('button', { name: '2 Scores' }).click();
+    await page.waitForFunction(() => document.querySelector('attn-attention-steps').shadowRoot.querySelectorAll('section.stage').length === 2);
+    await widget.screenshot({ path: `${SCREENSHOTS}attention-steps-causal.png` });
+    await close();
+  });
+
+  it('restores its state from a shared link', async () => {
+    const { page, close } = await openPage(browser, `${server.url}#causal=1&scaled=0&n=16&d=8`);
+    await page.locator('attn-attention-steps[data-ready]').waitFor();
+    const widget = page.locator('attn-attention-steps');
+    assert.equal(await widget.getByRole('button', { name: 'causal mask' }).getAttribute('aria-pressed'), 'true');
+    assert.equal(await widget.getByRole('button', { name: 'scale by 1/√d_k' }).getAttribute('aria-pressed'), 'false');
+    await page.locator('attn-positional-encoding', { hasText: 'PE (16×8)' }).waitFor();
+    await close();
+  });
+
+  it('draws the positional tables and redraws them while a slider moves', async () => {
+    const { page, problems, close } = await openPage(browser, server.url);
+    const widget = page.locator('attn-positional-encoding');
+    await page.locator('attn-positional-encoding[data-ready]').waitFor();
+    const colours = () => widget.locator('canvas').evaluateAll((canvases) => canvases.map((c) => {
+      const g = c.getContext('2d');
+      const { data } = g.getImageData(0, 0, c.width, c.height);
+      const seen = new Set();
+      for (let i = 0; i < data.length; i += 4 * 7) seen.add(`${data[i]},${data[i + 1]},${data[i + 2]},${data[i + 3]}`);
+      return seen.size;
+    }));
+    for (const count of await colours()) assert.ok(count > 50, `canvas shows only ${count} colours`);
+
+    const slider = widget.getByRole('slider', { name: 'positions n' });
+    await slider.fill('64');
+    await widget.getByText('PE (64×32)').waitFor();
+    await page.waitForFunction(() => location.hash.includes('n=64'));
+    await widget.screenshot({ path: `${SCREENSHOTS}positional-encoding.png` });
+    assert.deepEqual(problems, []);
+    await close();
+  });
+
+  it('survives a hostile link', async () => {
+    const { page, problems, close } = await openPage(browser, `${server.url}#n=1e99&d=abc&base=-5&q=<script>alert(1)</script>`);
+    await page.locator('attn-positional-encoding', { hasText: 'PE (128×32)' }).waitFor();
+    await page.locator('attn-attention-steps[data-ready]').waitFor();
+    assert.deepEqual(problems, []);
+    await close();
+  });
+
+  it('reads well in dark mode', async () => {
+    const { page, close } = await openPage(browser, server.url, { colorScheme: 'dark' });
+    await page.locator('attn-positional-encoding[data-ready]').waitFor();
+    await page.screenshot({ path: `${SCREENSHOTS}page-dark.png`, fullPage: true });
+    await close();
+  });
+});

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { css, diverging, sequential, textOn } from '../../web/src/math/colormap';
+import { formatNumber } from '../../web/src/math/format';
+import { at, fromRows, maxAbsFinite, row } from '../../web/src/math/matrix';
+
+describe('formatNumber', () => {
+  it('uses a true minus sign and never prints -0', () => {
+    expect(formatNumber(-1.5, 2)).toBe('−1.50');
+    expect(formatNumber(-0.0001, 2)).toBe('0.00');
+    expect(formatNumber(0.76791, 4)).toBe('0.7679');
+  });
+  it('names infinities and NaN', () => {
+    expect(formatNumber(-Infinity)).toBe('−∞');
+    expect(formatNumber(Infinity)).toBe('∞');
+    expect(formatNumber(NaN)).toBe('NaN');
+  });
+});
+
+describe('matrix helpers', () => {
+  const m = fromRows([[1, -4], [2, -Infinity]]);
+  it('index row-major', () => {
+    expect(at(m, 1, 0)).toBe(2);
+    expect(row(m, 0)).toEqual([1, -4]);
+  });
+  it('ignore infinities for the colour range', () => {
+    expect(maxAbsFinite(m)).toBe(4);
+  });
+  it('reject ragged rows', () => {
+    expect(() => fromRows([[1, 2], [3]])).toThrow(/differ in length/);
+  });
+});
+
+describe('colour scales', () => {
+  it('are white at zero and saturate at the ends', () => {
+    expect(css(diverging(0, 1))).toBe('rgb(247, 247, 247)');
+    expect(css(diverging(5, 1))).toBe('rgb(178, 24, 43)');
+    expect(css(sequential(-1))).toBe('rgb(247, 251, 255)');
+    expect(css(sequential(1))).toBe('rgb(8, 48, 107)');
+  });
+  it('pick readable text', () => {
+    expect(textOn(sequential(0))).toBe('#111');
+    expect(textOn(sequential(1))).toBe('#fff');
+  });
+});

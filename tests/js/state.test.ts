@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { decodeState, defaultState, encodeState } from '../../web/src/app/state';
+
+describe('app state in the URL', () => {
+  it('round-trips every field', () => {
+    const state = { attention: { causal: true, scaled: false, query: 2 }, positional: { n: 64, d: 16, base: 100 } };
+    expect(decodeState(encodeState(state))).toEqual(state);
+  });
+  it('writes nothing for the defaults', () => {
+    expect(encodeState(defaultState())).toBe('');
+    expect(decodeState('')).toEqual(defaultState());
+  });
+  it('clamps or ignores hostile values instead of failing', () => {
+    const s = decodeState('#n=1e99&d=abc&base=-5&q=<script>&causal=maybe&unknown=1');
+    expect(s.positional).toEqual({ n: 128, d: 32, base: 10 });
+    expect(s.attention).toEqual(defaultState().attention);
+  });
+  it('keeps the width even', () => {
+    expect(decodeState('#d=7').positional.d % 2).toBe(0);
+  });
+});

@@ -1,0 +1,74 @@
+// The page's one typed state, saved to and restored from the URL hash, so that any view can be
+// shared or embedded as a link. DOM-free; decoding never throws and clamps whatever it is given.
+
+export interface AppState {
+  attention: {
+    causal: boolean;
+    scaled: boolean;
+    /** which query row is highlighted */
+    query: number;
+  };
+  positional: {
+    n: number;
+    d: number;
+    base: number;
+  };
+}
+
+export const LIMITS = {
+  query: { min: 0, max: 2 },
+  n: { min: 2, max: 128 },
+  d: { min: 2, max: 128 },
+  base: { min: 10, max: 100000 },
+} as const;
+
+export function defaultState(): AppState {
+  return {
+    attention: { causal: false, scaled: true, query: 0 },
+    positional: { n: 32, d: 32, base: 10000 },
+  };
+}
+
+function clampInt(text: string | null, fallback: number, { min, max }: { min: number; max: number }) {
+  const value = text === null ? NaN : Number(text);
+  if (!Number.isFinite(value)) return fallback;
+  return Math.min(max, Math.max(min, Math.round(value)));
+}
+
+function flag(text: string | null, fallback: boolean): boolean {
+  if (text === '1' || text === 'true') return true;
+  if (text === '0' || text === 'false') return false;
+  return fallback;
+}
+
+/** "#causal=1&scaled=0&q=2&n=32&d=32&base=10000" → state (unknown keys ignored, values clamped) */
+export function decodeState(hash: string): AppState {
+  const params = new URLSearchParams(hash.replace(/^#/, ''));
+  const s = defaultState();
+  return {
+    attention: {
+      causal: flag(params.get('causal'), s.attention.causal),
+      scaled: flag(params.get('scaled'), s.attention.scaled),
+      query: clampInt(params.get('q'), s.attention.query, LIMITS.query),
+    },
+    positional: {
+      n: clampInt(params.get('n'), s.positional.n, LIMITS.n),
+      d: 2 * Math.round(clampInt(params.get('d'), s.positional.d, LIMITS.d) / 2),
+      base: clampInt(params.get('base'), s.positional.base, LIMITS.base),
+    },
+  };
+}
+
+/** state → "#…", listing only what differs from the defaults */
+export function encodeState(state: AppState): string {
+  const s = defaultState();
+  const params = new URLSearchParams();
+  if (state.attention.causal !== s.attention.causal) params.set('causal', state.attention.causal ? '1' : '0');
+  if (state.attention.scaled !== s.attention.scaled) params.set('scaled', state.attention.scaled ? '1' : '0');
+  if (state.attention.query !== s.attention.query) params.set('q', String(state.attention.query));
+  if (state.positional.n !== s.positional.n) params.set('n', String(state.positional.n));
+  if (state.positional.d !== s.positional.d) params.set('d', String(state.positional.d));
+  if (state.positional.base !== s.positional.base) params.set('base', String(state.positional.base));
+  const text = params.toString();
+  return text ? `#${text}` : '';
+}

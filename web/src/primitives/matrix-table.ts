@@ -1,0 +1,76 @@
+// A matrix as a table of numbers, each cell tinted by its value: the shared way widgets print
+// small matrices (the worked examples).
+import { css, diverging, sequential, textOn } from '../math/colormap';
+import { formatNumber } from '../math/format';
+import { at, maxAbsFinite, type MatrixData } from '../math/matrix';
+
+export interface MatrixTableOptions {
+  /** caption above the table, e.g. "Q = X·W_Q" */
+  label: string;
+  /** "weights": values in [0,1]; "signed": diverging around 0; "plain": no tint */
+  tint?: 'weights' | 'signed' | 'plain';
+  decimals?: number;
+  rowLabels?: readonly string[];
+  colLabels?: readonly string[];
+  highlightRow?: number;
+  onRowClick?: (row: number) => void;
+}
+
+export const matrixTableStyles = `
+figure.matrix { margin: 0; }
+figure.matrix figcaption { font-size: 13px; color: var(--attn-muted); margin-bottom: 4px; white-space: nowrap; }
+table.matrix { border-collapse: separate; border-spacing: 2px; font-variant-numeric: tabular-nums; }
+table.matrix td { min-width: 3.6em; padding: 3px 6px; text-align: right; border-radius: 4px; font-size: 14px; }
+table.matrix th { font-weight: 500; font-size: 12px; color: var(--attn-muted); padding: 0 4px; }
+table.matrix tr.highlight td { outline: 2px solid var(--attn-accent); }
+table.matrix tr.clickable { cursor: pointer; }
+`;
+
+export function matrixTable(m: MatrixData, options: MatrixTableOptions): HTMLElement {
+  const { tint = 'signed', decimals = 2 } = options;
+  const figure = document.createElement('figure');
+  figure.className = 'matrix';
+  const caption = document.createElement('figcaption');
+  caption.textContent = `${options.label}  (${m.rows}×${m.cols})`;
+  figure.append(caption);
+  const table = document.createElement('table');
+  table.className = 'matrix';
+  const range = maxAbsFinite(m);
+  if (options.colLabels) {
+    const head = table.insertRow();
+    head.append(document.createElement('th'));
+    for (const label of options.colLabels) {
+      const th = document.createElement('th');
+      th.textContent = label;
+      head.append(th);
+    }
+  }
+  for (let i = 0; i < m.rows; i++) {
+    const tr = table.insertRow();
+    tr.dataset.row = String(i);
+    if (options.rowLabels) {
+      const th = document.createElement('th');
+      th.textContent = options.rowLabels[i] ?? '';
+      tr.append(th);
+    }
+    if (i === options.highlightRow) tr.classList.add('highlight');
+    if (options.onRowClick) {
+      tr.classList.add('clickable');
+      tr.addEventListener('click', () => options.onRowClick?.(i));
+    }
+    for (let j = 0; j < m.cols; j++) {
+      const value = at(m, i, j);
+      const td = tr.insertCell();
+      td.textContent = formatNumber(value, decimals);
+      if (tint !== 'plain' && Number.isFinite(value)) {
+        const colour = tint === 'weights' ? sequential(value) : diverging(value, range);
+        td.style.background = css(colour);
+        td.style.color = textOn(colour);
+      } else if (!Number.isFinite(value)) {
+        td.style.color = 'var(--attn-muted)';
+      }
+    }
+  }
+  figure.append(table);
+  return figure;
+}
