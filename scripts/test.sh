@@ -19,9 +19,11 @@ run() {  # run NAME COMMAND…: show the output, keep it for counting
   if ! "$@" 2>&1 | tee "$logs/$name.log"; then status=1; fi
 }
 
+# The counters read the runners' closing lines; a missing line counts as nothing (and the run's
+# exit status still fails the whole command).
 count_ctest() {
   local line total failures
-  line=$(grep -E "tests passed, [0-9]+ tests? failed out of [0-9]+" "$logs/$1.log" | tail -1)
+  line=$(grep -E "tests passed, [0-9]+ tests? failed out of [0-9]+" "$logs/$1.log" | tail -1 || true)
   total=$(sed -E 's/.*out of ([0-9]+).*/\1/' <<<"$line")
   failures=$(sed -E 's/.*passed, ([0-9]+) tests? failed.*/\1/' <<<"$line")
   passed=$((passed + ${total:-0} - ${failures:-0})); failed=$((failed + ${failures:-0}))
@@ -29,16 +31,16 @@ count_ctest() {
 
 count_node() {
   local p f
-  p=$(grep -E "^# pass [0-9]+" "$logs/$1.log" | tail -1 | awk '{print $3}')
-  f=$(grep -E "^# fail [0-9]+" "$logs/$1.log" | tail -1 | awk '{print $3}')
+  p=$(grep -E "^# pass [0-9]+" "$logs/$1.log" | tail -1 | awk '{print $3}' || true)
+  f=$(grep -E "^# fail [0-9]+" "$logs/$1.log" | tail -1 | awk '{print $3}' || true)
   passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
 }
 
 count_vitest() {
   local line p f
-  line=$(grep -E "^ +Tests +" "$logs/$1.log" | tail -1)
-  p=$(grep -oE "[0-9]+ passed" <<<"$line" | awk '{print $1}')
-  f=$(grep -oE "[0-9]+ failed" <<<"$line" | awk '{print $1}')
+  line=$(grep -E "^ +Tests +" "$logs/$1.log" | tail -1 || true)
+  p=$(grep -oE "[0-9]+ passed" <<<"$line" | awk '{print $1}' || true)
+  f=$(grep -oE "[0-9]+ failed" <<<"$line" | awk '{print $1}' || true)
   passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
 }
 
