@@ -58,46 +58,56 @@ Index kv_head_of(const AttentionConfig& config, Index head) {
 
 namespace {
 
-// The shared body of self- and cross-attention; positional schemes apply only to self-attention,
-// where queries and keys index the same sequence.
+// The shared body of self- and cross-attention. Positional schemes apply only to self-attention,
+// where queries and keys index one sequence; with a cache, the new keys and values are appended
+// to it and attention runs over all of it.
 Matrix multi_head_forward(const AttentionConfig& config, const AttentionParams& params,
                           const ConstMatrixRef& x, const ConstMatrixRef& x_kv, const Mask& mask,
-                          bool self, MultiHeadTrace* trace) {
+                          bool self, KVCacheLayer* cache, MultiHeadTrace* trace) {
   params.validate(config);
   const Index d = config.d_model, dk = config.d_head(), kvw = config.kv_width();
-  const Index n = x.rows(), m = x_kv.rows();
+  const Index n = x.rows();
   require(n >= 1, "attention: the query sequence is empty (n = 0)");
-  require(m >= 1, "attention: the key/value sequence is empty (m = 0)");
+  require(x_kv.rows() >= 1, "attention: the key/value sequence is empty (m = 0)");
   require(x.cols() == d, "attention: input has width " + std::to_string(x.cols()) +
                              ", expected d_model = " + std::to_string(d));
   require(x_kv.cols() == d, "attention: memory has width " + std::to_string(x_kv.cols()) +
                                 ", expected d_model = " + std::to_string(d));
-  require_size(n, m, "attention score matrix");
   require_finite(x, "attention: input");
   if (!self) require_finite(x_kv, "attention: memory");
   require(self || (!config.rope && !config.alibi),
           "attention: RoPE and ALiBi apply to self-attention, not cross-attention");
+  const Index past = cache ? cache->length() : 0;
+  const Index m = past + x_kv.rows();
+  require_size(n, m, "attention score matrix");
   mask.validate(n, m);
 
   // project: Q = x·W_Q + b_Q;  [K | V] = x_kv·[W_K | W_V] + [b_K | b_V]
   Matrix q = (x * params.c_attn_weight.leftCols(d)).rowwise() + params.c_attn_bias.head(d);
-  Matrix kv = (x_kv * params.c_attn_weight.rightCols(2 * kvw)).rowwise() +
-              params.c_attn_bias.tail(2 * kvw);
+  Matrix kv_new = (x_kv * params.c_attn_weight.rightCols(2 * kvw)).rowwise() +
+                  params.c_attn_bias.tail(2 * kvw);
+  // rotate: queries sit at positions m − n …, new keys at past …
+  if (config.rope) {
+    for (Index head = 0; head < config.n_heads; ++head)
+      rope_apply(q.middleCols(head * dk, dk), m - n, config.rope_base);
+    for (Index group = 0; group < config.kv_heads(); ++group)
+      rope_apply(kv_new.middleCols(group * dk, dk), past, config.rope_base);
+  }
+  if (cache) {
+    cache->kv.conservativeResize(m, 2 * kvw);
+    cache->kv.bottomRows(kv_new.rows()) = kv_new;
+  }
+  const Matrix& kv = cache ? cache->kv : kv_new;
   if (trace) {
     trace->q = q;
     trace->k = kv.leftCols(kvw);
     trace->v = kv.rightCols(kvw);
     trace->heads.assign(config.n_heads, AttentionTrace{});
   }
-  if (config.rope) {
-    for (Index head = 0; head < config.n_heads; ++head)
-      rope_apply(q.middleCols(head * dk, dk), m - n, config.rope_base);
-    for (Index group = 0; group < config.kv_heads(); ++group)
-      rope_apply(kv.middleCols(group * dk, dk), 0, config.rope_base);
-  }
   const std::vector<float> slopes =
       config.alibi ? alibi_slopes(config.n_heads) : std::vector<float>{};
 
+  // attend, head by head, into the concatenation
   Matrix concat(n, d);
   Matrix weights(n, m);
   for (Index head = 0; head < config.n_heads; ++head) {
@@ -132,13 +142,21 @@ Matrix multi_head_forward(const AttentionConfig& config, const AttentionParams& 
 
 Matrix self_attention_forward(const AttentionConfig& config, const AttentionParams& params,
                               const ConstMatrixRef& x, const Mask& mask, MultiHeadTrace* trace) {
-  return multi_head_forward(config, params, x, x, mask, true, trace);
+  return multi_head_forward(config, params, x, x, mask, true, nullptr, trace);
+}
+
+Matrix self_attention_forward_cached(const AttentionConfig& config, const AttentionParams& params,
+                                     const ConstMatrixRef& x, KVCacheLayer& cache,
+                                     MultiHeadTrace* trace) {
+  require(cache.length() == 0 || cache.kv.cols() == 2 * config.kv_width(),
+          "attention: the KV cache was built for another configuration");
+  return multi_head_forward(config, params, x, x, Mask::causal_mask(), true, &cache, trace);
 }
 
 Matrix cross_attention_forward(const AttentionConfig& config, const AttentionParams& params,
                                const ConstMatrixRef& x, const ConstMatrixRef& memory,
                                const Mask& mask, MultiHeadTrace* trace) {
-  return multi_head_forward(config, params, x, memory, mask, false, trace);
+  return multi_head_forward(config, params, x, memory, mask, false, nullptr, trace);
 }
 
 }  // namespace attnlab

@@ -41,12 +41,21 @@ struct AttentionParams {
 
 // Every intermediate of one multi-head call.
 struct MultiHeadTrace {
-  Matrix q;                           // (n, h·d_k)  x·W_Q + b_Q, before RoPE
-  Matrix k;                           // (m, g·d_k)  x_kv·W_K + b_K, before RoPE
-  Matrix v;                           // (m, g·d_v)  x_kv·W_V + b_V
-  std::vector<AttentionTrace> heads;  // h traces; their q, k are after RoPE
+  Matrix q;                           // (n, h·d_k)  x·W_Q + b_Q (rotated when RoPE is on)
+  Matrix k;                           // (m, g·d_k)  keys attended to (cached ones included)
+  Matrix v;                           // (m, g·d_v)  values attended to
+  std::vector<AttentionTrace> heads;  // h traces, each on its slice of q, k, v
   Matrix concat;                      // (n, d)      [head_1 | … | head_h]
   Matrix output;                      // (n, d)      concat·W_O + b_O
+};
+
+// Keys and values of the positions decoded so far, for one layer: incremental decoding projects
+// only the new tokens and attends to these.
+struct KVCacheLayer {
+  Matrix kv;  // (length, 2·g·d_k)  [K | V], keys already rotated when RoPE is on
+
+  Index length() const { return kv.rows(); }
+  Index bytes() const { return kv.size() * static_cast<Index>(sizeof(float)); }
 };
 
 // Key/value head that query head i reads: ⌊i·g/h⌋ (consecutive query heads share one group)
@@ -57,6 +66,12 @@ Index kv_head_of(const AttentionConfig& config, Index head);
 Matrix self_attention_forward(const AttentionConfig& config, const AttentionParams& params,
                               const ConstMatrixRef& x, const Mask& mask,
                               MultiHeadTrace* trace = nullptr);
+
+// The same with a causal mask over cache ∪ x, where x holds positions cache.length() … +n−1;
+// the new keys and values are appended to the cache   x:(n,d) → (n,d)
+Matrix self_attention_forward_cached(const AttentionConfig& config, const AttentionParams& params,
+                                     const ConstMatrixRef& x, KVCacheLayer& cache,
+                                     MultiHeadTrace* trace = nullptr);
 
 // out = Concat(head_1..head_h)·W_O + b_O, head_i = Attention(x·W_Q^i, mem·W_K^{g(i)}, mem·W_V^{g(i)})
 //   x:(n,d) queries, memory:(m,d) keys and values → (n,d)

@@ -5,6 +5,7 @@
 #include "core/alibi.hpp"
 #include "core/check.hpp"
 #include "core/multi_head_attention.hpp"
+#include "core/rope.hpp"
 #include "core/sinusoidal.hpp"
 #include "support.hpp"
 
@@ -33,12 +34,12 @@ TEST_CASE("multi-head attention matches PyTorch", "[attention][multihead][oracle
   for (const FixtureCase& f : load_fixture_cases("attention.json")) {
     DYNAMIC_SECTION(f.name) {
       AttentionConfig config;
-      config.d_model = f.d_model;
-      config.n_heads = f.n_heads;
-      config.n_kv_heads = f.n_kv_heads;
+      config.d_model = f.get<Index>("d_model");
+      config.n_heads = f.get<Index>("n_heads");
+      config.n_kv_heads = f.get<Index>("n_kv_heads");
       Mask mask;
-      mask.causal = f.causal;
-      mask.key_padding = f.key_padding;
+      mask.causal = f.get<bool>("causal");
+      mask.key_padding = f.get<std::vector<std::uint8_t>>("key_padding");
       const Matrix x = f.tensor("x");
       MultiHeadTrace trace;
       const Matrix out = f.kind == "cross"
@@ -46,8 +47,8 @@ TEST_CASE("multi-head attention matches PyTorch", "[attention][multihead][oracle
                              : self_attention_forward(config, params_from(f), x, mask, &trace);
       CHECK_THAT(out, IsNear(f.tensor("output"), 1e-5));
       const std::vector<Matrix> weights = f.tensor_stack("weights");
-      REQUIRE(weights.size() == static_cast<size_t>(f.n_heads));
-      for (Index h = 0; h < f.n_heads; ++h) {
+      REQUIRE(weights.size() == static_cast<size_t>(config.n_heads));
+      for (Index h = 0; h < config.n_heads; ++h) {
         INFO("head " << h);
         CHECK_THAT(trace.heads[h].weights, IsNear(weights[h], 1e-5));
       }
@@ -130,9 +131,14 @@ TEST_CASE("multi-head structure", "[attention][multihead]") {
     const AttentionParams p = AttentionParams::init(rope, 9);
     MultiHeadTrace t;
     self_attention_forward(rope, p, x, Mask::none(), &t);
-    CHECK_THAT(Matrix(t.heads[0].q.row(0)), IsNear(Matrix(t.q.block(0, 0, 1, 6)), 1e-6));  // position 0
-    CHECK_FALSE(t.heads[0].q.row(3).isApprox(t.q.block(3, 0, 1, 6)));
-    CHECK_THAT(t.heads[1].v, IsNear(Matrix(t.v.middleCols(6, 6)), 0));
+    const Matrix unrotated = (x * p.c_attn_weight.leftCols(12)).rowwise() + p.c_attn_bias.head(12);
+    CHECK_THAT(Matrix(t.heads[0].q.row(0)), IsNear(Matrix(unrotated.block(0, 0, 1, 6)), 1e-6));  // position 0
+    CHECK_FALSE(t.heads[0].q.row(3).isApprox(unrotated.block(3, 0, 1, 6)));
+    Matrix rotated = unrotated.middleCols(6, 6);
+    rope_apply(rotated, 0);
+    CHECK_THAT(t.heads[1].q, IsNear(rotated, 1e-6));
+    const Matrix values = (x * p.c_attn_weight.rightCols(6)).rowwise() + p.c_attn_bias.tail(6);
+    CHECK_THAT(t.heads[1].v, IsNear(values, 1e-6));
   }
 }
 

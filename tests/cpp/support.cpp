@@ -125,16 +125,31 @@ std::vector<FixtureCase> load_fixture_cases(const std::string& file) {
     FixtureCase f;
     f.name = c.at("name");
     f.kind = c.at("kind");
-    f.d_model = c.at("d_model");
-    f.n_heads = c.at("n_heads");
-    f.n_kv_heads = c.at("n_kv_heads");
-    f.causal = c.at("causal");
-    for (int p : c.at("key_padding")) f.key_padding.push_back(static_cast<std::uint8_t>(p));
     f.tensors = c.at("tensors");
+    f.settings = c;
+    f.settings.erase("tensors");
     cases.push_back(std::move(f));
   }
   REQUIRE(!cases.empty());
   return cases;
+}
+
+void load_slots(const std::vector<TensorSlot>& slots, const FixtureCase& fixture, const std::string& prefix) {
+  Index loaded = 0;
+  for (const TensorSlot& slot : slots) {
+    if (slot.name.rfind(prefix, 0) != 0) continue;
+    const std::string key = slot.name.substr(prefix.size());
+    INFO("tensor " << key);
+    REQUIRE(fixture.has_tensor(key));
+    const Matrix m = fixture.tensor(key);
+    Index count = 1;
+    for (auto s : slot.shape) count *= s;
+    REQUIRE(m.size() == count);
+    REQUIRE(m.cols() == slot.shape.back());
+    std::copy(m.data(), m.data() + count, slot.data);
+    ++loaded;
+  }
+  REQUIRE(loaded > 0);
 }
 
 }  // namespace attnlab::test

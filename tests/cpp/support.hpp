@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/tensor.hpp"
+#include "model/params.hpp"
 
 namespace attnlab::test {
 
@@ -43,16 +44,22 @@ struct ReferenceAttention {
 ReferenceAttention reference_attention(const MatrixD& q, const MatrixD& k, const MatrixD& v,
                                        bool causal, bool scaled = true);
 
-// One case of tests/reference/fixtures/<file>.json
+// One case of tests/reference/fixtures/<file>.json: its settings and its tensors.
 struct FixtureCase {
   std::string name, kind;
-  Index d_model = 0, n_heads = 0, n_kv_heads = 0;
-  bool causal = false;
-  std::vector<std::uint8_t> key_padding;
-  Matrix tensor(const std::string& key) const;                 // 1-D or 2-D tensors
+  nlohmann::json settings;  // everything but the tensors
+  nlohmann::json tensors;   // name → {shape, data}
+
+  template <class T>
+  T get(const std::string& key) const { return settings.at(key).get<T>(); }
+  bool has_tensor(const std::string& key) const { return tensors.contains(key); }
+  Matrix tensor(const std::string& key) const;                     // 1-D (as one row) or 2-D
   std::vector<Matrix> tensor_stack(const std::string& key) const;  // 3-D (h,n,m) → h matrices
-  nlohmann::json tensors;  // name → {shape, data}
 };
 std::vector<FixtureCase> load_fixture_cases(const std::string& file);
+
+// Copies fixture tensors into the slots whose names start with `prefix` (the prefix removed gives
+// the fixture's tensor name); every such slot must be found with its shape.
+void load_slots(const std::vector<TensorSlot>& slots, const FixtureCase& fixture, const std::string& prefix);
 
 }  // namespace attnlab::test

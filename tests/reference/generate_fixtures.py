@@ -2,7 +2,9 @@
 """Reference values from PyTorch for the engine's tests.
 
 Run with Debian's interpreter and python3-torch:  /usr/bin/python3 tests/reference/generate_fixtures.py
-Writes tests/reference/fixtures/attention.json. The tests read that file and never need torch.
+Writes tests/reference/fixtures/attention.json (attention layers) and layers.json (norms,
+activations, encoder/decoder layers, a 2-layer decoder-only model). The tests read those files and
+never need torch.
 Weights are stored in the engine's layout: y = x·W + b, c_attn columns [W_Q | W_K | W_V].
 """
 import json
@@ -79,6 +81,127 @@ def grouped_query_case(name, d, h, g, n, causal):
     }
 
 
+def linear_params(prefix, linear):
+    """nn.Linear stores (out, in) for y = x·Wᵀ + b; the engine stores W transposed: y = x·W + b."""
+    return {f"{prefix}.weight": tensor(linear.weight.T), f"{prefix}.bias": tensor(linear.bias)}
+
+
+def attention_params(prefix, mha):
+    return {f"{prefix}.c_attn.weight": tensor(mha.in_proj_weight.T),
+            f"{prefix}.c_attn.bias": tensor(mha.in_proj_bias),
+            f"{prefix}.c_proj.weight": tensor(mha.out_proj.weight.T),
+            f"{prefix}.c_proj.bias": tensor(mha.out_proj.bias)}
+
+
+def norm_params(prefix, norm):
+    return {f"{prefix}.weight": tensor(norm.weight), f"{prefix}.bias": tensor(norm.bias)}
+
+
+def randomise(module):
+    """Default initialisations leave biases and norm gains at 0 and 1; make every one count."""
+    with torch.no_grad():
+        for name, p in module.named_parameters():
+            if name.endswith("bias"):
+                p.normal_(0, 0.3)
+            elif "norm" in name or "ln" in name:
+                p.normal_(1, 0.3)
+
+
+def encoder_layer_case(norm_first, activation):
+    d, h, d_ff, n = 8, 2, 16, 5
+    layer = torch.nn.TransformerEncoderLayer(d, h, d_ff, dropout=0.0, activation=activation,
+                                             batch_first=True, norm_first=norm_first).eval()
+    randomise(layer)
+    x = torch.randn(1, n, d)
+    with torch.no_grad():
+        y = layer(x)
+    tensors = {"x": tensor(x[0]), "y": tensor(y[0])}
+    tensors.update(norm_params("ln_1", layer.norm1))
+    tensors.update(attention_params("attn", layer.self_attn))
+    tensors.update(norm_params("ln_2", layer.norm2))
+    tensors.update(linear_params("mlp.c_fc", layer.linear1))
+    tensors.update(linear_params("mlp.c_proj", layer.linear2))
+    return {"name": f"encoder_layer_{'pre' if norm_first else 'post'}_{activation}", "kind": "encoder_layer",
+            "d_model": d, "n_heads": h, "d_ff": d_ff, "pre_norm": norm_first, "activation": activation,
+            "tensors": tensors}
+
+
+def decoder_layer_case(norm_first):
+    d, h, d_ff, n, m = 8, 4, 12, 4, 6
+    layer = torch.nn.TransformerDecoderLayer(d, h, d_ff, dropout=0.0, activation="relu",
+                                             batch_first=True, norm_first=norm_first).eval()
+    randomise(layer)
+    x, memory = torch.randn(1, n, d), torch.randn(1, m, d)
+    causal = torch.triu(torch.ones(n, n, dtype=torch.bool), 1)
+    with torch.no_grad():
+        y = layer(x, memory, tgt_mask=causal)
+    tensors = {"x": tensor(x[0]), "memory": tensor(memory[0]), "y": tensor(y[0])}
+    tensors.update(norm_params("ln_1", layer.norm1))
+    tensors.update(attention_params("attn", layer.self_attn))
+    tensors.update(norm_params("ln_cross_attn", layer.norm2))
+    tensors.update(attention_params("crossattention", layer.multihead_attn))
+    tensors.update(norm_params("ln_2", layer.norm3))
+    tensors.update(linear_params("mlp.c_fc", layer.linear1))
+    tensors.update(linear_params("mlp.c_proj", layer.linear2))
+    return {"name": f"decoder_layer_{'pre' if norm_first else 'post'}", "kind": "decoder_layer",
+            "d_model": d, "n_heads": h, "d_ff": d_ff, "pre_norm": norm_first, "activation": "relu",
+            "tensors": tensors}
+
+
+def decoder_only_model_case():
+    """A GPT-2-shaped model: learned positions, two pre-LN blocks, tanh-GELU, ln_f, tied head."""
+    vocab, n_ctx, d, h, d_ff, layers = 11, 16, 8, 2, 32, 2
+    wte = torch.randn(vocab, d) * 0.5
+    wpe = torch.randn(n_ctx, d) * 0.2
+    gelu_tanh = lambda t: F.gelu(t, approximate="tanh")  # noqa: E731
+    blocks = [torch.nn.TransformerEncoderLayer(d, h, d_ff, dropout=0.0, activation=gelu_tanh,
+                                               batch_first=True, norm_first=True).eval()
+              for _ in range(layers)]
+    ln_f = torch.nn.LayerNorm(d)
+    for module in blocks + [ln_f]:
+        randomise(module)
+    tokens = [3, 1, 4, 1, 5, 9, 2, 6, 5, 3]
+    n = len(tokens)
+    causal = torch.triu(torch.ones(n, n, dtype=torch.bool), 1)
+    with torch.no_grad():
+        x = (wte[tokens] + wpe[:n]).unsqueeze(0)
+        for block in blocks:
+            x = block(x, src_mask=causal)
+        logits = ln_f(x)[0] @ wte.T
+    tensors = {"wte.weight": tensor(wte), "wpe.weight": tensor(wpe), "logits": tensor(logits)}
+    for i, block in enumerate(blocks):
+        tensors.update(norm_params(f"h.{i}.ln_1", block.norm1))
+        tensors.update(attention_params(f"h.{i}.attn", block.self_attn))
+        tensors.update(norm_params(f"h.{i}.ln_2", block.norm2))
+        tensors.update(linear_params(f"h.{i}.mlp.c_fc", block.linear1))
+        tensors.update(linear_params(f"h.{i}.mlp.c_proj", block.linear2))
+    tensors.update(norm_params("ln_f", ln_f))
+    return {"name": "gpt_2layer", "kind": "decoder_only_model", "vocab_size": vocab, "n_ctx": n_ctx,
+            "d_model": d, "n_heads": h, "d_ff": d_ff, "n_layers": layers, "activation": "gelu_tanh",
+            "tokens": tokens, "tensors": tensors}
+
+
+def pointwise_cases():
+    x = torch.randn(6, 9) * 2
+    ln = torch.nn.LayerNorm(9)
+    randomise(ln)
+    weight = torch.randn(9) * 0.3 + 1
+    rms = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-5) * weight
+    with torch.no_grad():
+        return [{"name": "pointwise", "kind": "pointwise", "tensors": {
+            "x": tensor(x), "layer_norm.weight": tensor(ln.weight), "layer_norm.bias": tensor(ln.bias),
+            "layer_norm": tensor(ln(x)), "rms_norm.weight": tensor(weight), "rms_norm": tensor(rms),
+            "gelu": tensor(F.gelu(x)), "gelu_tanh": tensor(F.gelu(x, approximate="tanh")),
+            "relu": tensor(F.relu(x)), "silu": tensor(F.silu(x))}}]
+
+
+def write(name, cases):
+    OUT.mkdir(exist_ok=True)
+    doc = {"generator": "tests/reference/generate_fixtures.py", "torch": torch.__version__, "cases": cases}
+    (OUT / name).write_text(json.dumps(doc, separators=(",", ":")) + "\n")
+    print(f"wrote {len(cases)} cases to {OUT / name}")
+
+
 def main():
     torch.manual_seed(20261121)
     cases = []
@@ -92,11 +215,14 @@ def main():
     cases.append(grouped_query_case("gqa_d8_h4_g2_n5", 8, 4, 2, 5, causal=False))
     cases.append(grouped_query_case("gqa_d16_h8_g2_n6_causal", 16, 8, 2, 6, causal=True))
     cases.append(grouped_query_case("mqa_d8_h4_g1_n5", 8, 4, 1, 5, causal=False))
-    OUT.mkdir(exist_ok=True)
-    doc = {"generator": "tests/reference/generate_fixtures.py", "torch": torch.__version__,
-           "cases": cases}
-    (OUT / "attention.json").write_text(json.dumps(doc, separators=(",", ":")) + "\n")
-    print(f"wrote {len(cases)} cases to {OUT / 'attention.json'}")
+    write("attention.json", cases)
+
+    torch.manual_seed(20261122)
+    layers = pointwise_cases()
+    layers += [encoder_layer_case(norm_first, act) for norm_first in (False, True) for act in ("relu", "gelu")]
+    layers += [decoder_layer_case(norm_first) for norm_first in (False, True)]
+    layers.append(decoder_only_model_case())
+    write("layers.json", layers)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,29 @@
+#pragma once
+// Pointwise non-linearities of the feed-forward network.
+#include <string>
+
+#include "core/tensor.hpp"
+
+namespace attnlab {
+
+enum class Activation {
+  relu,       // max(0, x)
+  gelu,       // x·Φ(x) = x·½(1 + erf(x/√2)), the exact form
+  gelu_tanh,  // x·½(1 + tanh(√(2/π)(x + 0.044715x³))), GPT-2's approximation
+  swiglu,     // Swish(x·W_gate) ⊙ (x·W_up), Swish(z) = z·σ(z); gated, see feed_forward.hpp
+};
+
+// "relu" | "gelu" | "gelu_tanh" | "swiglu" → Activation; anything else is an error naming the choices
+Activation activation_from_string(const std::string& name);
+std::string to_string(Activation activation);
+
+// y = max(0, x)   x:(n,k) → (n,k)
+Matrix relu_forward(const ConstMatrixRef& x);
+// y = x·½(1 + erf(x/√2))   x:(n,k) → (n,k)
+Matrix gelu_forward(const ConstMatrixRef& x);
+// y = x·½(1 + tanh(√(2/π)(x + 0.044715x³)))   x:(n,k) → (n,k)
+Matrix gelu_tanh_forward(const ConstMatrixRef& x);
+// y = x·σ(x) (Swish/SiLU)   x:(n,k) → (n,k)
+Matrix silu_forward(const ConstMatrixRef& x);
+
+}  // namespace attnlab

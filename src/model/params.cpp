@@ -1,0 +1,140 @@
+#include "model/params.hpp"
+
+#include "core/check.hpp"
+#include "core/random.hpp"
+
+namespace attnlab {
+
+namespace {
+
+NormParams norm_init(const ModelConfig& config) {
+  NormParams n;
+  n.weight = RowVector::Ones(config.d_model);
+  if (config.norm == Norm::layer_norm) n.bias = RowVector::Zero(config.d_model);
+  return n;
+}
+
+BlockParams block_init(const ModelConfig& config, bool cross, Rng& seeds) {
+  const AttentionConfig attention = config.attention();
+  BlockParams b;
+  b.ln_1 = norm_init(config);
+  b.attn = AttentionParams::init(attention, static_cast<std::uint32_t>(seeds.uniform() * 4294967295.0f));
+  if (cross) {
+    AttentionConfig plain = attention;  // cross-attention carries no positional scheme
+    plain.rope = plain.alibi = false;
+    b.ln_cross_attn = norm_init(config);
+    b.crossattention = AttentionParams::init(plain, static_cast<std::uint32_t>(seeds.uniform() * 4294967295.0f));
+  }
+  b.ln_2 = norm_init(config);
+  b.mlp = FeedForwardParams::init(config.d_model, config.d_ff, config.activation,
+                                  static_cast<std::uint32_t>(seeds.uniform() * 4294967295.0f));
+  return b;
+}
+
+StackParams stack_init(const ModelConfig& config, Index layers, bool cross, Rng& seeds) {
+  StackParams s;
+  for (Index i = 0; i < layers; ++i) s.h.push_back(block_init(config, cross, seeds));
+  if (config.final_norm) s.ln_f = norm_init(config);
+  return s;
+}
+
+Matrix normal(Index rows, Index cols, Rng& rng) {
+  Matrix m(rows, cols);
+  for (Index i = 0; i < m.size(); ++i) m.data()[i] = rng.normal(0.0f, 0.02f);
+  return m;
+}
+
+void add_matrix(std::vector<TensorSlot>& slots, const std::string& name, Matrix& m) {
+  slots.push_back({name, {m.rows(), m.cols()}, m.data()});
+}
+void add_vector(std::vector<TensorSlot>& slots, const std::string& name, RowVector& v) {
+  slots.push_back({name, {v.size()}, v.data()});
+}
+void add_norm(std::vector<TensorSlot>& slots, const std::string& name, NormParams& n) {
+  add_vector(slots, name + ".weight", n.weight);
+  if (n.bias.size()) add_vector(slots, name + ".bias", n.bias);
+}
+void add_attention(std::vector<TensorSlot>& slots, const std::string& name, AttentionParams& a) {
+  add_matrix(slots, name + ".c_attn.weight", a.c_attn_weight);
+  add_vector(slots, name + ".c_attn.bias", a.c_attn_bias);
+  add_matrix(slots, name + ".c_proj.weight", a.c_proj_weight);
+  add_vector(slots, name + ".c_proj.bias", a.c_proj_bias);
+}
+void add_stack(std::vector<TensorSlot>& slots, const std::string& prefix, StackParams& s, bool final_norm) {
+  for (size_t i = 0; i < s.h.size(); ++i) {
+    BlockParams& b = s.h[i];
+    const std::string p = prefix + "h." + std::to_string(i) + ".";
+    add_norm(slots, p + "ln_1", b.ln_1);
+    add_attention(slots, p + "attn", b.attn);
+    if (b.crossattention.c_attn_weight.size()) {
+      add_norm(slots, p + "ln_cross_attn", b.ln_cross_attn);
+      add_attention(slots, p + "crossattention", b.crossattention);
+    }
+    add_norm(slots, p + "ln_2", b.ln_2);
+    add_matrix(slots, p + "mlp.c_fc.weight", b.mlp.c_fc_weight);
+    add_vector(slots, p + "mlp.c_fc.bias", b.mlp.c_fc_bias);
+    if (b.mlp.c_gate_weight.size()) {
+      add_matrix(slots, p + "mlp.c_gate.weight", b.mlp.c_gate_weight);
+      add_vector(slots, p + "mlp.c_gate.bias", b.mlp.c_gate_bias);
+    }
+    add_matrix(slots, p + "mlp.c_proj.weight", b.mlp.c_proj_weight);
+    add_vector(slots, p + "mlp.c_proj.bias", b.mlp.c_proj_bias);
+  }
+  if (final_norm) add_norm(slots, prefix + "ln_f", s.ln_f);
+}
+
+}  // namespace
+
+ModelParams ModelParams::init(const ModelConfig& config, std::uint32_t seed) {
+  config.validate();
+  Rng rng(seed);
+  ModelParams p;
+  p.wte = normal(config.vocab_size, config.d_model, rng);
+  if (config.positional == Positional::learned) p.wpe = normal(config.n_ctx, config.d_model, rng);
+  switch (config.architecture) {
+    case Architecture::encoder_only: p.encoder = stack_init(config, config.n_layers, false, rng); break;
+    case Architecture::decoder_only: p.decoder = stack_init(config, config.n_layers, false, rng); break;
+    case Architecture::encoder_decoder:
+      p.encoder = stack_init(config, config.n_layers, false, rng);
+      p.decoder = stack_init(config, config.n_decoder_layers, true, rng);
+      break;
+  }
+  if (!config.tie_embeddings) p.lm_head = normal(config.vocab_size, config.d_model, rng);
+  return p;
+}
+
+std::vector<TensorSlot> tensor_slots(const ModelConfig& config, ModelParams& p) {
+  std::vector<TensorSlot> slots;
+  add_matrix(slots, "wte.weight", p.wte);
+  if (config.positional == Positional::learned) add_matrix(slots, "wpe.weight", p.wpe);
+  switch (config.architecture) {
+    case Architecture::encoder_only: add_stack(slots, "", p.encoder, config.final_norm); break;
+    case Architecture::decoder_only: add_stack(slots, "", p.decoder, config.final_norm); break;
+    case Architecture::encoder_decoder:
+      add_stack(slots, "encoder.", p.encoder, config.final_norm);
+      add_stack(slots, "decoder.", p.decoder, config.final_norm);
+      break;
+  }
+  if (!config.tie_embeddings) add_matrix(slots, "lm_head.weight", p.lm_head);
+  return slots;
+}
+
+void validate_params(const ModelConfig& config, const ModelParams& params) {
+  config.validate();
+  // the expected layout is that of a freshly initialised model of this config
+  ModelParams expected = ModelParams::init(config, 0);
+  ModelParams& actual = const_cast<ModelParams&>(params);  // slots are only read here
+  const std::vector<TensorSlot> want = tensor_slots(config, expected);
+  const std::vector<TensorSlot> have = tensor_slots(config, actual);
+  require(want.size() == have.size(), "model parameters: expected " + std::to_string(want.size()) +
+                                          " tensors, found " + std::to_string(have.size()));
+  for (size_t i = 0; i < want.size(); ++i) {
+    require(have[i].shape == want[i].shape, "model parameters: " + want[i].name + " has the wrong shape");
+    Index count = 1;
+    for (auto s : have[i].shape) count *= s;
+    for (Index j = 0; j < count; ++j)
+      require(std::isfinite(have[i].data[j]), "model parameters: " + want[i].name + " contains a non-finite value");
+  }
+}
+
+}  // namespace attnlab

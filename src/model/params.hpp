@@ -1,0 +1,61 @@
+#pragma once
+// All parameters of a model, named as in GPT-2 checkpoints so that loading one is a one-to-one
+// shape check: wte, wpe, h.{i}.ln_1, h.{i}.attn.c_attn, h.{i}.attn.c_proj, h.{i}.ln_2,
+// h.{i}.mlp.c_fc, h.{i}.mlp.c_proj, ln_f (and lm_head when untied). Encoder-decoder models put
+// their stacks under "encoder." and "decoder."; decoder blocks there add ln_cross_attn and
+// crossattention.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/feed_forward.hpp"
+#include "core/multi_head_attention.hpp"
+#include "model/config.hpp"
+
+namespace attnlab {
+
+struct NormParams {
+  RowVector weight;  // (d) γ
+  RowVector bias;    // (d) β; empty for RMSNorm
+};
+
+struct BlockParams {
+  NormParams ln_1;                 // around self-attention
+  AttentionParams attn;
+  NormParams ln_cross_attn;        // around cross-attention (encoder-decoder's decoder only)
+  AttentionParams crossattention;
+  NormParams ln_2;                 // around the feed-forward network
+  FeedForwardParams mlp;
+};
+
+struct StackParams {
+  std::vector<BlockParams> h;
+  NormParams ln_f;  // final norm (when the config has one)
+};
+
+struct ModelParams {
+  Matrix wte;            // (vocab, d)  token embeddings
+  Matrix wpe;            // (n_ctx, d)  learned positions only
+  StackParams encoder;   // encoder-only and encoder-decoder
+  StackParams decoder;   // decoder-only and encoder-decoder
+  Matrix lm_head;        // (vocab, d)  only when embeddings are not tied
+
+  // seeded: weights ~ N(0, 0.02²), biases 0, norm gains 1 (GPT-2's initialisation)
+  static ModelParams init(const ModelConfig& config, std::uint32_t seed);
+};
+
+// One named tensor of a parameter set: where its floats live and the shape it must have.
+struct TensorSlot {
+  std::string name;
+  std::vector<std::int64_t> shape;
+  float* data;
+};
+
+// Every tensor of `params` under its checkpoint name, in a fixed order. The params must have
+// the shapes of `config` (as from ModelParams::init); loading writes through these slots.
+std::vector<TensorSlot> tensor_slots(const ModelConfig& config, ModelParams& params);
+
+// throws attnlab::Error naming the first missing, wrongly shaped or non-finite tensor
+void validate_params(const ModelConfig& config, const ModelParams& params);
+
+}  // namespace attnlab

@@ -1,0 +1,31 @@
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "core/activation.hpp"
+#include "core/check.hpp"
+#include "support.hpp"
+
+using namespace attnlab;
+using namespace attnlab::test;
+using Catch::Matchers::WithinAbs;
+
+TEST_CASE("activations", "[activation]") {
+  const FixtureCase f = load_fixture_cases("layers.json").at(0);
+  const Matrix x = f.tensor("x");
+  SECTION("match torch") {
+    CHECK_THAT(relu_forward(x), IsNear(f.tensor("relu"), 0));
+    CHECK_THAT(gelu_forward(x), IsNear(f.tensor("gelu"), 1e-6));
+    CHECK_THAT(gelu_tanh_forward(x), IsNear(f.tensor("gelu_tanh"), 1e-6));
+    CHECK_THAT(silu_forward(x), IsNear(f.tensor("silu"), 1e-6));
+  }
+  SECTION("GELU is x·Φ(x): Φ(1) = 0.841345, and the tanh form stays within 1e-3 of it") {
+    CHECK_THAT(gelu_forward(Matrix::Constant(1, 1, 1.0f))(0, 0), WithinAbs(0.8413447, 1e-6));
+    const Matrix grid = RowVector::LinSpaced(601, -6.0f, 6.0f);
+    CHECK((gelu_forward(grid) - gelu_tanh_forward(grid)).cwiseAbs().maxCoeff() < 1e-3f);
+  }
+  SECTION("names round-trip and an unknown name lists the choices") {
+    for (Activation a : {Activation::relu, Activation::gelu, Activation::gelu_tanh, Activation::swiglu})
+      CHECK(activation_from_string(to_string(a)) == a);
+    CHECK_THROWS_WITH(activation_from_string("tanh"), Catch::Contains("expected relu, gelu, gelu_tanh, swiglu"));
+  }
+}

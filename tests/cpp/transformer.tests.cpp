@@ -1,0 +1,154 @@
+#include <catch2/catch.hpp>
+#include <vector>
+
+#include "core/check.hpp"
+#include "model/transformer.hpp"
+#include "support.hpp"
+
+using namespace attnlab;
+using namespace attnlab::test;
+
+namespace {
+
+ModelConfig small_config(Architecture architecture, Positional positional) {
+  ModelConfig c;
+  c.architecture = architecture;
+  c.vocab_size = 13;
+  c.n_ctx = 24;
+  c.d_model = 16;
+  c.n_heads = 4;
+  c.d_ff = 32;
+  c.n_layers = 2;
+  c.n_decoder_layers = 2;
+  c.positional = positional;
+  return c;
+}
+
+// larger weights than GPT-2's initialisation, so that attention patterns are far from uniform
+Transformer sharp_model(const ModelConfig& config, std::uint32_t seed) {
+  ModelParams p = ModelParams::init(config, seed);
+  for (TensorSlot& slot : tensor_slots(config, p)) {
+    if (slot.shape.size() != 2) continue;
+    Eigen::Map<Matrix> m(slot.data, slot.shape[0], slot.shape[1]);
+    m *= 20.0f;
+  }
+  return Transformer(config, std::move(p));
+}
+
+}  // namespace
+
+TEST_CASE("a 2-layer decoder-only model matches PyTorch", "[model][oracle]") {
+  const std::vector<FixtureCase> cases = load_fixture_cases("layers.json");
+  const FixtureCase& f = cases.back();
+  REQUIRE(f.kind == "decoder_only_model");
+  ModelConfig config;
+  config.vocab_size = f.get<Index>("vocab_size");
+  config.n_ctx = f.get<Index>("n_ctx");
+  config.d_model = f.get<Index>("d_model");
+  config.n_heads = f.get<Index>("n_heads");
+  config.d_ff = f.get<Index>("d_ff");
+  config.n_layers = f.get<Index>("n_layers");
+  config.activation = activation_from_string(f.get<std::string>("activation"));
+  ModelParams params = ModelParams::init(config, 0);
+  load_slots(tensor_slots(config, params), f, "");  // GPT-2 names, one to one
+  const Transformer model(config, std::move(params));
+  Trace trace;
+  const Matrix logits = model.forward(f.get<std::vector<int>>("tokens"), &trace);
+  CHECK_THAT(logits, IsNear(f.tensor("logits"), 1e-5));
+  CHECK_THAT(trace.get("logits"), IsNear(logits, 0));
+}
+
+TEST_CASE("model families", "[model]") {
+  const std::vector<int> tokens = {1, 5, 2, 7, 3, 3, 9};
+  std::vector<int> changed = tokens;
+  changed[5] = 11;
+
+  SECTION("decoder-only is causal: a later token never changes earlier logits") {
+    const Transformer model = sharp_model(small_config(Architecture::decoder_only, Positional::rope), 3);
+    const Matrix a = model.forward(tokens), b = model.forward(changed);
+    CHECK_THAT(Matrix(a.topRows(5)), IsNear(Matrix(b.topRows(5)), 1e-5));
+    CHECK((a.row(5) - b.row(5)).cwiseAbs().maxCoeff() > 1e-3f);
+  }
+  SECTION("encoder-only is bidirectional: it does") {
+    const Transformer model = sharp_model(small_config(Architecture::encoder_only, Positional::sinusoidal), 3);
+    const Matrix a = model.forward(tokens), b = model.forward(changed);
+    CHECK((a.row(0) - b.row(0)).cwiseAbs().maxCoeff() > 1e-3f);
+  }
+  SECTION("encoder-decoder: the decoder is causal and every target position sees the whole source") {
+    const Transformer model = sharp_model(small_config(Architecture::encoder_decoder, Positional::learned), 4);
+    const std::vector<int> source = {4, 4, 8, 1}, target = {2, 6, 6};
+    Trace trace;
+    const Matrix logits = model.forward(source, target, &trace);
+    CHECK(logits.rows() == 3);
+    CHECK(logits.cols() == 13);
+    CHECK(trace.get("decoder.layer1.cross.head2.weights").cols() == 4);
+    CHECK(trace.get("decoder.layer0.attn.head0.weights")(0, 2) == 0.0f);
+    CHECK(trace.contains("encoder.ln_f"));
+    std::vector<int> other_source = source;
+    other_source[3] = 7;
+    CHECK((model.forward(other_source, target).row(0) - logits.row(0)).cwiseAbs().maxCoeff() > 1e-3f);
+  }
+  SECTION("the trace names every stage of every layer and head") {
+    const Transformer model = Transformer::random(small_config(Architecture::decoder_only, Positional::learned), 1);
+    Trace trace;
+    model.forward(tokens, &trace);
+    for (const char* name : {"embed.tokens", "embed.positions", "embed.out", "layer0.ln_1", "layer0.attn.q",
+                             "layer0.attn.head3.scores", "layer1.attn.head2.weights", "layer1.attn.concat",
+                             "layer1.residual_1", "layer1.mlp.act", "layer1.out", "ln_f", "logits"})
+      CHECK(trace.contains(name));
+    CHECK(trace.get("layer1.attn.head2.weights").rows() == 7);
+    CHECK_THROWS_WITH(trace.get("layer9.out"), Catch::Contains("layer9.out"));
+  }
+}
+
+TEST_CASE("KV cache: incremental decoding equals a full recompute", "[model][kv_cache]") {
+  const std::vector<int> tokens = {1, 5, 2, 7, 3, 3, 9, 12, 0, 4};
+  for (Positional positional : {Positional::none, Positional::sinusoidal, Positional::learned,
+                                Positional::rope, Positional::alibi}) {
+    for (Index kv_heads : {4, 2, 1}) {
+      DYNAMIC_SECTION(to_string(positional) << ", " << kv_heads << " kv heads") {
+        ModelConfig config = small_config(Architecture::decoder_only, positional);
+        config.n_kv_heads = kv_heads;
+        const Transformer model = sharp_model(config, 7);
+        const Matrix full = model.forward(tokens);
+        KVCache cache = model.new_cache();
+        // a prompt of three, then one token at a time
+        Matrix logits = model.forward_cached({tokens.begin(), tokens.begin() + 3}, cache);
+        CHECK_THAT(logits, IsNear(Matrix(full.topRows(3)), 1e-5));
+        for (size_t i = 3; i < tokens.size(); ++i) {
+          logits = model.forward_cached({tokens[i]}, cache);
+          INFO("step " << i);
+          CHECK_THAT(logits, IsNear(Matrix(full.row(static_cast<Index>(i))), 1e-5));
+        }
+        // 2 · L · n · d_kv · 4 bytes, d_kv = g·d_k
+        const Index d_kv = kv_heads * (16 / 4);
+        CHECK(cache.length() == 10);
+        CHECK(cache.bytes() == 2 * 2 * 10 * d_kv * 4);
+      }
+    }
+  }
+}
+
+TEST_CASE("models refuse bad input with a clear message", "[model][errors]") {
+  const Transformer model = Transformer::random(small_config(Architecture::decoder_only, Positional::learned), 1);
+  CHECK_THROWS_WITH(model.forward({1, 13}), Catch::Contains("token 13 at position 1 is outside the vocabulary"));
+  CHECK_THROWS_WITH(model.forward({1, -2}), Catch::Contains("token -2"));
+  CHECK_THROWS_WITH(model.forward({}), Catch::Contains("empty"));
+  CHECK_THROWS_WITH(model.forward(std::vector<int>(25, 1)), Catch::Contains("n_ctx = 24"));
+  CHECK_THROWS_WITH(model.forward({1}, {2}), Catch::Contains("encoder"));
+  KVCache cache = model.new_cache();
+  model.forward_cached(std::vector<int>(20, 1), cache);
+  CHECK_THROWS_WITH(model.forward_cached(std::vector<int>(5, 1), cache), Catch::Contains("n_ctx"));
+  // broken parameters are caught when the model is made
+  ModelConfig config = small_config(Architecture::decoder_only, Positional::learned);
+  ModelParams params = ModelParams::init(config, 2);
+  params.decoder.h[1].mlp.c_fc_bias(3) = std::numeric_limits<float>::quiet_NaN();
+  CHECK_THROWS_WITH(Transformer(config, params), Catch::Contains("h.1.mlp.c_fc.bias contains a non-finite value"));
+  params = ModelParams::init(config, 2);
+  params.wpe.resize(10, 16);
+  CHECK_THROWS_WITH(Transformer(config, params), Catch::Contains("wpe.weight has the wrong shape"));
+  config.d_model = 15;
+  CHECK_THROWS_WITH(Transformer::random(config, 1), Catch::Contains("not divisible"));
+  // and the model still works
+  CHECK(model.forward({1, 2, 3}).allFinite());
+}
