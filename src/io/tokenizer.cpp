@@ -1,0 +1,154 @@
+#include "io/tokenizer.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "core/check.hpp"
+
+namespace attnlab {
+
+namespace {
+
+bool is_space(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+bool is_word_byte(unsigned char c) { return std::isalnum(c) || c == '\'' || c == '_' || c >= 0x80; }
+
+// length of the UTF-8 sequence starting at text[i], or 1 for an invalid byte
+size_t code_point_length(const std::string& text, size_t i) {
+  const unsigned char c = static_cast<unsigned char>(text[i]);
+  const size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 1;
+  if (i + n > text.size()) return 1;
+  for (size_t k = 1; k < n; ++k)
+    if ((static_cast<unsigned char>(text[i + k]) >> 6) != 0x2) return 1;
+  return n;
+}
+
+// the special token written at text[i], if any
+const char* special_at(const std::string& text, size_t i) {
+  if (text[i] != '[') return nullptr;
+  for (const char* s : Tokenizer::kSpecials)
+    if (text.compare(i, std::char_traits<char>::length(s), s) == 0) return s;
+  return nullptr;
+}
+
+std::string lower_ascii(std::string s) {
+  for (char& c : s)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return s;
+}
+
+}  // namespace
+
+Tokenizer::Tokenizer(TokenizerKind kind, std::vector<std::string> tokens, bool lowercase)
+    : kind_(kind), lowercase_(lowercase), tokens_(std::move(tokens)) {
+  require(tokens_.size() >= kSpecials.size(), "tokenizer: the vocabulary must start with the six special tokens");
+  require(tokens_.size() <= (size_t(1) << 24), "tokenizer: the vocabulary is too large");
+  for (size_t i = 0; i < kSpecials.size(); ++i)
+    require(tokens_[i] == kSpecials[i], std::string("tokenizer: entry ") + std::to_string(i) + " must be " +
+                                            kSpecials[i] + ", found \"" + tokens_[i] + "\"");
+  for (size_t i = 0; i < tokens_.size(); ++i) {
+    require(!tokens_[i].empty(), "tokenizer: entry " + std::to_string(i) + " is empty");
+    require(ids_.emplace(tokens_[i], static_cast<int>(i)).second,
+            "tokenizer: \"" + tokens_[i] + "\" appears twice in the vocabulary");
+  }
+}
+
+Tokenizer Tokenizer::build(TokenizerKind kind, const std::vector<std::string>& corpus, bool lowercase) {
+  Tokenizer empty(kind, {kSpecials.begin(), kSpecials.end()}, lowercase);
+  std::vector<std::string> tokens(kSpecials.begin(), kSpecials.end());
+  std::unordered_map<std::string, int> seen(empty.ids_);
+  for (const std::string& text : corpus)
+    for (const std::string& piece : empty.split(text))
+      if (seen.emplace(piece, static_cast<int>(tokens.size())).second) tokens.push_back(piece);
+  return Tokenizer(kind, std::move(tokens), lowercase);
+}
+
+std::vector<std::string> Tokenizer::split(const std::string& raw) const {
+  const std::string text = lowercase_ ? lower_ascii(raw) : raw;
+  std::vector<std::string> pieces;
+  size_t i = 0;
+  while (i < text.size()) {
+    if (const char* special = special_at(raw, i)) {  // specials are matched before lower-casing
+      pieces.emplace_back(special);
+      i += std::char_traits<char>::length(special);
+      continue;
+    }
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (kind_ == TokenizerKind::character) {
+      const size_t n = code_point_length(text, i);
+      pieces.push_back(text.substr(i, n));
+      i += n;
+    } else if (is_space(c)) {
+      ++i;
+    } else if (is_word_byte(c)) {
+      size_t j = i;
+      while (j < text.size() && is_word_byte(static_cast<unsigned char>(text[j])) && !special_at(raw, j)) ++j;
+      pieces.push_back(text.substr(i, j - i));
+      i = j;
+    } else {
+      pieces.push_back(text.substr(i, 1));
+      ++i;
+    }
+  }
+  return pieces;
+}
+
+std::vector<int> Tokenizer::encode(const std::string& text) const {
+  std::vector<int> ids;
+  for (const std::string& piece : split(text)) ids.push_back(id(piece));
+  return ids;
+}
+
+std::string Tokenizer::decode(const std::vector<int>& ids) const {
+  std::string text;
+  for (int id : ids) {
+    const std::string& piece = token(id);
+    const bool attach = kind_ == TokenizerKind::character || text.empty() ||
+                        (piece.size() == 1 && std::string(".,!?;:)").find(piece[0]) != std::string::npos);
+    if (!attach) text += ' ';
+    text += piece;
+  }
+  return text;
+}
+
+const std::string& Tokenizer::token(int id) const {
+  require(id >= 0 && static_cast<size_t>(id) < tokens_.size(),
+          "tokenizer: id " + std::to_string(id) + " is outside the vocabulary (size " +
+              std::to_string(tokens_.size()) + ")");
+  return tokens_[static_cast<size_t>(id)];
+}
+
+int Tokenizer::id(const std::string& piece) const {
+  const auto found = ids_.find(piece);
+  return found == ids_.end() ? kUnk : found->second;
+}
+
+std::string Tokenizer::to_json() const {
+  nlohmann::json j;
+  j["kind"] = kind_ == TokenizerKind::word ? "word" : "character";
+  j["lowercase"] = lowercase_;
+  j["tokens"] = tokens_;
+  // invalid UTF-8 inside a token (possible for character pieces) is replaced rather than thrown on
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+Tokenizer Tokenizer::from_json(const std::string& text) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(std::string("tokenizer: the vocabulary is not valid JSON (") + e.what() + ")");
+  }
+  require(j.is_object() && j.contains("kind") && j["kind"].is_string() && j.contains("tokens") &&
+              j["tokens"].is_array(),
+          "tokenizer: the vocabulary JSON needs \"kind\" and a \"tokens\" array");
+  const std::string kind = j["kind"];
+  require(kind == "word" || kind == "character", "tokenizer: kind must be \"word\" or \"character\", got \"" + kind + "\"");
+  std::vector<std::string> tokens;
+  for (const auto& t : j["tokens"]) {
+    require(t.is_string(), "tokenizer: every token must be a string");
+    tokens.push_back(t.get<std::string>());
+  }
+  const bool lowercase = j.contains("lowercase") && j["lowercase"].is_boolean() && j["lowercase"].get<bool>();
+  return Tokenizer(kind == "word" ? TokenizerKind::word : TokenizerKind::character, std::move(tokens), lowercase);
+}
+
+}  // namespace attnlab
