@@ -1,0 +1,36 @@
+#pragma once
+// A saved model is three files: model.safetensors (parameters under GPT-2 names), config.json
+// (the ModelConfig) and vocab.json (the tokenizer). They load from disk or from memory (the page
+// receives them as bytes).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "io/safetensors.hpp"
+#include "io/tokenizer.hpp"
+#include "model/transformer.hpp"
+
+namespace attnlab {
+
+std::string config_to_json(const ModelConfig& config);
+// every field is optional but vocab_size, n_ctx, d_model, d_ff; unknown fields are an error, as
+// are values of the wrong type; the result is validated
+ModelConfig config_from_json(const std::string& json);
+
+std::vector<std::uint8_t> params_to_safetensors(const ModelConfig& config, const ModelParams& params);
+// every tensor the config needs, with its shape, and nothing else (GPT-2's causal-mask buffers
+// h.{i}.attn.bias / attn.masked_bias are recognised and skipped)
+ModelParams params_from_safetensors(const ModelConfig& config, const std::uint8_t* bytes, std::size_t size);
+
+struct LoadedModel {
+  Transformer model;
+  Tokenizer tokenizer;
+};
+
+// checks that the vocabulary and the model agree in size
+LoadedModel load_model(const std::uint8_t* weights, std::size_t size, const std::string& config_json,
+                       const std::string& vocab_json);
+LoadedModel load_model_dir(const std::string& directory);
+void save_model_dir(const std::string& directory, const Transformer& model, const Tokenizer& tokenizer);
+
+}  // namespace attnlab

@@ -1,0 +1,139 @@
+#include <catch2/catch.hpp>
+#include <cstring>
+#include <filesystem>
+
+#include "core/check.hpp"
+#include "io/model_file.hpp"
+#include "support.hpp"
+
+using namespace attnlab;
+using namespace attnlab::test;
+
+namespace {
+
+ModelConfig config_for(Positional positional, Architecture architecture) {
+  ModelConfig c;
+  c.architecture = architecture;
+  c.vocab_size = 10;
+  c.n_ctx = 12;
+  c.d_model = 8;
+  c.n_heads = 2;
+  c.n_kv_heads = 1;
+  c.d_ff = 12;
+  c.n_layers = 2;
+  c.n_decoder_layers = 1;
+  c.positional = positional;
+  c.activation = Activation::swiglu;
+  c.norm = Norm::rms_norm;
+  c.tie_embeddings = false;
+  return c;
+}
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("configs as JSON", "[io][config]") {
+  const ModelConfig c = config_for(Positional::rope, Architecture::encoder_decoder);
+  const ModelConfig back = config_from_json(config_to_json(c));
+  CHECK(config_to_json(back) == config_to_json(c));
+  CHECK(back.positional == Positional::rope);
+  CHECK(back.activation == Activation::swiglu);
+  CHECK_THAT(error_of([] { config_from_json(R"({"vocab_size":5,"n_ctx":4,"d_model":4,"d_ff":4,"colour":"red"})"); }),
+             Catch::Contains("unknown field \"colour\""));
+  CHECK_THAT(error_of([] { config_from_json(R"({"vocab_size":"5","n_ctx":4,"d_model":4,"d_ff":4})"); }),
+             Catch::Contains("\"vocab_size\" must be an integer"));
+  CHECK_THAT(error_of([] { config_from_json(R"({"n_ctx":4,"d_model":4,"d_ff":4})"); }),
+             Catch::Contains("\"vocab_size\" is required"));
+  CHECK_THAT(error_of([] { config_from_json(R"({"vocab_size":5,"n_ctx":4,"d_model":4,"d_ff":4,"activation":"tanh"})"); }),
+             Catch::Contains("unknown activation"));
+  CHECK_THAT(error_of([] { config_from_json(R"({"vocab_size":5,"n_ctx":4,"d_model":4,"d_ff":4,"n_heads":3})"); }),
+             Catch::Contains("not divisible"));
+  CHECK_THAT(error_of([] { config_from_json("{]"); }), Catch::Contains("not valid JSON"));
+}
+
+TEST_CASE("models save and load bit-exactly", "[io][model_file]") {
+  for (Architecture architecture : {Architecture::decoder_only, Architecture::encoder_only, Architecture::encoder_decoder}) {
+    DYNAMIC_SECTION(to_string(architecture)) {
+      const ModelConfig config = config_for(Positional::learned, architecture);
+      const Transformer model = Transformer::random(config, 17);
+      const Tokenizer tokenizer = Tokenizer::build(TokenizerKind::word, {"a b c d"});
+      const auto dir = std::filesystem::temp_directory_path() / ("attnlab-model-" + to_string(architecture));
+      std::filesystem::create_directories(dir);
+      save_model_dir(dir.string(), model, tokenizer);
+      const LoadedModel loaded = load_model_dir(dir.string());
+      ModelParams a = model.params(), b = loaded.model.params();
+      const auto sa = tensor_slots(config, a), sb = tensor_slots(config, b);
+      REQUIRE(sa.size() == sb.size());
+      for (size_t i = 0; i < sa.size(); ++i) {
+        INFO(sa[i].name);
+        Index count = 1;
+        for (auto d : sa[i].shape) count *= d;
+        CHECK(sb[i].name == sa[i].name);
+        CHECK(std::memcmp(sa[i].data, sb[i].data, static_cast<size_t>(count) * 4) == 0);
+      }
+      CHECK(loaded.tokenizer.encode("a c") == tokenizer.encode("a c"));
+      std::filesystem::remove_all(dir);
+    }
+  }
+}
+
+TEST_CASE("loading checks the weights against the config", "[io][model_file][errors]") {
+  const ModelConfig config = config_for(Positional::learned, Architecture::decoder_only);
+  const Transformer model = Transformer::random(config, 3);
+  const std::vector<std::uint8_t> good = params_to_safetensors(config, model.params());
+  TensorMap tensors = safetensors_read(good.data(), good.size());
+
+  auto load = [&](const TensorMap& t) {
+    const std::vector<std::uint8_t> bytes = safetensors_write(t);
+    return error_of([&] { params_from_safetensors(config, bytes.data(), bytes.size()); });
+  };
+  CHECK(load(tensors) == "no error");
+  TensorMap missing = tensors;
+  missing.erase("h.1.mlp.c_gate.weight");
+  CHECK_THAT(load(missing), Catch::Contains("\"h.1.mlp.c_gate.weight\" is missing"));
+  TensorMap reshaped = tensors;
+  reshaped["wpe.weight"].shape = {8, 12};
+  CHECK_THAT(load(reshaped), Catch::Contains("\"wpe.weight\" has the wrong shape"));
+  TensorMap extra = tensors;
+  extra["h.7.ln_1.weight"] = {{8}, std::vector<float>(8, 1.0f)};
+  CHECK_THAT(load(extra), Catch::Contains("unexpected tensor \"h.7.ln_1.weight\""));
+  TensorMap nan = tensors;
+  nan["lm_head.weight"].data[5] = std::numeric_limits<float>::infinity();
+  CHECK_THAT(load(nan), Catch::Contains("lm_head.weight contains a non-finite value"));
+  const std::vector<std::uint8_t> truncated(good.begin(), good.end() - 3);
+  CHECK_THAT(error_of([&] { params_from_safetensors(config, truncated.data(), truncated.size()); }),
+             Catch::Contains("safetensors"));
+  const Tokenizer small = Tokenizer::build(TokenizerKind::word, {"a"});
+  CHECK_THAT(error_of([&] { load_model(good.data(), good.size(), config_to_json(config), small.to_json()); }),
+             Catch::Contains("the vocabulary has 7 tokens but the config says vocab_size = 10"));
+}
+
+TEST_CASE("a GPT-2-layout checkpoint loads one to one", "[io][model_file][oracle]") {
+  // written here from the PyTorch fixture, with the causal-mask buffers GPT-2 files carry
+  const FixtureCase f = load_fixture_cases("layers.json").back();
+  REQUIRE(f.kind == "decoder_only_model");
+  TensorMap tensors;
+  for (const auto& [name, t] : f.tensors.items()) {
+    if (name == "logits") continue;
+    StoredTensor s;
+    s.shape = t.at("shape").get<std::vector<std::int64_t>>();
+    s.data = t.at("data").get<std::vector<float>>();
+    tensors.emplace(name, std::move(s));
+  }
+  for (int i = 0; i < 2; ++i)
+    tensors["h." + std::to_string(i) + ".attn.bias"] = {{1, 1, 16, 16}, std::vector<float>(256, 1.0f)};
+  const std::vector<std::uint8_t> bytes = safetensors_write(tensors);
+  const std::string config = R"({"vocab_size":11,"n_ctx":16,"d_model":8,"n_heads":2,"d_ff":32,"n_layers":2,"activation":"gelu_tanh"})";
+  std::vector<std::string> words = {"[PAD]", "[UNK]", "[BOS]", "[EOS]", "[MASK]", "[SEP]", "a", "b", "c", "d", "e"};
+  const Tokenizer tokenizer(TokenizerKind::word, words, false);
+  const LoadedModel loaded = load_model(bytes.data(), bytes.size(), config, tokenizer.to_json());
+  CHECK_THAT(loaded.model.forward(f.get<std::vector<int>>("tokens")), IsNear(f.tensor("logits"), 1e-5));
+}

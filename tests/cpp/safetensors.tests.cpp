@@ -1,0 +1,88 @@
+#include <catch2/catch.hpp>
+#include <cstring>
+#include <limits>
+
+#include "core/check.hpp"
+#include "io/safetensors.hpp"
+
+using namespace attnlab;
+
+namespace {
+
+// a file from a hand-written header and `data_bytes` zero bytes of data
+std::vector<std::uint8_t> file_with(const std::string& header, std::size_t data_bytes, std::uint64_t claimed = 0) {
+  const std::uint64_t length = claimed ? claimed : header.size();
+  std::vector<std::uint8_t> out(8 + header.size() + data_bytes, 0);
+  std::memcpy(out.data(), &length, 8);
+  std::memcpy(out.data() + 8, header.data(), header.size());
+  return out;
+}
+
+std::string read_error(const std::vector<std::uint8_t>& bytes) {
+  try {
+    safetensors_read(bytes.data(), bytes.size());
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("safetensors round-trips bit-exactly", "[io][safetensors]") {
+  TensorMap tensors;
+  tensors["b"] = {{2, 3}, {1.5f, -0.0f, std::numeric_limits<float>::denorm_min(), 3e38f, -7.25f, 1e-30f}};
+  tensors["a.weight"] = {{4}, {0.1f, 0.2f, 0.3f, std::numeric_limits<float>::quiet_NaN()}};
+  tensors["empty"] = {{0, 5}, {}};
+  const std::vector<std::uint8_t> bytes = safetensors_write(tensors, {{"format", "attnlab"}});
+  SECTION("the layout: 8-byte length, padded JSON, data") {
+    std::uint64_t header = 0;
+    std::memcpy(&header, bytes.data(), 8);
+    CHECK(header % 8 == 0);
+    CHECK(bytes.size() == 8 + header + (6 + 4) * 4);
+  }
+  SECTION("reading gives back every bit, and writing again the same bytes") {
+    Metadata metadata;
+    const TensorMap back = safetensors_read(bytes.data(), bytes.size(), &metadata);
+    CHECK(metadata.at("format") == "attnlab");
+    REQUIRE(back.size() == 3);
+    for (const auto& [name, t] : tensors) {
+      CHECK(back.at(name).shape == t.shape);
+      CHECK(std::memcmp(back.at(name).data.data(), t.data.data(), t.data.size() * 4) == 0);
+    }
+    CHECK(safetensors_write(back, metadata) == bytes);
+  }
+}
+
+TEST_CASE("safetensors rejects malformed files with the reason", "[io][safetensors][errors]") {
+  const std::string ok = R"({"x":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})";
+  CHECK(read_error(file_with(ok, 8)) == "no error");
+  CHECK_THAT(read_error({1, 2, 3}), Catch::Contains("too short"));
+  CHECK_THAT(read_error(file_with(ok, 8, std::uint64_t(1) << 40)), Catch::Contains("exceeds the limit"));
+  CHECK_THAT(read_error(file_with(ok, 8, 4096)), Catch::Contains("runs past the end"));
+  CHECK_THAT(read_error(file_with(R"({"x":{"dtype":)", 8)), Catch::Contains("not valid JSON"));
+  CHECK_THAT(read_error(file_with(R"([1,2])", 0)), Catch::Contains("must be a JSON object"));
+  CHECK_THAT(read_error(file_with(R"({"x":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},"x":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})", 8)),
+             Catch::Contains("\"x\" is named twice"));
+  CHECK_THAT(read_error(file_with(R"({"x":{"dtype":"F16","shape":[2],"data_offsets":[0,4]}})", 4)),
+             Catch::Contains("dtype \"F16\""));
+  CHECK_THAT(read_error(file_with(R"({"x":{"dtype":"Q4_K","shape":[2],"data_offsets":[0,4]}})", 4)),
+             Catch::Contains("only F32"));
+  CHECK_THAT(read_error(file_with(R"({"x":{"dtype":"F32","shape":[-1],"data_offsets":[0,4]}})", 4)),
+             Catch::Contains("negative dimension"));
+  CHECK_THAT(read_error(file_with(R"({"x":{"dtype":"F32","shape":[4294967296,4294967296,16],"data_offsets":[0,4]}})", 4)),
+             Catch::Contains("overflows"));
+  CHECK_THAT(read_error(file_with(R"({"x":{"dtype":"F32","shape":[2],"data_offsets":[0,16]}})", 8)),
+             Catch::Contains("outside the 8 bytes"));
+  CHECK_THAT(read_error(file_with(R"({"x":{"dtype":"F32","shape":[2],"data_offsets":[8,0]}})", 8)),
+             Catch::Contains("outside"));
+  CHECK_THAT(read_error(file_with(R"({"x":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}})", 8)),
+             Catch::Contains("needs 12"));
+  CHECK_THAT(read_error(file_with(R"({"x":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"y":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}})", 12)),
+             Catch::Contains("overlaps"));
+  CHECK_THAT(read_error(file_with(R"({"x":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})", 8)),
+             Catch::Contains("bytes 0..4 of the data belong to no tensor"));
+  CHECK_THAT(read_error(file_with(ok, 12)), Catch::Contains("4 trailing bytes"));
+  CHECK_THAT(read_error(file_with(R"({"x":{"dtype":"F32","shape":[2]}})", 8)), Catch::Contains("needs dtype, shape and data_offsets"));
+  CHECK_THAT(read_error(file_with(R"({"__metadata__":{"a":1}})", 0)), Catch::Contains("not a string"));
+}
