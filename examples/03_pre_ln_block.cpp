@@ -1,0 +1,39 @@
+// The theory page's minimal pre-LN Transformer block (T = 4 positions, d = 8, d_ff = 32, one head,
+// tanh-GELU), on the engine: x ← x + Attn(LN₁(x)); x ← x + FFN(LN₂(x)).
+#include <iostream>
+
+#include "core/random.hpp"
+#include "io/text.hpp"
+#include "model/block.hpp"
+#include "model/params.hpp"
+
+using namespace attnlab;
+
+int main() {
+  ModelConfig config;
+  config.architecture = Architecture::encoder_only;  // a block on its own: no mask
+  config.vocab_size = 1;
+  config.n_ctx = 4;
+  config.d_model = 8;
+  config.n_heads = 1;
+  config.d_ff = 32;
+  config.positional = Positional::none;
+  config.activation = Activation::gelu_tanh;
+  config.pre_norm = true;
+  const ModelParams params = ModelParams::init(config, 42);
+
+  Rng rng(42);
+  Matrix x(4, 8);
+  for (Index i = 0; i < x.size(); ++i) x.data()[i] = 0.1f * rng.normal();
+
+  Trace trace;
+  BlockContext ctx;
+  ctx.trace = &trace;
+  const Matrix y = block_forward(config, params.encoder.h[0], x, ctx);
+  std::cout << format_matrix("X (input)", x) << format_matrix("LN_1(X)", trace.get("ln_1"))
+            << format_matrix("attention weights", trace.get("attn.head0.weights"))
+            << format_matrix("X + Attn(LN_1(X))", trace.get("residual_1"))
+            << format_matrix("GELU hidden (first 8 of 32)", Matrix(trace.get("mlp.act").leftCols(8)))
+            << format_matrix("block output", y);
+  return 0;
+}
