@@ -1,10 +1,12 @@
 #include "core/attention.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
 #include "core/check.hpp"
 #include "core/softmax.hpp"
+#include "core/thread_pool.hpp"
 
 namespace attnlab {
 
@@ -41,11 +43,22 @@ void attention_forward(const ConstMatrixRef& q, const ConstMatrixRef& k, const C
   validate_attention_inputs(q, k, v);
   require_shape(weights, q.rows(), k.rows(), "attention: weights");
   require_shape(out, q.rows(), v.cols(), "attention: output");
-  attention_scores(q, k, weights);
-  weights *= attention_scale(q.cols(), scaled);
-  if (!mask.empty()) mask.apply(weights);
-  softmax_rows_forward(weights, weights);
-  attention_mix(weights, v, out);
+  mask.validate(q.rows(), k.rows());
+  const Index n = q.rows(), m = k.rows();
+  const float scale = attention_scale(q.cols(), scaled);
+  // query rows are independent: split them over the threads in blocks
+  const Index blocks = std::min<Index>(num_threads(), std::max<Index>(1, n / 16));
+  const Index rows_per_block = (n + blocks - 1) / blocks;
+  parallel_for(blocks, [&](Index b) {
+    const Index r0 = b * rows_per_block, rows = std::min(rows_per_block, n - r0);
+    if (rows <= 0) return;
+    auto w = weights.middleRows(r0, rows);
+    attention_scores(q.middleRows(r0, rows), k, w);
+    w *= scale;
+    if (!mask.empty()) mask.row_block(r0, rows, n, m).apply(w);
+    softmax_rows_forward(w, w);
+    attention_mix(w, v, out.middleRows(r0, rows));
+  });
 }
 
 AttentionTrace attention_forward_traced(const ConstMatrixRef& q, const ConstMatrixRef& k,

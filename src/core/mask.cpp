@@ -25,13 +25,23 @@ void Mask::apply(MatrixRef scores) const {
   constexpr float kHidden = -std::numeric_limits<float>::infinity();
   if (additive.size() != 0) scores += additive;
   if (causal) {
+    const Index first = first_query_position >= 0 ? first_query_position : m - n;
     for (Index i = 0; i < n; ++i) {
-      const Index first_hidden = m - n + i + 1;  // query i sits at key position m − n + i
+      const Index first_hidden = first + i + 1;  // query i sits at key position first + i
       for (Index j = std::max<Index>(first_hidden, 0); j < m; ++j) scores(i, j) = kHidden;
     }
   }
   for (Index j = 0; j < static_cast<Index>(key_padding.size()); ++j)
     if (key_padding[j]) scores.col(j).setConstant(kHidden);
+}
+
+Mask Mask::row_block(Index r0, Index rows, Index n, Index m) const {
+  Mask block;
+  block.causal = causal;
+  block.key_padding = key_padding;
+  if (additive.size()) block.additive = additive.middleRows(r0, rows);
+  block.first_query_position = (first_query_position >= 0 ? first_query_position : m - n) + r0;
+  return block;
 }
 
 Matrix Mask::materialize(Index n, Index m) const {

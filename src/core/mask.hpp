@@ -17,6 +17,7 @@ struct Mask {
   bool causal = false;
   std::vector<std::uint8_t> key_padding;  // (m) 1 = padding, empty = none
   Matrix additive;                        // (n,m), empty = none
+  Index first_query_position = -1;        // causal: key position of query 0; −1 means m − n
 
   static Mask none() { return {}; }
   static Mask causal_mask() {
@@ -45,6 +46,9 @@ struct Mask {
 
   // M as a matrix of 0 and −∞ (plus the additive part)   → (n,m)
   Matrix materialize(Index n, Index m) const;
+
+  // the mask of query rows r0 … r0+rows−1 alone, for scores of n queries and m keys
+  Mask row_block(Index r0, Index rows, Index n, Index m) const;
 };
 
 }  // namespace attnlab

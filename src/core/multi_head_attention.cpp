@@ -6,6 +6,7 @@
 #include "core/check.hpp"
 #include "core/random.hpp"
 #include "core/rope.hpp"
+#include "core/thread_pool.hpp"
 
 namespace attnlab {
 
@@ -56,14 +57,9 @@ Index kv_head_of(const AttentionConfig& config, Index head) {
   return head / (config.n_heads / config.kv_heads());
 }
 
-namespace {
-
-// The shared body of self- and cross-attention. Positional schemes apply only to self-attention,
-// where queries and keys index one sequence; with a cache, the new keys and values are appended
-// to it and attention runs over all of it.
-Matrix multi_head_forward(const AttentionConfig& config, const AttentionParams& params,
-                          const ConstMatrixRef& x, const ConstMatrixRef& x_kv, const Mask& mask,
-                          bool self, KVCacheLayer* cache, MultiHeadTrace* trace) {
+ProjectedQKV project_qkv(const AttentionConfig& config, const AttentionParams& params,
+                         const ConstMatrixRef& x, const ConstMatrixRef& x_kv, const Mask& mask,
+                         bool self, KVCacheLayer* cache) {
   params.validate(config);
   const Index d = config.d_model, dk = config.d_head(), kvw = config.kv_width();
   const Index n = x.rows();
@@ -83,54 +79,80 @@ Matrix multi_head_forward(const AttentionConfig& config, const AttentionParams& 
   mask.validate(n, m);
 
   // project: Q = x·W_Q + b_Q;  [K | V] = x_kv·[W_K | W_V] + [b_K | b_V]
-  Matrix q = (x * params.c_attn_weight.leftCols(d)).rowwise() + params.c_attn_bias.head(d);
+  ProjectedQKV p;
+  p.q = (x * params.c_attn_weight.leftCols(d)).rowwise() + params.c_attn_bias.head(d);
   Matrix kv_new = (x_kv * params.c_attn_weight.rightCols(2 * kvw)).rowwise() +
                   params.c_attn_bias.tail(2 * kvw);
   // rotate: queries sit at positions m − n …, new keys at past …
   if (config.rope) {
     for (Index head = 0; head < config.n_heads; ++head)
-      rope_apply(q.middleCols(head * dk, dk), m - n, config.rope_base);
+      rope_apply(p.q.middleCols(head * dk, dk), m - n, config.rope_base);
     for (Index group = 0; group < config.kv_heads(); ++group)
       rope_apply(kv_new.middleCols(group * dk, dk), past, config.rope_base);
   }
   if (cache) {
     cache->kv.conservativeResize(m, 2 * kvw);
     cache->kv.bottomRows(kv_new.rows()) = kv_new;
+    p.kv = cache->kv;
+  } else {
+    p.kv = std::move(kv_new);
   }
-  const Matrix& kv = cache ? cache->kv : kv_new;
+  return p;
+}
+
+ConstMatrixRef ProjectedQKV::queries(const AttentionConfig& config, Index head) const {
+  return q.middleCols(head * config.d_head(), config.d_head());
+}
+ConstMatrixRef ProjectedQKV::keys(const AttentionConfig& config, Index head) const {
+  return kv.middleCols(kv_head_of(config, head) * config.d_head(), config.d_head());
+}
+ConstMatrixRef ProjectedQKV::values(const AttentionConfig& config, Index head) const {
+  return kv.middleCols(config.kv_width() + kv_head_of(config, head) * config.d_head(), config.d_head());
+}
+
+Mask head_mask(const AttentionConfig& config, const Mask& mask, Index head, Index n, Index m) {
+  if (!config.alibi) return mask;
+  Mask with_bias = mask;
+  const Matrix bias = alibi_bias(alibi_slopes(config.n_heads)[static_cast<size_t>(head)], n, m);
+  with_bias.additive = mask.additive.size() ? Matrix(mask.additive + bias) : bias;
+  return with_bias;
+}
+
+Matrix output_projection(const AttentionParams& params, const ConstMatrixRef& concat) {
+  return (concat * params.c_proj_weight).rowwise() + params.c_proj_bias;
+}
+
+namespace {
+
+// The shared body of self- and cross-attention. Positional schemes apply only to self-attention,
+// where queries and keys index one sequence; with a cache, the new keys and values are appended
+// to it and attention runs over all of it.
+Matrix multi_head_forward(const AttentionConfig& config, const AttentionParams& params,
+                          const ConstMatrixRef& x, const ConstMatrixRef& x_kv, const Mask& mask,
+                          bool self, KVCacheLayer* cache, MultiHeadTrace* trace) {
+  const ProjectedQKV p = project_qkv(config, params, x, x_kv, mask, self, cache);
+  const Index n = p.q.rows(), m = p.kv.rows(), dk = config.d_head();
   if (trace) {
-    trace->q = q;
-    trace->k = kv.leftCols(kvw);
-    trace->v = kv.rightCols(kvw);
+    trace->q = p.q;
+    trace->k = p.kv.leftCols(config.kv_width());
+    trace->v = p.kv.rightCols(config.kv_width());
     trace->heads.assign(config.n_heads, AttentionTrace{});
   }
-  const std::vector<float> slopes =
-      config.alibi ? alibi_slopes(config.n_heads) : std::vector<float>{};
-
-  // attend, head by head, into the concatenation
-  Matrix concat(n, d);
-  Matrix weights(n, m);
-  for (Index head = 0; head < config.n_heads; ++head) {
-    const Index group = kv_head_of(config, head);
-    const auto q_h = q.middleCols(head * dk, dk);
-    const auto k_h = kv.middleCols(group * dk, dk);
-    const auto v_h = kv.middleCols(kvw + group * dk, dk);
-    Mask head_mask;
-    if (config.alibi) {
-      head_mask = mask;
-      const Matrix bias = alibi_bias(slopes[head], n, m);
-      head_mask.additive = head_mask.additive.size() ? Matrix(head_mask.additive + bias) : bias;
-    }
-    const Mask& used = config.alibi ? head_mask : mask;
+  // attend, head by head (in parallel), into the concatenation
+  Matrix concat(n, config.d_model);
+  parallel_for(config.n_heads, [&](Index head) {
+    const Mask used = head_mask(config, mask, head, n, m);
     if (trace) {
-      trace->heads[head] = attention_forward_traced(q_h, k_h, v_h, used, config.scaled);
+      trace->heads[head] = attention_forward_traced(p.queries(config, head), p.keys(config, head),
+                                                    p.values(config, head), used, config.scaled);
       concat.middleCols(head * dk, dk) = trace->heads[head].output;
     } else {
-      attention_forward(q_h, k_h, v_h, used, config.scaled, weights, concat.middleCols(head * dk, dk));
+      Matrix weights(n, m);
+      attention_forward(p.queries(config, head), p.keys(config, head), p.values(config, head), used,
+                        config.scaled, weights, concat.middleCols(head * dk, dk));
     }
-  }
-  // output projection: out = concat·W_O + b_O
-  Matrix out = (concat * params.c_proj_weight).rowwise() + params.c_proj_bias;
+  });
+  Matrix out = output_projection(params, concat);
   if (trace) {
     trace->concat = concat;
     trace->output = out;

@@ -61,6 +61,29 @@ struct KVCacheLayer {
 // Key/value head that query head i reads: ⌊i·g/h⌋ (consecutive query heads share one group)
 Index kv_head_of(const AttentionConfig& config, Index head);
 
+// The projections of one call, ready for the heads.
+struct ProjectedQKV {
+  Matrix q;   // (n, h·d_k)    x·W_Q + b_Q, rotated when RoPE is on
+  Matrix kv;  // (m, 2·g·d_k)  [K | V] of every key attended to (cached ones included)
+
+  ConstMatrixRef queries(const AttentionConfig& config, Index head) const;  // (n, d_k)
+  ConstMatrixRef keys(const AttentionConfig& config, Index head) const;     // (m, d_k) of head's group
+  ConstMatrixRef values(const AttentionConfig& config, Index head) const;   // (m, d_v) of head's group
+};
+
+// Q = x·W_Q + b_Q, [K | V] = x_kv·[W_K | W_V] + [b_K | b_V], then RoPE (queries at positions
+// m − n …, new keys after the cached ones); new keys and values are appended to the cache.
+// Validates every argument (shapes, finiteness, the mask for n×m).   x:(n,d) x_kv:(m_new,d)
+ProjectedQKV project_qkv(const AttentionConfig& config, const AttentionParams& params,
+                         const ConstMatrixRef& x, const ConstMatrixRef& x_kv, const Mask& mask,
+                         bool self, KVCacheLayer* cache = nullptr);
+
+// M_i = M + B_i: the mask plus head i's ALiBi bias when ALiBi is on   → for (n,m) scores
+Mask head_mask(const AttentionConfig& config, const Mask& mask, Index head, Index n, Index m);
+
+// out = concat·W_O + b_O   concat:(n,d) → (n,d)
+Matrix output_projection(const AttentionParams& params, const ConstMatrixRef& concat);
+
 // out = Concat(head_1..head_h)·W_O + b_O, head_i = Attention(x·W_Q^i, x·W_K^{g(i)}, x·W_V^{g(i)})
 //   x:(n,d) → (n,d); the trace, when given, receives every stage
 Matrix self_attention_forward(const AttentionConfig& config, const AttentionParams& params,

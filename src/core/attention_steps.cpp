@@ -1,0 +1,165 @@
+#include "core/attention_steps.hpp"
+
+#include "core/check.hpp"
+#include "core/enum_names.hpp"
+#include "core/softmax.hpp"
+
+namespace attnlab {
+
+namespace {
+constexpr std::pair<const char*, AttentionStage> kStages[] = {
+    {"start", AttentionStage::start},   {"project", AttentionStage::project},
+    {"scores", AttentionStage::scores}, {"scale", AttentionStage::scale},
+    {"mask", AttentionStage::mask},     {"softmax", AttentionStage::softmax},
+    {"mix", AttentionStage::mix},       {"flash", AttentionStage::flash},
+    {"concat", AttentionStage::concat}, {"output", AttentionStage::output}};
+}  // namespace
+
+std::string to_string(AttentionStage stage) { return enum_name(stage, kStages); }
+
+AttentionSteps AttentionSteps::multi_head(const AttentionConfig& config, const AttentionParams& params,
+                                          const ConstMatrixRef& x, const ConstMatrixRef& memory,
+                                          const Mask& mask, Index flash_block_rows, Index flash_block_cols) {
+  AttentionSteps s;
+  s.multi_ = true;
+  s.config_ = config;
+  s.params_ = params;
+  s.x_ = x;
+  s.memory_ = memory;
+  s.mask_ = mask;
+  s.block_rows_ = flash_block_rows;
+  s.block_cols_ = flash_block_cols;
+  const bool flash = flash_block_rows > 0 || flash_block_cols > 0;
+  if (flash) {
+    require(flash_block_rows > 0 && flash_block_cols > 0, "attention steps: flash needs both tile sizes");
+    require(mask.key_padding.empty() && mask.additive.size() == 0 && !config.alibi,
+            "attention steps: flash attention supports the causal mask only");
+  }
+  // everything is validated now, not at some later stage
+  project_qkv(config, params, x, memory.size() ? memory : x, mask, memory.size() == 0);
+  s.stages_ = flash ? std::vector<AttentionStage>{AttentionStage::start, AttentionStage::project, AttentionStage::flash,
+                                                  AttentionStage::concat, AttentionStage::output}
+                    : std::vector<AttentionStage>{AttentionStage::start, AttentionStage::project, AttentionStage::scores,
+                                                  AttentionStage::scale, AttentionStage::mask, AttentionStage::softmax,
+                                                  AttentionStage::mix, AttentionStage::concat, AttentionStage::output};
+  s.scale_ = attention_scale(config.d_head(), config.scaled);
+  return s;
+}
+
+AttentionSteps AttentionSteps::single_head(const ConstMatrixRef& x, const ConstMatrixRef& memory,
+                                           const ConstMatrixRef& w_q, const ConstMatrixRef& w_k,
+                                           const ConstMatrixRef& w_v, const Mask& mask, bool scaled) {
+  AttentionSteps s;
+  s.x_ = x;
+  s.memory_ = memory;
+  s.w_q_ = w_q;
+  s.w_k_ = w_k;
+  s.w_v_ = w_v;
+  s.mask_ = mask;
+  attention_head_forward_traced(x, memory.size() ? memory : x, w_q, w_k, w_v, mask, scaled);  // validates
+  s.stages_ = {AttentionStage::start, AttentionStage::project, AttentionStage::scores, AttentionStage::scale,
+               AttentionStage::mask, AttentionStage::softmax, AttentionStage::mix};
+  s.scale_ = attention_scale(w_q.cols(), scaled);
+  return s;
+}
+
+const AttentionTrace& AttentionSteps::head(Index h) const {
+  require(h >= 0 && h < heads(), "attention steps: head " + std::to_string(h) + " does not exist (" +
+                                     std::to_string(heads()) + " heads" +
+                                     (heads() == 0 ? ", nothing projected yet)" : ")"));
+  return per_head_[static_cast<size_t>(h)];
+}
+
+const FlashTrace& AttentionSteps::flash(Index h) const {
+  head(h);
+  require(!flash_.empty(), "attention steps: no flash tiles (flash attention is off or has not run)");
+  return flash_[static_cast<size_t>(h)];
+}
+
+AttentionStage AttentionSteps::advance() {
+  require(!finished(), "attention steps: every stage has run");
+  run(stages_[done_ + 1]);
+  ++done_;
+  return stage();
+}
+
+void AttentionSteps::run_all() {
+  while (!finished()) advance();
+}
+
+void AttentionSteps::run(AttentionStage stage) {
+  const Matrix& kv_source = memory_.size() ? memory_ : x_;
+  switch (stage) {
+    case AttentionStage::project: {
+      if (multi_) {
+        const ProjectedQKV p = project_qkv(config_, params_, x_, kv_source, mask_, memory_.size() == 0);
+        for (Index h = 0; h < config_.n_heads; ++h) {
+          AttentionTrace t;
+          t.q = p.queries(config_, h);
+          t.k = p.keys(config_, h);
+          t.v = p.values(config_, h);
+          t.scale = scale_;
+          per_head_.push_back(std::move(t));
+          head_masks_.push_back(head_mask(config_, mask_, h, x_.rows(), kv_source.rows()));
+        }
+      } else {
+        AttentionTrace t;
+        t.q = x_ * w_q_;
+        t.k = kv_source * w_k_;
+        t.v = kv_source * w_v_;
+        t.scale = scale_;
+        per_head_.push_back(std::move(t));
+        head_masks_.push_back(mask_);
+      }
+      break;
+    }
+    case AttentionStage::scores:
+      for (AttentionTrace& t : per_head_) {
+        t.scores.resize(t.q.rows(), t.k.rows());
+        attention_scores(t.q, t.k, t.scores);
+      }
+      break;
+    case AttentionStage::scale:
+      for (AttentionTrace& t : per_head_) t.scaled = t.scores * t.scale;
+      break;
+    case AttentionStage::mask:
+      for (size_t h = 0; h < per_head_.size(); ++h) {
+        per_head_[h].masked = per_head_[h].scaled;
+        head_masks_[h].apply(per_head_[h].masked);
+      }
+      break;
+    case AttentionStage::softmax:
+      for (AttentionTrace& t : per_head_) {
+        t.weights.resize(t.masked.rows(), t.masked.cols());
+        softmax_rows_forward(t.masked, t.weights);
+      }
+      break;
+    case AttentionStage::mix:
+      for (AttentionTrace& t : per_head_) {
+        t.output.resize(t.weights.rows(), t.v.cols());
+        attention_mix(t.weights, t.v, t.output);
+      }
+      break;
+    case AttentionStage::flash:
+      flash_.resize(per_head_.size());
+      for (size_t h = 0; h < per_head_.size(); ++h) {
+        AttentionTrace& t = per_head_[h];
+        t.output = flash_attention_forward(t.q, t.k, t.v, mask_.causal, config_.scaled, block_rows_,
+                                           block_cols_, &flash_[h]);
+      }
+      break;
+    case AttentionStage::concat: {
+      const Index dv = per_head_.front().output.cols();
+      concat_.resize(x_.rows(), dv * heads());
+      for (Index h = 0; h < heads(); ++h) concat_.middleCols(h * dv, dv) = per_head_[static_cast<size_t>(h)].output;
+      break;
+    }
+    case AttentionStage::output:
+      output_ = output_projection(params_, concat_);
+      break;
+    case AttentionStage::start:
+      break;
+  }
+}
+
+}  // namespace attnlab

@@ -1,0 +1,93 @@
+#include <catch2/catch.hpp>
+
+#include "core/attention_steps.hpp"
+#include "core/check.hpp"
+#include "support.hpp"
+
+using namespace attnlab;
+using namespace attnlab::test;
+
+namespace {
+AttentionConfig config(Index h, Index g) {
+  AttentionConfig c;
+  c.d_model = 16;
+  c.n_heads = h;
+  c.n_kv_heads = g;
+  return c;
+}
+Matrix random(Index r, Index c, unsigned seed) {
+  std::srand(seed);
+  return Matrix::Random(r, c);
+}
+}  // namespace
+
+TEST_CASE("attention one stage at a time", "[attention][steps]") {
+  const Matrix x = random(7, 16, 1), memory = random(5, 16, 2);
+  SECTION("each stage appears in order and the end equals the one-call forward") {
+    for (auto [h, g] : {std::pair<Index, Index>{4, 4}, {4, 2}, {4, 1}, {1, 1}}) {
+      const AttentionConfig c = config(h, g);
+      AttentionParams p = AttentionParams::init(c, 3);
+      p.c_attn_weight *= 10.0f;
+      AttentionSteps s = AttentionSteps::multi_head(c, p, x, Matrix(), Mask::causal_mask());
+      CHECK(s.stage() == AttentionStage::start);
+      CHECK(s.next_stage() == AttentionStage::project);
+      CHECK(s.advance() == AttentionStage::project);
+      CHECK(s.heads() == h);
+      CHECK(s.head(0).scores.size() == 0);
+      CHECK(s.advance() == AttentionStage::scores);
+      CHECK(s.head(h - 1).scores.rows() == 7);
+      CHECK(s.advance() == AttentionStage::scale);
+      CHECK(s.advance() == AttentionStage::mask);
+      CHECK(std::isinf(s.head(0).masked(0, 1)));
+      CHECK(s.advance() == AttentionStage::softmax);
+      CHECK(s.advance() == AttentionStage::mix);
+      CHECK(s.advance() == AttentionStage::concat);
+      CHECK(s.advance() == AttentionStage::output);
+      CHECK(s.finished());
+      CHECK_THROWS_WITH(s.advance(), Catch::Contains("every stage has run"));
+      MultiHeadTrace t;
+      const Matrix expected = self_attention_forward(c, p, x, Mask::causal_mask(), &t);
+      CHECK_THAT(s.output(), IsNear(expected, 1e-6));
+      for (Index i = 0; i < h; ++i) CHECK_THAT(s.head(i).weights, IsNear(t.heads[i].weights, 1e-6));
+    }
+  }
+  SECTION("cross-attention and ALiBi") {
+    AttentionConfig c = config(2, 2);
+    const AttentionParams p = AttentionParams::init(c, 4);
+    AttentionSteps cross = AttentionSteps::multi_head(c, p, x, memory, Mask::none());
+    cross.run_all();
+    CHECK(cross.head(1).weights.cols() == 5);
+    CHECK_THAT(cross.output(), IsNear(cross_attention_forward(c, p, x, memory, Mask::none()), 1e-6));
+    c.alibi = true;
+    AttentionSteps alibi = AttentionSteps::multi_head(c, p, x, Matrix(), Mask::none());
+    alibi.run_all();
+    CHECK_THAT(alibi.output(), IsNear(self_attention_forward(c, p, x, Mask::none()), 1e-6));
+  }
+  SECTION("flash attention exposes its tiles and gives the same output") {
+    const AttentionConfig c = config(2, 1);
+    const AttentionParams p = AttentionParams::init(c, 5);
+    AttentionSteps s = AttentionSteps::multi_head(c, p, x, Matrix(), Mask::causal_mask(), 4, 3);
+    CHECK(s.stages().size() == 5);
+    s.run_all();
+    CHECK_THAT(s.output(), IsNear(self_attention_forward(c, p, x, Mask::causal_mask()), 1e-6));
+    CHECK(s.flash(1).steps.size() > 2);
+    CHECK(s.head(0).weights.size() == 0);  // never formed
+    CHECK_THROWS_WITH(AttentionSteps::multi_head(c, p, x, Matrix(), Mask::key_padding_mask(std::vector<std::uint8_t>(7, 0)), 4, 4),
+                      Catch::Contains("causal mask only"));
+  }
+  SECTION("the deck's single head, and bad input at construction") {
+    const Matrix xd = rows({{1, 0, 1, 0}, {0, 1, 0, 1}, {1, 1, 0, 0}});
+    const Matrix wq = rows({{1, 0}, {0, 1}, {1, 0}, {0, 1}}), wk = rows({{0, 1}, {1, 0}, {0, 1}, {1, 0}}),
+                 wv = rows({{1, 1}, {0, 0}, {1, 0}, {0, 1}});
+    AttentionSteps s = AttentionSteps::single_head(xd, Matrix(), wq, wk, wv, Mask::none(), true);
+    s.run_all();
+    CHECK(s.stage() == AttentionStage::mix);
+    CHECK_THAT(s.head(0).weights, IsNear(attention_head_forward_traced(xd, xd, wq, wk, wv, Mask::none(), true).weights, 0));
+    CHECK_THROWS_AS(s.flash(0), Error);
+    CHECK_THROWS_WITH(s.head(1), Catch::Contains("head 1 does not exist"));
+    CHECK_THROWS_WITH(AttentionSteps::single_head(xd, Matrix(), wq, Matrix::Ones(3, 2), wv, Mask::none(), true),
+                      Catch::Contains("need d = 4 rows"));
+    CHECK_THROWS_WITH(AttentionSteps::multi_head(config(4, 4), AttentionParams::init(config(4, 4), 1), Matrix::Ones(2, 15),
+                                                 Matrix(), Mask::none()), Catch::Contains("expected d_model = 16"));
+  }
+}
