@@ -1,4 +1,4 @@
-// The engine's JavaScript surface: declarations only. Adapters are in js_api.cpp, conversions in
+// The engine's JavaScript surface: declarations only. Adapters are in js_*.cpp, conversions in
 // marshal.cpp, and the documented contract in web/src/engine/attnlab.d.mts.
 #include <emscripten/bind.h>
 
@@ -6,9 +6,39 @@
 
 EMSCRIPTEN_BINDINGS(attnlab) {
   using namespace emscripten;
-  function("buildInfo", &attnlab::js::build_info);
-  function("attentionHead", &attnlab::js::attention_head);
-  function("sinusoidalTable", &attnlab::js::sinusoidal_table);
-  function("positionSimilarity", &attnlab::js::position_similarity);
-  function("sinusoidalShiftMatrix", &attnlab::js::sinusoidal_shift_matrix);
+  using namespace attnlab::js;
+
+  function("buildInfo", &build_info);
+  function("setThreads", &set_threads);
+  function("memoryInUse", &memory_in_use);
+
+  function("positionalTable", &positional_table);
+  function("positionSimilarity", &position_similarity);
+  function("sinusoidalShiftMatrix", &sinusoidal_shift_matrix);
+  function("ropeApply", &rope_apply);
+  function("ropeRotation", &rope_rotation);
+  function("alibiSlopes", &alibi_slopes);
+  function("alibiBias", &alibi_bias);
+
+  class_<AttentionStepsHandle>("AttentionSteps")
+      .smart_ptr<std::shared_ptr<AttentionStepsHandle>>("AttentionStepsPtr")
+      .function("stages", &AttentionStepsHandle::stages)
+      .function("stage", &AttentionStepsHandle::stage)
+      .function("advance", &AttentionStepsHandle::advance)
+      .function("runAll", &AttentionStepsHandle::run_all)
+      .function("result", &AttentionStepsHandle::result);
+  function("attentionSteps", &attention_steps);
+
+  class_<ModelHandle>("Model")
+      .smart_ptr<std::shared_ptr<ModelHandle>>("ModelPtr")
+      .function("config", &ModelHandle::config)
+      .function("tokenize", &ModelHandle::tokenize)
+      .function("decode", &ModelHandle::decode)
+      .function("forward", &ModelHandle::forward)
+      .function("nextTokenProbabilities", &ModelHandle::next_token_probabilities)
+      .function("startGeneration", &ModelHandle::start_generation)
+      .function("generateStep", &ModelHandle::generate_step)
+      .function("save", &ModelHandle::save);
+  function("modelFromConfig", &model_from_config);
+  function("modelFromFiles", &model_from_files);
 }

@@ -1,17 +1,16 @@
 #include "bindings/js_api.hpp"
 
+#include <malloc.h>
+
 #include "bindings/marshal.hpp"
-#include "core/attention.hpp"
+#include "core/alibi.hpp"
 #include "core/check.hpp"
+#include "core/learned_positions.hpp"
+#include "core/rope.hpp"
 #include "core/sinusoidal.hpp"
+#include "core/thread_pool.hpp"
 
 namespace attnlab::js {
-
-namespace {
-// Widths and lengths the page may ask for; anything larger is refused before allocating.
-constexpr Index kMaxLength = 8192;
-constexpr Index kMaxWidth = 4096;
-}  // namespace
 
 val build_info() {
   return guarded([] {
@@ -28,43 +27,47 @@ val build_info() {
 #else
     info.set("simd", false);
 #endif
+    info.set("maxThreads", static_cast<double>(max_threads()));
     info.set("version", std::string(ATTNLAB_VERSION));
     return info;
   });
 }
 
-val attention_head(const val& options) {
+val set_threads(const val& threads) {
   return guarded([&] {
-    const Index n = get_index(options, "n", 1, kMaxLength);
-    const Index d = get_index(options, "d", 1, kMaxWidth);
-    const Index dk = get_index(options, "dK", 1, kMaxWidth);
-    const Index dv = get_index(options, "dV", 1, kMaxWidth);
-    const bool cross = !options["memory"].isUndefined();
-    const Index m = cross ? get_index(options, "m", 1, kMaxLength) : n;
-    const Matrix x = get_matrix(options, "x", n, d);
-    const Matrix memory = cross ? get_matrix(options, "memory", m, d) : x;
-    const AttentionTrace t = attention_head_forward_traced(
-        x, memory, get_matrix(options, "wQ", d, dk), get_matrix(options, "wK", d, dk),
-        get_matrix(options, "wV", d, dv), get_mask(options, m), get_bool(options, "scaled", true));
-    val out = val::object();
-    out.set("q", to_js(t.q));
-    out.set("k", to_js(t.k));
-    out.set("v", to_js(t.v));
-    out.set("scores", to_js(t.scores));
-    out.set("scale", val(t.scale));
-    out.set("scaled", to_js(t.scaled));
-    out.set("masked", to_js(t.masked));
-    out.set("weights", to_js(t.weights));
-    out.set("output", to_js(t.output));
-    return out;
+    val wrapper = val::object();
+    wrapper.set("threads", threads);
+    set_num_threads(get_index(wrapper, "threads", 1, max_threads()));
+    return val(static_cast<double>(num_threads()));
   });
 }
 
-val sinusoidal_table(const val& options) {
+val memory_in_use() {
+  return guarded([] { return val(static_cast<double>(mallinfo().uordblks)); });
+}
+
+val positional_table(const val& options) {
   return guarded([&] {
+    const std::string kind = get_string(options, "kind", "sinusoidal");
     const Index n = get_index(options, "n", 1, kMaxLength);
+    const float base = static_cast<float>(get_number(options, "base", 10000.0));
+    if (kind == "alibi") {
+      const Index heads = get_index(options, "heads", 1, 4096, 8);
+      const Index head = get_index(options, "head", 0, heads - 1, 0);
+      return to_js(attnlab::alibi_bias(attnlab::alibi_slopes(heads)[static_cast<size_t>(head)], n, n));
+    }
     const Index d = get_index(options, "d", 1, kMaxWidth);
-    return to_js(attnlab::sinusoidal_table(n, d, static_cast<float>(get_number(options, "base", 10000.0))));
+    if (kind == "sinusoidal") return to_js(attnlab::sinusoidal_table(n, d, base));
+    if (kind == "learned") {
+      return to_js(learned_positions_init(n, d, get_seed(options, "seed", 0)));
+    }
+    if (kind == "rope") {
+      // the rotation applied to a vector of ones: [cos pθ_i − sin pθ_i, sin pθ_i + cos pθ_i]
+      Matrix ones = Matrix::Ones(n, d);
+      attnlab::rope_apply(ones, 0, base);
+      return to_js(ones);
+    }
+    throw Error("unknown positional encoding \"" + kind + "\" (expected sinusoidal, learned, rope or alibi)");
   });
 }
 
@@ -81,6 +84,42 @@ val sinusoidal_shift_matrix(const val& options) {
     const Index d = get_index(options, "d", 2, kMaxWidth);
     const Index k = get_index(options, "k", -kMaxLength, kMaxLength);
     return to_js(attnlab::sinusoidal_shift_matrix(d, k, static_cast<float>(get_number(options, "base", 10000.0))));
+  });
+}
+
+val rope_apply(const val& options) {
+  return guarded([&] {
+    const Index n = get_index(options, "n", 1, kMaxLength);
+    const Index d = get_index(options, "d", 2, kMaxWidth);
+    Matrix x = get_matrix(options, "x", n, d);
+    attnlab::rope_apply(x, get_index(options, "pos0", 0, kMaxLength, 0),
+                        static_cast<float>(get_number(options, "base", 10000.0)));
+    return to_js(x);
+  });
+}
+
+val rope_rotation(const val& options) {
+  return guarded([&] {
+    const Index d = get_index(options, "d", 2, kMaxWidth);
+    return to_js(attnlab::rope_rotation(d, get_index(options, "pos", 0, kMaxLength),
+                                        static_cast<float>(get_number(options, "base", 10000.0))));
+  });
+}
+
+val alibi_slopes(const val& options) {
+  return guarded([&] {
+    const std::vector<float> slopes = attnlab::alibi_slopes(get_index(options, "heads", 1, 4096));
+    return float_array(slopes.data(), static_cast<Index>(slopes.size()));
+  });
+}
+
+val alibi_bias(const val& options) {
+  return guarded([&] {
+    const Index heads = get_index(options, "heads", 1, 4096);
+    const Index head = get_index(options, "head", 0, heads - 1);
+    const Index n = get_index(options, "n", 1, kMaxLength);
+    const Index m = get_index(options, "m", 1, kMaxLength, n);
+    return to_js(attnlab::alibi_bias(attnlab::alibi_slopes(heads)[static_cast<size_t>(head)], n, m));
   });
 }
 

@@ -1,24 +1,83 @@
 #pragma once
-// The functions JavaScript calls: each takes one options object, validates it through the
-// marshalling helpers and returns plain objects of typed arrays. Documented in web/src/engine/attnlab.d.mts.
+// What JavaScript calls: functions and two handle classes, each taking one options object,
+// validating it through marshal.hpp and returning plain objects of typed arrays. The contract is
+// documented in web/src/engine/attnlab.d.mts.
 #include <emscripten/val.h>
+
+#include <memory>
+#include <optional>
+
+#include "core/attention_steps.hpp"
+#include "io/tokenizer.hpp"
+#include "model/transformer.hpp"
 
 namespace attnlab::js {
 
-// {build, version, simd, threads}
-emscripten::val build_info();
+using emscripten::val;
 
-// one attention head with its own projections, every stage traced
-//   {x:(n·d), n, d, wQ, wK:(d·dK), wV:(d·dV), dK, dV, memory?:(m·d), m?, mask?, keyPadding?, scaled?}
-emscripten::val attention_head(const emscripten::val& options);
+// {build, version, simd, threads, maxThreads}
+val build_info();
+// threads used from now on (1 … maxThreads); returns the number set
+val set_threads(const val& threads);
+// bytes of the WebAssembly heap in use (malloc'd and not freed)
+val memory_in_use();
 
-// {n, d, base?} → PE:(n,d)
-emscripten::val sinusoidal_table(const emscripten::val& options);
+// positional encodings
+val positional_table(const val& options);     // {kind, n, d, base?, seed?, heads?, head?} → (n,d) or (n,n)
+val position_similarity(const val& options);  // {pe, n, d} → (n,n)
+val sinusoidal_shift_matrix(const val& options);  // {d, k, base?} → (d,d)
+val rope_apply(const val& options);           // {x, n, d, pos0?, base?} → (n,d)
+val rope_rotation(const val& options);        // {d, pos, base?} → (d,d)
+val alibi_slopes(const val& options);         // {heads} → Float32Array
+val alibi_bias(const val& options);           // {heads, head, n, m?} → (n,m)
 
-// {pe:(n·d), n, d} → PE·PEᵀ:(n,n)
-emscripten::val position_similarity(const emscripten::val& options);
+// Attention advancing one stage per call (see AttentionSteps).
+class AttentionStepsHandle {
+ public:
+  explicit AttentionStepsHandle(AttentionSteps steps) : steps_(std::move(steps)) {}
+  val stages() const;   // names of all stages, "start" first
+  val stage() const;    // the last stage that ran
+  val advance();        // runs the next one; returns its name
+  val run_all();        // runs the rest; returns the final stage's name
+  val result() const;   // everything computed so far
+ private:
+  AttentionSteps steps_;
+};
+// {x, n, d, memory?, m?, mask?, keyPadding?, scaled?} with either
+//   {wQ, wK, wV, dK, dV} (one head), or
+//   {heads, kvHeads?, rope?, ropeBase?, alibi?, cAttnWeight, cAttnBias, cProjWeight, cProjBias, flash?: {blockRows, blockCols}}
+std::shared_ptr<AttentionStepsHandle> attention_steps(const val& options);
 
-// {d, k, base?} → T_k:(d,d)
-emscripten::val sinusoidal_shift_matrix(const emscripten::val& options);
+// A model with its tokenizer and, for generation, a KV cache.
+class ModelHandle {
+ public:
+  ModelHandle(Transformer model, std::optional<Tokenizer> tokenizer)
+      : model_(std::move(model)), tokenizer_(std::move(tokenizer)) {}
+  val config() const;
+  val tokenize(const val& text) const;  // {ids: Int32Array, pieces: string[]}
+  val decode(const val& ids) const;     // string
+  // {tokens, source?, trace?: boolean | string[]} → {logits, trace?: {name: matrix}}
+  val forward(const val& options) const;
+  // {tokens, temperature?, topK?} → Float32Array (vocab)
+  val next_token_probabilities(const val& options) const;
+  // {tokens}: clears the cache and runs the prompt → {length, cacheBytes}
+  val start_generation(const val& options);
+  // {temperature?, topK?, seed?} → {token, probabilities, length, cacheBytes}
+  val generate_step(const val& options);
+  // {weights: Uint8Array, config: string, vocab: string}
+  val save() const;
+ private:
+  const Tokenizer& tokenizer() const;
+  Transformer model_;
+  std::optional<Tokenizer> tokenizer_;
+  KVCache cache_;
+  Matrix last_logits_;
+  std::uint32_t generation_seed_ = 0;
+  std::uint64_t generated_ = 0;
+};
+// {config: object, seed?, vocab?: string (vocab.json)}
+std::shared_ptr<ModelHandle> model_from_config(const val& options);
+// {weights: Uint8Array, config: string, vocab: string}
+std::shared_ptr<ModelHandle> model_from_files(const val& options);
 
 }  // namespace attnlab::js

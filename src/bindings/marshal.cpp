@@ -7,19 +7,15 @@
 
 namespace attnlab::js {
 
-namespace {
-
-bool present(const val& options, const char* key) {
-  require(options.isUndefined() == false && options.isNull() == false && options.typeOf().as<std::string>() == "object",
+bool has(const val& options, const char* key) {
+  require(!options.isUndefined() && !options.isNull() && options.typeOf().as<std::string>() == "object",
           "expected an options object");
   const val v = options[key];
   return !v.isUndefined() && !v.isNull();
 }
 
-}  // namespace
-
 Index get_index(const val& options, const char* key, Index min, Index max, Index fallback) {
-  if (!present(options, key)) {
+  if (!has(options, key)) {
     require(fallback >= min, std::string(key) + " is required");
     return fallback;
   }
@@ -35,7 +31,7 @@ Index get_index(const val& options, const char* key, Index min, Index max, Index
 }
 
 double get_number(const val& options, const char* key, double fallback) {
-  if (!present(options, key)) return fallback;
+  if (!has(options, key)) return fallback;
   const val v = options[key];
   require(v.typeOf().as<std::string>() == "number", std::string(key) + " must be a number");
   const double x = v.as<double>();
@@ -43,22 +39,30 @@ double get_number(const val& options, const char* key, double fallback) {
   return x;
 }
 
+std::uint32_t get_seed(const val& options, const char* key, std::uint32_t fallback) {
+  if (!has(options, key)) return fallback;
+  const double x = get_number(options, key, 0.0);
+  require(x == std::floor(x) && x >= 0 && x <= 4294967295.0,
+          std::string(key) + " must be a whole number between 0 and 4294967295");
+  return static_cast<std::uint32_t>(x);
+}
+
 bool get_bool(const val& options, const char* key, bool fallback) {
-  if (!present(options, key)) return fallback;
+  if (!has(options, key)) return fallback;
   const val v = options[key];
   require(v.typeOf().as<std::string>() == "boolean", std::string(key) + " must be true or false");
   return v.as<bool>();
 }
 
 std::string get_string(const val& options, const char* key, const std::string& fallback) {
-  if (!present(options, key)) return fallback;
+  if (!has(options, key)) return fallback;
   const val v = options[key];
   require(v.typeOf().as<std::string>() == "string", std::string(key) + " must be a string");
   return v.as<std::string>();
 }
 
 Matrix get_matrix(const val& options, const char* key, Index rows, Index cols) {
-  require(present(options, key), std::string(key) + " is required");
+  require(has(options, key), std::string(key) + " is required");
   require_size(rows, cols, key);
   const val v = options[key];
   require(v["length"].typeOf().as<std::string>() == "number",
@@ -80,20 +84,55 @@ Mask get_mask(const val& options, Index m) {
           "mask must be \"none\" or \"causal\", got \"" + kind + "\"");
   Mask mask;
   mask.causal = kind == "causal";
-  if (present(options, "keyPadding")) {
+  if (has(options, "keyPadding")) {
     const Matrix flags = get_matrix(options, "keyPadding", 1, m);
     for (Index j = 0; j < m; ++j) mask.key_padding.push_back(flags(0, j) != 0.0f);
   }
   return mask;
 }
 
+std::vector<int> get_ints(const val& options, const char* key, int min, int max) {
+  require(has(options, key), std::string(key) + " is required");
+  const val v = options[key];
+  require(v["length"].typeOf().as<std::string>() == "number", std::string(key) + " must be an array of integers");
+  const Index length = v["length"].as<Index>();
+  require(length <= kMaxLength, std::string(key) + " has " + std::to_string(length) +
+                                    " entries, more than the limit of " + std::to_string(kMaxLength));
+  const std::vector<double> values = emscripten::convertJSArrayToNumberVector<double>(v);
+  std::vector<int> ints;
+  for (size_t i = 0; i < values.size(); ++i) {
+    const double x = values[i];
+    require(std::isfinite(x) && x == std::floor(x), std::string(key) + "[" + std::to_string(i) + "] is not an integer");
+    require(x >= min && x <= max, std::string(key) + "[" + std::to_string(i) + "] = " +
+                                      std::to_string(static_cast<long long>(x)) + " is outside " +
+                                      std::to_string(min) + "…" + std::to_string(max));
+    ints.push_back(static_cast<int>(x));
+  }
+  return ints;
+}
+
+val float_array(const float* data, Index count) {
+  const val view(emscripten::typed_memory_view(static_cast<size_t>(count), data));
+  return val::global("Float32Array").new_(view);
+}
+
+val to_js(const std::vector<int>& values) {
+  const val view(emscripten::typed_memory_view(values.size(), values.data()));
+  return val::global("Int32Array").new_(view);
+}
+
+val to_js(const std::vector<std::string>& values) {
+  val out = val::array();
+  for (const std::string& s : values) out.call<void>("push", val(s));
+  return out;
+}
+
 val to_js(const ConstMatrixRef& x) {
-  const Matrix dense = x;  // contiguous copy; the typed-array view below is copied again into JS
+  const Matrix dense = x;  // contiguous copy; float_array copies it again into JS memory
   val out = val::object();
   out.set("rows", val(static_cast<double>(dense.rows())));
   out.set("cols", val(static_cast<double>(dense.cols())));
-  const val view(emscripten::typed_memory_view(static_cast<size_t>(dense.size()), dense.data()));
-  out.set("data", val::global("Float32Array").new_(view));
+  out.set("data", float_array(dense.data(), dense.size()));
   return out;
 }
 

@@ -3,8 +3,10 @@
 // that crosses is validated here, and every C++ exception leaves as a JS Error with its message.
 #include <emscripten/val.h>
 
+#include <cstdint>
 #include <exception>
 #include <string>
+#include <vector>
 
 #include "core/mask.hpp"
 #include "core/tensor.hpp"
@@ -13,27 +15,37 @@ namespace attnlab::js {
 
 using emscripten::val;
 
+// Longest sequence and widest vector a JS call may ask for; larger requests are refused before
+// anything is allocated.
+constexpr Index kMaxLength = 8192;
+constexpr Index kMaxWidth = 4096;
+
+bool has(const val& options, const char* key);
 // options[key] as an integer in [min, max]; absent → fallback, or an error when fallback < min
 Index get_index(const val& options, const char* key, Index min, Index max, Index fallback = -1);
 // options[key] as a finite number; absent → fallback
 double get_number(const val& options, const char* key, double fallback);
-// options[key] as a boolean; absent → fallback
 bool get_bool(const val& options, const char* key, bool fallback);
-// options[key] as a string; absent → fallback
+// options[key] as a random seed, an integer in [0, 2³²); absent → fallback
+std::uint32_t get_seed(const val& options, const char* key, std::uint32_t fallback);
 std::string get_string(const val& options, const char* key, const std::string& fallback);
-
-// options[key], a Float32Array or array of numbers holding a row-major (rows,cols) matrix
+// options[key], a Float32Array or array of numbers holding a row-major (rows,cols) matrix, finite
 Matrix get_matrix(const val& options, const char* key, Index rows, Index cols);
-
-// options.mask: "none" | "causal", plus options.keyPadding: m flags (1 = padding), for n×m scores
+// options[key], an array of integers within [min, max]
+std::vector<int> get_ints(const val& options, const char* key, int min, int max);
+// options.mask ("none" | "causal") and options.keyPadding (m flags), for n×m scores
 Mask get_mask(const val& options, Index m);
 
 // {rows, cols, data: Float32Array}, a copy owned by JavaScript
 val to_js(const ConstMatrixRef& x);
+val to_js(const std::vector<int>& values);          // Int32Array
+val to_js(const std::vector<std::string>& values);  // array of strings
+val float_array(const float* data, Index count);    // Float32Array copy
 
-// Runs body(); an exception becomes a thrown JS Error, so the module stays usable.
+// Runs body() and returns its result; an exception becomes a thrown JS Error (after every C++
+// object of the call is destroyed), so the module stays usable.
 template <class Body>
-val guarded(Body&& body) {
+auto guarded(Body&& body) -> decltype(body()) {
   std::string message;
   try {
     return body();
