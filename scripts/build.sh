@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the parts named on the command line: native (library, tests, examples), wasm (the same
-# sources with Emscripten, plus the browser module), web (the static page in web/dist), or all.
+# sources with Emscripten, single-thread and threaded, with the JS modules), package (the npm
+# package in build/package), web (the static page in web/dist), or all.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,20 +16,39 @@ build_native() {
   cmake --build build/native -j "$jobs"
 }
 
-build_wasm() {
-  cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release \
+# one Emscripten tree per variant: single thread (build/wasm) and threads (build/wasm-threads)
+configure_wasm() {
+  cmake -S . -B "$1" -DCMAKE_BUILD_TYPE=Release "${@:2}" \
     -DCMAKE_TOOLCHAIN_FILE=/usr/share/emscripten/cmake/Modules/Platform/Emscripten.cmake \
     -DCMAKE_CROSSCOMPILING_EMULATOR="$(command -v node)" >/dev/null
-  cmake --build build/wasm -j "$jobs"
+  cmake --build "$1" -j "$jobs"
 }
 
+build_wasm() {
+  configure_wasm build/wasm -DATTNLAB_WASM_THREADS=OFF
+  configure_wasm build/wasm-threads -DATTNLAB_WASM_THREADS=ON
+}
+
+# the npm package in build/package: the TypeScript layer, its contract and both engine builds
+build_package() {
+  rm -rf build/package
+  npx tsc -p web/tsconfig.package.json
+  cp web/src/engine/attnlab.d.mts build/package/
+  mkdir -p build/package/engine/web build/package/engine/node
+  cp build/wasm/module/web/* build/wasm-threads/module/web/* build/package/engine/web/
+  cp build/wasm/module/node/* build/wasm-threads/module/node/* build/package/engine/node/
+  echo '{ "type": "commonjs" }' > build/package/engine/node/package.json
+}
+
+# the page in web/dist; the engine files go beside the loader, which imports their URLs
 build_web() {
-  cp build/wasm/web/attnlab.mjs build/wasm/web/attnlab.wasm web/src/engine/
+  mkdir -p web/src/engine/build
+  cp build/wasm/module/web/* build/wasm-threads/module/web/* web/src/engine/build/
   npx vite build web --logLevel warn
 }
 
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] || [ "${targets[0]}" = all ] && targets=(native wasm web)
+[ ${#targets[@]} -eq 0 ] || [ "${targets[0]}" = all ] && targets=(native wasm package web)
 for target in "${targets[@]}"; do
   echo "build: $target"
   "build_$target"

@@ -9,7 +9,8 @@ const isolation = {
 
 export default defineConfig({
   base: './',
-  build: { outDir: 'dist', emptyOutDir: true, target: 'es2022' },
+  // engine files stay separate files (a worker cannot start from an inlined data: URL)
+  build: { outDir: 'dist', emptyOutDir: true, target: 'es2022', assetsInlineLimit: 0 },
   server: { headers: isolation, host: '127.0.0.1' },
   preview: { headers: isolation, host: '127.0.0.1' },
   test: { include: ['../tests/js/**/*.test.ts'], environment: 'node' },

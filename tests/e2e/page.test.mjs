@@ -19,8 +19,9 @@ after(async () => {
   server?.close();
 });
 
-/** text of the weights table, row by row */
+/** text of the weights table, row by row, once the widget has drawn */
 async function weights(page) {
+  await page.locator('attn-attention-steps[data-ready]').waitFor();
   return page.locator('attn-attention-steps section[data-stage="softmax"] tr[data-row]').evaluateAll((rows) =>
     rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)));
 }
@@ -100,6 +101,23 @@ describe('seminar page', () => {
     await page.locator('attn-positional-encoding', { hasText: 'PE (128×32)' }).waitFor();
     await page.locator('attn-attention-steps[data-ready]').waitFor();
     assert.deepEqual(problems, []);
+    await close();
+  });
+
+  it('falls back to the single-thread build on a page that is not cross-origin isolated', async () => {
+    const plain = await serve(DIST, { isolated: false });
+    const { page, problems, close } = await openPage(browser, plain.url);
+    await page.locator('#engine-info', { hasText: 'build "simd", SIMD on, 1 thread' }).waitFor();
+    assert.deepEqual((await weights(page))[0], ['0.0454', '0.7679', '0.1867']);
+    assert.deepEqual(problems, []);
+    await close();
+    plain.close();
+  });
+
+  it('uses the threaded build where the page is isolated', async () => {
+    const { page, close } = await openPage(browser, server.url);
+    await page.locator('#engine-info', { hasText: 'build "simd-threads"' }).waitFor();
+    assert.equal(await page.evaluate(() => crossOriginIsolated), true);
     await close();
   });
 

@@ -1,7 +1,7 @@
 // The seminar page: registers the widgets, restores the shared state from the URL and keeps the
 // URL in step with what the reader changes.
 import { decodeState, encodeState, type AppState } from './app/state';
-import { loadEngine } from './engine/engine';
+import { pageEngine } from './app/engine';
 import './widgets/attention-steps';
 import './widgets/positional-encoding';
 
@@ -33,11 +33,14 @@ window.addEventListener('hashchange', () => {
 
 applyState(state);
 
-loadEngine().then(
+pageEngine().then(
   (engine) => {
-    const info = engine.buildInfo();
+    const info = engine.info;
     const footer = document.querySelector('#engine-info');
-    if (footer) footer.textContent = `Engine ${info.version}, WebAssembly build "${info.build}", SIMD ${info.simd ? 'on' : 'off'}.`;
+    if (footer) {
+      footer.textContent = `Engine ${info.version}, WebAssembly build "${info.build}", SIMD ${info.simd ? 'on' : 'off'}, ` +
+        `${info.threadsUsed} thread${info.threadsUsed === 1 ? '' : 's'}.`;
+    }
   },
   () => undefined, // each widget reports a load failure itself
 );

@@ -1,8 +1,12 @@
 /**
- * The contract of the WebAssembly engine as seen from JavaScript (the Embind exports of
- * src/bindings/bindings.cpp). Every function takes one options object and returns plain objects
- * of Float32Arrays that JavaScript owns; nothing needs to be freed. Bad input throws an `Error`
- * whose message starts with "attnlab:" and names the problem; the module stays usable.
+ * The raw WebAssembly engine as Embind exports it (src/bindings/bindings.cpp): the contract the
+ * package's TypeScript layer (index.ts) is written against, and that tests/js/contract.test.mjs
+ * checks against the compiled module.
+ *
+ * Every function takes one options object and returns plain objects of typed arrays that
+ * JavaScript owns. Bad input throws an `Error` whose message starts with "attnlab:" and names the
+ * problem; the module stays usable. The two classes (`AttentionSteps`, `Model`) hold C++ memory:
+ * the package wraps them so that user code never calls `delete()`.
  */
 
 /** A row-major matrix: entry (i, j) is `data[i * cols + j]`. */
@@ -12,70 +16,208 @@ export interface MatrixData {
   data: Float32Array;
 }
 
-/** Numbers may be given as a Float32Array or a plain array, row-major. */
+/** Numbers may be given as a Float32Array or a plain array, row-major; all must be finite. */
 export type Numbers = Float32Array | ArrayLike<number>;
 
 export interface BuildInfo {
-  /** "simd" (single thread) or "simd-threads" */
+  /** "simd" (one thread) or "simd-threads" (pthreads; needs a cross-origin-isolated page) */
   build: 'simd' | 'simd-threads';
   simd: boolean;
   threads: boolean;
+  /** largest number of threads this build can use */
+  maxThreads: number;
   version: string;
 }
 
-export interface AttentionHeadOptions {
+/** Options shared by both kinds of attention. */
+export interface AttentionInput {
   /** queries' input X, (n × d) */
   x: Numbers;
   n: number;
   d: number;
-  /** projections W_Q, W_K (d × dK) and W_V (d × dV) */
-  wQ: Numbers;
-  wK: Numbers;
-  wV: Numbers;
-  dK: number;
-  dV: number;
   /** cross-attention: keys and values come from this (m × d) sequence instead of X */
   memory?: Numbers;
   m?: number;
   /** default "none"; causal queries sit at the last n of the m key positions */
   mask?: 'none' | 'causal';
-  /** m flags, non-zero = padding key that no query may attend to */
+  /** m flags, non-zero = a padding key no query may attend to */
   keyPadding?: Numbers;
-  /** divide scores by √dK (default true) */
+  /** divide scores by √d_k (default true) */
   scaled?: boolean;
 }
 
-/** Every stage of one head: softmax(QKᵀ·scale + M)·V */
-export interface AttentionHeadTrace {
-  q: MatrixData;
-  k: MatrixData;
-  v: MatrixData;
-  /** QKᵀ, (n × m) */
-  scores: MatrixData;
-  /** 1/√dK, or 1 with scaling off */
-  scale: number;
-  scaled: MatrixData;
-  /** scaled + M; hidden entries are -Infinity */
-  masked: MatrixData;
+/** One head with its own projections, as in the seminar's worked examples. */
+export interface SingleHeadInput extends AttentionInput {
+  /** W_Q and W_K are (d × dK), W_V is (d × dV) */
+  wQ: Numbers;
+  wK: Numbers;
+  wV: Numbers;
+  dK: number;
+  dV: number;
+}
+
+/** Multi-head attention with GPT-2-layout weights (y = x·W + b). */
+export interface MultiHeadInput extends AttentionInput {
+  /** h; d must be divisible by it */
+  heads: number;
+  /** g, dividing h: h = MHA (default), 1 = MQA, otherwise GQA */
+  kvHeads?: number;
+  rope?: boolean;
+  ropeBase?: number;
+  alibi?: boolean;
+  /** (d × (d + 2·g·d/h)), columns [W_Q | W_K | W_V] */
+  cAttnWeight: Numbers;
+  cAttnBias: Numbers;
+  /** W_O, (d × d) */
+  cProjWeight: Numbers;
+  cProjBias: Numbers;
+  /** compute with flash attention in tiles of blockRows × blockCols (causal mask only, no ALiBi) */
+  flash?: { blockRows: number; blockCols: number };
+}
+
+export type AttentionStage =
+  | 'start' | 'project' | 'scores' | 'scale' | 'mask' | 'softmax' | 'mix' | 'flash' | 'concat' | 'output';
+
+/** The online softmax's state after one tile of flash attention. */
+export interface FlashTile {
+  queryBlock: number;
+  keyBlock: number;
+  /** per query row of the block: running max m and running sum ℓ */
+  runningMax: Float32Array;
+  runningSum: Float32Array;
+}
+
+/** One head's tensors; each is present once its stage has run. */
+export interface HeadResult {
+  q?: MatrixData;
+  k?: MatrixData;
+  v?: MatrixData;
+  /** QKᵀ */
+  scores?: MatrixData;
+  /** QKᵀ·scale */
+  scaled?: MatrixData;
+  /** scaled + mask (+ ALiBi bias); hidden entries are -Infinity */
+  masked?: MatrixData;
   /** rows sum to 1; a fully masked row is all zeros */
-  weights: MatrixData;
-  output: MatrixData;
+  weights?: MatrixData;
+  output?: MatrixData;
+  flash?: { blockRows: number; blockCols: number; tiles: FlashTile[] };
+}
+
+export interface AttentionResult {
+  /** the last stage that ran */
+  stage: AttentionStage;
+  /** 1/√d_k, or 1 with scaling off */
+  scale: number;
+  heads: HeadResult[];
+  /** heads side by side, (n × h·d_v) */
+  concat?: MatrixData;
+  /** concat·W_O + b_O, (n × d) */
+  output?: MatrixData;
+}
+
+/** Attention advancing one stage per call: project → scores → scale → mask → softmax → mix → concat → output. */
+export interface RawAttentionSteps {
+  stages(): AttentionStage[];
+  stage(): AttentionStage;
+  /** runs the next stage and returns its name; throws when all have run */
+  advance(): AttentionStage;
+  runAll(): AttentionStage;
+  result(): AttentionResult;
+  delete(): void;
+}
+
+/** A model config as in config.json; only vocab_size, n_ctx, d_model and d_ff are required. */
+export interface ModelConfig {
+  architecture?: 'encoder_only' | 'decoder_only' | 'encoder_decoder';
+  vocab_size: number;
+  n_ctx: number;
+  d_model: number;
+  n_heads?: number;
+  n_kv_heads?: number;
+  d_ff: number;
+  n_layers?: number;
+  n_decoder_layers?: number;
+  positional?: 'none' | 'sinusoidal' | 'learned' | 'rope' | 'alibi';
+  positional_base?: number;
+  activation?: 'relu' | 'gelu' | 'gelu_tanh' | 'swiglu';
+  norm?: 'layer_norm' | 'rms_norm';
+  pre_norm?: boolean;
+  final_norm?: boolean;
+  norm_eps?: number;
+  tie_embeddings?: boolean;
+  scaled?: boolean;
+}
+
+export interface ForwardOptions {
+  tokens: ArrayLike<number>;
+  /** encoder-decoder models: the source sequence */
+  source?: ArrayLike<number>;
+  /** true: every intermediate; a list: just those names (e.g. "layer0.head1.weights" is
+   * "layer0.attn.head1.weights"); an unknown name throws */
+  trace?: boolean | string[];
+}
+
+export interface SamplingOptions {
+  /** 0 = greedy; finite and ≥ 0 (default 1) */
+  temperature?: number;
+  /** 1 … vocabulary size */
+  topK?: number;
+  seed?: number;
+}
+
+export interface RawModel {
+  config(): Required<ModelConfig>;
+  tokenize(text: string): { ids: Int32Array; pieces: string[] };
+  decode(ids: ArrayLike<number>): string;
+  forward(options: ForwardOptions): { logits: MatrixData; trace?: Record<string, MatrixData> };
+  nextTokenProbabilities(options: { tokens: ArrayLike<number> } & SamplingOptions): Float32Array;
+  /** clears the KV cache and runs the prompt through it */
+  startGeneration(options: { tokens: ArrayLike<number> }): { length: number; cacheBytes: number };
+  /** samples one token from the last logits and feeds it through the cache */
+  generateStep(options?: SamplingOptions): { token: number; probabilities: Float32Array; length: number; cacheBytes: number };
+  /** the three files of a saved model */
+  save(): { weights: Uint8Array; config: string; vocab?: string };
+  delete(): void;
 }
 
 export interface AttnlabModule {
   buildInfo(): BuildInfo;
-  attentionHead(options: AttentionHeadOptions): AttentionHeadTrace;
-  /** PE(pos, 2i) = sin(pos·base^(−2i/d)), PE(pos, 2i+1) = cos(…); base defaults to 10000 */
-  sinusoidalTable(options: { n: number; d: number; base?: number }): MatrixData;
+  /** threads used from now on, 1 … maxThreads; more is an error */
+  setThreads(threads: number): number;
+  /** bytes of the WebAssembly heap in use */
+  memoryInUse(): number;
+
+  /** sinusoidal, learned (seeded N(0, 0.02²)) or RoPE table (n × d: the rotation of a vector of
+   * ones); ALiBi: the (n × n) bias of one head */
+  positionalTable(options: { kind: 'sinusoidal' | 'learned' | 'rope' | 'alibi'; n: number; d?: number; base?: number; seed?: number; heads?: number; head?: number }): MatrixData;
   /** PE·PEᵀ for a given (n × d) table */
   positionSimilarity(options: { pe: Numbers; n: number; d: number }): MatrixData;
-  /** T_k with PE(pos + k) = T_k·PE(pos); d must be even */
+  /** T_k with PE(pos + k) = T_k·PE(pos); d even */
   sinusoidalShiftMatrix(options: { d: number; k: number; base?: number }): MatrixData;
+  /** RoPE applied to the rows of x, row r at position pos0 + r */
+  ropeApply(options: { x: Numbers; n: number; d: number; pos0?: number; base?: number }): MatrixData;
+  /** the block rotation R_pos, (d × d) */
+  ropeRotation(options: { d: number; pos: number; base?: number }): MatrixData;
+  alibiSlopes(options: { heads: number }): Float32Array;
+  /** −slope_head·|i − j| for n queries (the last n positions) and m keys */
+  alibiBias(options: { heads: number; head: number; n: number; m?: number }): MatrixData;
+
+  attentionSteps(options: SingleHeadInput | MultiHeadInput): RawAttentionSteps;
+  modelFromConfig(options: { config: ModelConfig; seed?: number; vocab?: string }): RawModel;
+  /** weights: the bytes of model.safetensors; config and vocab: the JSON texts */
+  modelFromFiles(options: { weights: Uint8Array; config: string; vocab: string }): RawModel;
+
+  /** the two classes, registered by Embind (instances come from the factories above) */
+  AttentionSteps: unknown;
+  Model: unknown;
 }
 
 export interface ModuleOptions {
   locateFile?: (path: string, prefix: string) => string;
   wasmBinary?: ArrayBuffer | Uint8Array;
+  /** the threaded build's workers load the module from here */
+  mainScriptUrlOrBlob?: string;
 }
 
 declare function createAttnlab(options?: ModuleOptions): Promise<AttnlabModule>;

@@ -1,13 +1,14 @@
 // Base of every widget: a custom element with its own shadow root and styles that loads the
 // shared engine, renders, and re-renders when an observed attribute changes. Errors from the
 // engine are shown inside the widget instead of breaking the page.
-import { loadEngine, type AttnlabModule } from '../engine/engine';
+import { pageEngine } from '../app/engine';
+import type { Engine } from '../engine/index';
 import { baseStyles } from './styles';
 
 export abstract class EngineElement extends HTMLElement {
   protected readonly root: ShadowRoot;
   private readonly body: HTMLElement;
-  private engine?: AttnlabModule;
+  private engine?: Engine;
   private scheduled = false;
 
   constructor(styles: string) {
@@ -22,7 +23,7 @@ export abstract class EngineElement extends HTMLElement {
   }
 
   connectedCallback(): void {
-    loadEngine().then(
+    pageEngine().then(
       (engine) => {
         this.engine = engine;
         this.update();
@@ -54,7 +55,7 @@ export abstract class EngineElement extends HTMLElement {
   }
 
   /** Builds (or updates and returns) the widget's view from its current attributes. */
-  protected abstract render(engine: AttnlabModule): Node;
+  protected abstract render(engine: Engine): Node;
 
   /** Tells the page (and anything embedding the widget) that the user changed a setting. */
   protected announce(detail: Record<string, unknown>): void {

@@ -1,7 +1,7 @@
 // <attn-attention-steps>: the slide deck's worked example, computed by the engine one stage at a
 // time. Attributes: causal, unscaled (booleans), query (highlighted row), step (0–5).
 import { DECK_EXAMPLE } from '../app/seminar';
-import type { AttnlabModule } from '../engine/engine';
+import type { Engine, MatrixData } from '../engine/index';
 import { formatNumber } from '../math/format';
 import { at } from '../math/matrix';
 import { EngineElement } from '../primitives/engine-element';
@@ -24,17 +24,19 @@ export class AttentionSteps extends EngineElement {
     super(styles);
   }
 
-  protected render(engine: AttnlabModule): Node {
+  protected render(engine: Engine): Node {
     const ex = DECK_EXAMPLE;
     const causal = this.hasAttribute('causal');
     const scaled = !this.hasAttribute('unscaled');
     const query = this.intAttribute('query', 0, 0, ex.x.rows - 1);
     const step = this.intAttribute('step', STAGES.length - 1, 0, STAGES.length - 1);
-    const t = engine.attentionHead({
+    const result = engine.attention({
       x: ex.x.data, n: ex.x.rows, d: ex.x.cols,
       wQ: ex.wQ.data, wK: ex.wK.data, wV: ex.wV.data, dK: ex.wQ.cols, dV: ex.wV.cols,
       mask: causal ? 'causal' : 'none', scaled,
     });
+    const head = result.heads[0] as Required<typeof result.heads[0]>;
+    const t = { ...head, scale: result.scale } as Record<'q' | 'k' | 'v' | 'scores' | 'scaled' | 'masked' | 'weights' | 'output', MatrixData> & { scale: number };
     const tokens = ex.tokens;
     const selectQuery = (row: number) => {
       this.setAttribute('query', String(row));

@@ -1,7 +1,7 @@
 // <attn-positional-encoding>: the sinusoidal table PE (n × d) and the similarity PE·PEᵀ, computed
 // by the engine. Attributes: n, d (even), base.
 import { LIMITS } from '../app/state';
-import type { AttnlabModule } from '../engine/engine';
+import type { Engine } from '../engine/index';
 import { EngineElement } from '../primitives/engine-element';
 import { Heatmap } from '../primitives/heatmap';
 import { slider } from '../primitives/slider';
@@ -25,11 +25,11 @@ export class PositionalEncoding extends EngineElement {
   private view?: { root: HTMLElement; equation: HTMLElement; tableTitle: HTMLElement; similarityTitle: HTMLElement;
     sliders: Record<'n' | 'd' | 'base', { set(value: number): void }> };
 
-  protected render(engine: AttnlabModule): Node {
+  protected render(engine: Engine): Node {
     const n = this.intAttribute('n', 32, LIMITS.n.min, LIMITS.n.max);
     const d = 2 * Math.round(this.intAttribute('d', 32, LIMITS.d.min, LIMITS.d.max) / 2);
     const base = this.intAttribute('base', 10000, LIMITS.base.min, LIMITS.base.max);
-    const pe = engine.sinusoidalTable({ n, d, base });
+    const pe = engine.positionalTable({ kind: 'sinusoidal', n, d, base });
     const similarity = engine.positionSimilarity({ pe: pe.data, n, d });
 
     const view = (this.view ??= this.build());

@@ -1,0 +1,232 @@
+/**
+ * attnlab: a Transformer engine in WebAssembly.
+ *
+ *   import { loadAttnlab } from 'attnlab';
+ *   const engine = await loadAttnlab();
+ *   const result = engine.attention({ x, n: 3, d: 4, wQ, wK, wV, dK: 2, dV: 2 });
+ *
+ * `loadAttnlab` picks the threaded build where it can run (Node, or a cross-origin-isolated page
+ * with SharedArrayBuffer and working atomics) and the single-thread build elsewhere. Objects that
+ * hold engine memory (AttentionStepper, Model) free it when garbage-collected or on dispose().
+ */
+import type {
+  AttentionResult, AttentionStage, AttnlabModule, BuildInfo, ForwardOptions, MatrixData, ModelConfig,
+  MultiHeadInput, RawAttentionSteps, RawModel, SamplingOptions, SingleHeadInput,
+} from './attnlab.mjs';
+
+export type {
+  AttentionInput, AttentionResult, AttentionStage, BuildInfo, FlashTile, ForwardOptions, HeadResult,
+  MatrixData, ModelConfig, MultiHeadInput, Numbers, SamplingOptions, SingleHeadInput,
+} from './attnlab.mjs';
+
+export interface LoadOptions {
+  /** "auto" (default): the threaded build where it can run; 1: always the single-thread build;
+   * a number n: the threaded build with n threads (an error if n is beyond what it has) */
+  threads?: 'auto' | number;
+  /** browsers: the URL of the folder holding attnlab.mjs, attnlab.wasm, attnlab-threads.*
+   * (default: engine/web/ beside this module) */
+  engineUrl?: string | URL;
+  /** browsers: URLs of individual engine files by name (e.g. "attnlab.wasm"), for bundlers that
+   * rename assets; files not listed are looked up in engineUrl */
+  files?: Record<string, string>;
+}
+
+export interface EngineInfo extends BuildInfo {
+  /** threads in use now */
+  threadsUsed: number;
+}
+
+const isNode = typeof process !== 'undefined' && !!process.versions?.node && typeof window === 'undefined';
+
+/** Whether a threaded WebAssembly module can run here: shared memory and atomics, and in a browser
+ * a cross-origin-isolated context. */
+export function threadsSupported(): boolean {
+  if (typeof SharedArrayBuffer === 'undefined' || typeof Atomics === 'undefined') return false;
+  if (!isNode && !(globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated) return false;
+  try {
+    const memory = new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true });
+    const cells = new Int32Array(memory.buffer);
+    Atomics.store(cells, 0, 7);
+    return memory.buffer instanceof SharedArrayBuffer && Atomics.load(cells, 0) === 7;
+  } catch {
+    return false;
+  }
+}
+
+function hardwareThreads(): number {
+  const n = (globalThis.navigator as { hardwareConcurrency?: number } | undefined)?.hardwareConcurrency;
+  return n && n > 0 ? n : 2;
+}
+
+// where the package keeps the engine builds, beside this module
+function enginePath(platform: 'node' | 'web'): string {
+  return `./engine/${platform}/`;
+}
+
+async function instantiate(name: string, options: LoadOptions): Promise<AttnlabModule> {
+  if (isNode) {
+    // module names in variables: bundlers for the browser should not try to resolve them
+    const [nodeModule, nodeFs, nodeUrl] = ['node:module', 'node:fs/promises', 'node:url'];
+    const { createRequire } = (await import(/* @vite-ignore */ nodeModule)) as typeof import('node:module');
+    const { readFile } = (await import(/* @vite-ignore */ nodeFs)) as typeof import('node:fs/promises');
+    const { fileURLToPath } = (await import(/* @vite-ignore */ nodeUrl)) as typeof import('node:url');
+    const folder = new URL(enginePath('node'), import.meta.url);
+    const factory = createRequire(import.meta.url)(fileURLToPath(new URL(`${name}.js`, folder)));
+    // Node's global fetch cannot load file paths: hand the module its bytes
+    const wasmBinary = await readFile(new URL(`${name}.wasm`, folder));
+    return factory({ wasmBinary });
+  }
+  const base = new URL(String(options.engineUrl ?? new URL(enginePath('web'), import.meta.url)), globalThis.location?.href);
+  const folder = base.href.endsWith('/') ? base.href : `${base.href}/`;
+  const locate = (file: string) => new URL(options.files?.[file] ?? `${folder}${file}`, globalThis.location?.href).href;
+  const script = locate(`${name}.mjs`);
+  const factory = (await import(/* @vite-ignore */ script)).default;
+  // pthread workers import the module again: tell them its (possibly renamed) URL
+  return factory({ locateFile: (path: string) => locate(path), mainScriptUrlOrBlob: script });
+}
+
+/** Loads the engine (one instance per call). */
+export async function loadAttnlab(options: LoadOptions = {}): Promise<Engine> {
+  const wanted = options.threads ?? 'auto';
+  if (wanted !== 'auto' && !(Number.isInteger(wanted) && wanted >= 1)) {
+    throw new Error(`attnlab: threads must be "auto" or a whole number ≥ 1, got ${String(wanted)}`);
+  }
+  const threaded = wanted !== 1 && threadsSupported();
+  if (!threaded && typeof wanted === 'number' && wanted > 1) {
+    throw new Error(`attnlab: ${wanted} threads requested, but threads are unavailable here (they need SharedArrayBuffer and a cross-origin-isolated page)`);
+  }
+  const raw = await instantiate(threaded ? 'attnlab-threads' : 'attnlab', options);
+  const engine = new Engine(raw);
+  if (threaded) engine.setThreads(wanted === 'auto' ? Math.min(hardwareThreads(), engine.info.maxThreads) : wanted);
+  return engine;
+}
+
+// Engine memory held by a wrapper is freed when the wrapper is collected, unless disposed first.
+const registry = new FinalizationRegistry<{ delete(): void }>((handle) => handle.delete());
+
+function own<T extends { delete(): void }>(wrapper: object, handle: T): T {
+  registry.register(wrapper, handle, wrapper);
+  return handle;
+}
+
+function release(wrapper: object, handle: { delete(): void } | undefined): undefined {
+  if (handle) {
+    registry.unregister(wrapper);
+    handle.delete();
+  }
+  return undefined;
+}
+
+/** Attention one stage per call. */
+export class AttentionStepper {
+  private handle?: RawAttentionSteps;
+
+  constructor(raw: AttnlabModule, options: SingleHeadInput | MultiHeadInput) {
+    this.handle = own(this, raw.attentionSteps(options));
+  }
+
+  private get live(): RawAttentionSteps {
+    if (!this.handle) throw new Error('attnlab: this AttentionStepper was disposed');
+    return this.handle;
+  }
+
+  /** all stages, "start" first */
+  get stages(): AttentionStage[] { return this.live.stages(); }
+  /** the last stage that ran */
+  get stage(): AttentionStage { return this.live.stage(); }
+  get finished(): boolean { const s = this.stages; return this.stage === s[s.length - 1]; }
+  /** runs the next stage; returns everything computed so far */
+  advance(): AttentionResult {
+    this.live.advance();
+    return this.live.result();
+  }
+  runAll(): AttentionResult {
+    this.live.runAll();
+    return this.live.result();
+  }
+  result(): AttentionResult { return this.live.result(); }
+  dispose(): void { this.handle = release(this, this.handle); }
+}
+
+/** A Transformer with its tokenizer and a KV cache for generation. */
+export class Model {
+  private handle?: RawModel;
+
+  constructor(handle: RawModel) {
+    this.handle = own(this, handle);
+  }
+
+  private get live(): RawModel {
+    if (!this.handle) throw new Error('attnlab: this Model was disposed');
+    return this.handle;
+  }
+
+  get config(): Required<ModelConfig> { return this.live.config(); }
+  tokenize(text: string): { ids: Int32Array; pieces: string[] } { return this.live.tokenize(text); }
+  decode(ids: ArrayLike<number>): string { return this.live.decode(ids); }
+  /** logits (n × vocab), and the named intermediates when asked for */
+  forward(options: ForwardOptions): { logits: MatrixData; trace?: Record<string, MatrixData> } {
+    return this.live.forward(options);
+  }
+  nextTokenProbabilities(options: { tokens: ArrayLike<number> } & SamplingOptions): Float32Array {
+    return this.live.nextTokenProbabilities(options);
+  }
+  startGeneration(tokens: ArrayLike<number>): { length: number; cacheBytes: number } {
+    return this.live.startGeneration({ tokens });
+  }
+  generateStep(options: SamplingOptions = {}): { token: number; probabilities: Float32Array; length: number; cacheBytes: number } {
+    return this.live.generateStep(options);
+  }
+  save(): { weights: Uint8Array; config: string; vocab?: string } { return this.live.save(); }
+  dispose(): void { this.handle = release(this, this.handle); }
+}
+
+/** The loaded engine. */
+export class Engine {
+  private threadsUsed = 1;
+
+  constructor(private readonly raw: AttnlabModule) {}
+
+  get info(): EngineInfo {
+    return { ...this.raw.buildInfo(), threadsUsed: this.threadsUsed };
+  }
+
+  /** threads from now on: 1 … info.maxThreads */
+  setThreads(threads: number): number {
+    this.threadsUsed = this.raw.setThreads(threads);
+    return this.threadsUsed;
+  }
+  /** bytes of the WebAssembly heap in use */
+  memoryInUse(): number { return this.raw.memoryInUse(); }
+
+  positionalTable(options: Parameters<AttnlabModule['positionalTable']>[0]): MatrixData { return this.raw.positionalTable(options); }
+  positionSimilarity(options: Parameters<AttnlabModule['positionSimilarity']>[0]): MatrixData { return this.raw.positionSimilarity(options); }
+  sinusoidalShiftMatrix(options: Parameters<AttnlabModule['sinusoidalShiftMatrix']>[0]): MatrixData { return this.raw.sinusoidalShiftMatrix(options); }
+  ropeApply(options: Parameters<AttnlabModule['ropeApply']>[0]): MatrixData { return this.raw.ropeApply(options); }
+  ropeRotation(options: Parameters<AttnlabModule['ropeRotation']>[0]): MatrixData { return this.raw.ropeRotation(options); }
+  alibiSlopes(options: { heads: number }): Float32Array { return this.raw.alibiSlopes(options); }
+  alibiBias(options: Parameters<AttnlabModule['alibiBias']>[0]): MatrixData { return this.raw.alibiBias(options); }
+
+  /** a stepper for attention, advanced by the caller */
+  attentionSteps(options: SingleHeadInput | MultiHeadInput): AttentionStepper {
+    return new AttentionStepper(this.raw, options);
+  }
+  /** every stage at once */
+  attention(options: SingleHeadInput | MultiHeadInput): AttentionResult {
+    const stepper = this.attentionSteps(options);
+    try {
+      return stepper.runAll();
+    } finally {
+      stepper.dispose();
+    }
+  }
+
+  /** a model with freshly initialised, seeded weights (and a vocab.json text to tokenize with) */
+  createModel(options: { config: ModelConfig; seed?: number; vocab?: string }): Model {
+    return new Model(this.raw.modelFromConfig(options));
+  }
+  /** a saved model: the bytes of model.safetensors and the texts of config.json and vocab.json */
+  loadModel(options: { weights: Uint8Array; config: string; vocab: string }): Model {
+    return new Model(this.raw.modelFromFiles(options));
+  }
+}
