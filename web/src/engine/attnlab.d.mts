@@ -187,6 +187,8 @@ export interface AttnlabModule {
   setThreads(threads: number): number;
   /** bytes of the WebAssembly heap in use */
   memoryInUse(): number;
+  /** Node builds only: lets the process exit while engine threads wait for work */
+  unrefThreads?(): void;
 
   /** sinusoidal, learned (seeded N(0, 0.02²)) or RoPE table (n × d: the rotation of a vector of
    * ones); ALiBi: the (n × n) bias of one head */

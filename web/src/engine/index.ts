@@ -194,6 +194,7 @@ export class Engine {
   /** threads from now on: 1 … info.maxThreads */
   setThreads(threads: number): number {
     this.threadsUsed = this.raw.setThreads(threads);
+    this.raw.unrefThreads?.();  // Node: idle engine threads must not keep the process alive
     return this.threadsUsed;
   }
   /** bytes of the WebAssembly heap in use */

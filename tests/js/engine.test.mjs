@@ -1,0 +1,212 @@
+// The package's JavaScript API in Node, on both WebAssembly builds: reference values, every entry
+// point, bad input, and memory.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadAttnlab } from '../../build/package/index.js';
+import { assertClose, assertThrows, fixtures, safetensorsBytes, vocabJson } from './helpers.mjs';
+
+const DECK = {
+  x: [1, 0, 1, 0, 0, 1, 0, 1, 1, 1, 0, 0], n: 3, d: 4,
+  wQ: [1, 0, 0, 1, 1, 0, 0, 1], wK: [0, 1, 1, 0, 0, 1, 1, 0], wV: [1, 1, 0, 0, 1, 0, 0, 1], dK: 2, dV: 2,
+};
+const SMALL_MODEL = { vocab_size: 12, n_ctx: 16, d_model: 16, n_heads: 4, d_ff: 32, n_layers: 2 };
+
+function multiHeadInput(c) {
+  const t = c.tensors;
+  return {
+    x: t.x.data, n: t.x.shape[0], d: c.d_model, heads: c.n_heads, kvHeads: c.n_kv_heads,
+    cAttnWeight: t.c_attn_weight.data, cAttnBias: t.c_attn_bias.data,
+    cProjWeight: t.c_proj_weight.data, cProjBias: t.c_proj_bias.data,
+    mask: c.causal ? 'causal' : 'none',
+    ...(c.key_padding.length ? { keyPadding: c.key_padding } : {}),
+    ...(t.memory ? { memory: t.memory.data, m: t.memory.shape[0] } : {}),
+  };
+}
+
+for (const threads of [1, 'auto']) {
+  describe(`engine, ${threads === 1 ? 'single-thread' : 'threaded'} build`, () => {
+    let engine;
+    before(async () => {
+      engine = await loadAttnlab({ threads });
+    });
+
+    it('reports its build', () => {
+      const info = engine.info;
+      assert.equal(info.build, threads === 1 ? 'simd' : 'simd-threads');
+      assert.equal(info.simd, true);
+      assert.equal(info.threads, threads !== 1);
+      assert.equal(info.maxThreads, threads === 1 ? 1 : 4);
+      assert.match(info.version, /^\d+\.\d+\.\d+$/);
+    });
+
+    it('matches torch.nn.MultiheadAttention, GQA and MQA (attention.json)', () => {
+      for (const c of fixtures('attention.json')) {
+        const r = engine.attention(multiHeadInput(c));
+        assertClose(r.output.data, c.tensors.output.data, 1e-5, `${c.name} output`);
+        const [h, n, m] = c.tensors.weights.shape;
+        for (let head = 0; head < h; head++) {
+          assertClose(r.heads[head].weights.data, c.tensors.weights.data.slice(head * n * m, (head + 1) * n * m), 1e-5, `${c.name} head ${head}`);
+        }
+      }
+    });
+
+    it('loads a GPT-2-layout model and matches its PyTorch logits (layers.json)', () => {
+      const c = fixtures('layers.json').find((f) => f.kind === 'decoder_only_model');
+      const tensors = Object.fromEntries(Object.entries(c.tensors).filter(([name]) => name !== 'logits'));
+      const config = JSON.stringify({ vocab_size: c.vocab_size, n_ctx: c.n_ctx, d_model: c.d_model, n_heads: c.n_heads,
+        d_ff: c.d_ff, n_layers: c.n_layers, activation: c.activation });
+      const model = engine.loadModel({ weights: safetensorsBytes(tensors), config, vocab: vocabJson(['a', 'b', 'c', 'd', 'e']) });
+      assertClose(model.forward({ tokens: c.tokens }).logits.data, c.tensors.logits.data, 1e-5, 'logits');
+      model.dispose();
+    });
+
+    it('steps through attention one stage per call', () => {
+      const stepper = engine.attentionSteps(DECK);
+      assert.deepEqual(stepper.stages, ['start', 'project', 'scores', 'scale', 'mask', 'softmax', 'mix']);
+      assert.equal(stepper.stage, 'start');
+      let r = stepper.advance();
+      assert.equal(r.stage, 'project');
+      assert.deepEqual([...r.heads[0].q.data], [2, 0, 0, 2, 1, 1]);
+      assert.equal(r.heads[0].scores, undefined);
+      r = stepper.advance();
+      assert.deepEqual([...r.heads[0].scores.data], [0, 4, 2, 4, 0, 2, 2, 2, 2]);
+      r = stepper.runAll();
+      assert.equal(r.stage, 'mix');
+      assert.ok(stepper.finished);
+      assertClose(r.heads[0].weights.data.slice(0, 3), [0.0453884, 0.7679176, 0.1866940], 1e-6, 'deck weights');
+      assertThrows(() => stepper.advance(), /every stage has run/);
+      stepper.dispose();
+      assertThrows(() => stepper.result(), /disposed/);
+    });
+
+    it('steps through multi-head, causal, cross and flash attention', () => {
+      const c = fixtures('attention.json').find((f) => f.name === 'mha_d16_h4_n4_causal');
+      const stepper = engine.attentionSteps(multiHeadInput(c));
+      assert.deepEqual(stepper.stages, ['start', 'project', 'scores', 'scale', 'mask', 'softmax', 'mix', 'concat', 'output']);
+      for (let i = 0; i < 5; i++) stepper.advance();
+      const masked = stepper.result().heads[2].masked;
+      assert.equal(masked.data[1], -Infinity);
+      stepper.dispose();
+      const flash = engine.attention({ ...multiHeadInput(c), flash: { blockRows: 2, blockCols: 2 } });
+      assertClose(flash.output.data, c.tensors.output.data, 1e-5, 'flash output');
+      assert.ok(flash.heads[0].flash.tiles.length >= 3);
+      assert.equal(flash.heads[0].flash.tiles[0].runningMax.length, 2);
+      const cross = fixtures('attention.json').find((f) => f.kind === 'cross');
+      assertClose(engine.attention(multiHeadInput(cross)).output.data, cross.tensors.output.data, 1e-5, 'cross');
+    });
+
+    it('computes every positional encoding', () => {
+      const pe = engine.positionalTable({ kind: 'sinusoidal', n: 8, d: 6 });
+      assertClose([pe.data[6], pe.data[7]], [Math.sin(1), Math.cos(1)], 1e-6, 'PE(1)');
+      assert.equal(engine.positionalTable({ kind: 'learned', n: 5, d: 4, seed: 3 }).data.length, 20);
+      const rope = engine.positionalTable({ kind: 'rope', n: 3, d: 4 });
+      assertClose([rope.data[4], rope.data[5]], [Math.cos(1) - Math.sin(1), Math.sin(1) + Math.cos(1)], 1e-6, 'RoPE');
+      const alibi = engine.positionalTable({ kind: 'alibi', n: 3, heads: 8, head: 0 });
+      assertClose(alibi.data, [0, -0.5, -1, -0.5, 0, -0.5, -1, -0.5, 0], 0, 'ALiBi');
+      assertClose(engine.alibiSlopes({ heads: 8 }), [0.5, 0.25, 0.125, 0.0625, 0.03125, 0.015625, 0.0078125, 0.00390625], 0, 'slopes');
+      assert.equal(engine.alibiBias({ heads: 4, head: 1, n: 2, m: 5 }).cols, 5);
+      const s = engine.positionSimilarity({ pe: pe.data, n: 8, d: 6 });
+      assertClose([s.data[0]], [3], 1e-5, 'PE·PEᵀ diagonal');
+      const t = engine.sinusoidalShiftMatrix({ d: 6, k: 2 });
+      const shifted = [0, 1, 2, 3, 4, 5].map((i) => [0, 1, 2, 3, 4, 5].reduce((acc, j) => acc + t.data[i * 6 + j] * pe.data[6 + j], 0));
+      assertClose(shifted, pe.data.slice(18, 24), 1e-5, 'T_k·PE(1) = PE(3)');
+      const rotated = engine.ropeApply({ x: [3, 4, 1, 0], n: 1, d: 4, pos0: 7 });
+      assertClose([Math.hypot(rotated.data[0], rotated.data[1])], [5], 1e-5, 'RoPE keeps norms');
+      assert.equal(engine.ropeRotation({ d: 4, pos: 2 }).rows, 4);
+    });
+
+    it('runs models: tokenize, traced forward, probabilities, cached generation, save and load', () => {
+      const vocab = vocabJson(['the', 'cat', 'sat', 'on', 'mat', '.']);
+      const model = engine.createModel({ config: SMALL_MODEL, seed: 5, vocab });
+      const { ids, pieces } = model.tokenize('the cat sat on the dog.');
+      assert.deepEqual([...ids], [6, 7, 8, 9, 6, 1, 11]);
+      assert.deepEqual(pieces, ['the', 'cat', 'sat', 'on', 'the', 'dog', '.']);
+      assert.equal(model.decode(ids), 'the cat sat on the [UNK].');
+      const out = model.forward({ tokens: ids, trace: true });
+      assert.equal(out.logits.rows, 7);
+      assert.equal(out.logits.cols, 12);
+      for (const name of ['embed.out', 'layer0.attn.head3.weights', 'layer1.mlp.act', 'ln_f', 'logits']) assert.ok(out.trace[name], name);
+      const only = model.forward({ tokens: ids, trace: ['layer1.attn.head0.weights'] });
+      assert.deepEqual(Object.keys(only.trace), ['layer1.attn.head0.weights']);
+      const p = model.nextTokenProbabilities({ tokens: ids, temperature: 0.5, topK: 3 });
+      assertClose([p.reduce((a, b) => a + b, 0)], [1], 1e-5, 'probabilities');
+      assert.equal(p.filter((v) => v > 0).length, 3);
+      const start = model.startGeneration(ids);
+      assert.equal(start.length, 7);
+      const step = model.generateStep({ temperature: 0 });
+      assert.equal(step.length, 8);
+      assert.equal(step.cacheBytes, 2 * 2 * 8 * 16 * 4);  // 2·L·n·d_kv·bytes
+      const greedy = out.logits.data.slice(6 * 12, 7 * 12);
+      assert.equal(step.token, greedy.indexOf(Math.max(...greedy)));
+      const saved = model.save();
+      const loaded = engine.loadModel({ weights: saved.weights, config: saved.config, vocab: saved.vocab });
+      assert.deepEqual([...loaded.forward({ tokens: ids }).logits.data], [...out.logits.data]);
+      model.dispose();
+      loaded.dispose();
+      assertThrows(() => model.forward({ tokens: ids }), /disposed/);
+    });
+
+    it('refuses bad input with a clear error and keeps working', () => {
+      const model = engine.createModel({ config: SMALL_MODEL, vocab: vocabJson(['a', 'b', 'c', 'd', 'e', 'f']) });
+      const c = fixtures('attention.json').find((f) => f.name === 'mha_d8_h2_n6');
+      const good = multiHeadInput(c);
+      const badInputs = [
+        [() => engine.attention({ ...DECK, x: DECK.x.slice(1) }), /x has 11 numbers, expected 3×4 = 12/],
+        [() => engine.attention({ ...good, heads: 3 }), /d_model = 8 is not divisible by n_heads = 3/],
+        [() => engine.createModel({ config: { ...SMALL_MODEL, n_kv_heads: 3 } }), /n_kv_heads = 3 does not divide n_heads = 4/],
+        [() => engine.attention({ ...DECK, n: 0 }), /n must be between 1 and 8192, got 0/],
+        [() => engine.positionalTable({ kind: 'sinusoidal', n: 100000, d: 4 }), /n must be between 1 and 8192/],
+        [() => model.forward({ tokens: new Array(17).fill(1) }), /17 positions exceed the model's context of n_ctx = 16/],
+        [() => engine.attention({ ...DECK, x: [NaN, ...DECK.x.slice(1)] }), /x contains a non-finite value at \(0,0\)/],
+        [() => engine.attention({ ...good, cProjWeight: Float32Array.from(good.cProjWeight, (v, i) => (i === 5 ? Infinity : v)) }), /cProjWeight contains a non-finite value/],
+        [() => engine.positionalTable({ kind: 'fourier', n: 4, d: 4 }), /unknown positional encoding "fourier"/],
+        [() => engine.createModel({ config: { ...SMALL_MODEL, activation: 'tanh' } }), /unknown activation "tanh"/],
+        [() => model.nextTokenProbabilities({ tokens: [1], temperature: NaN }), /temperature must be finite/],
+        [() => model.nextTokenProbabilities({ tokens: [1], temperature: -0.5 }), /temperature must be a finite number ≥ 0/],
+        [() => model.nextTokenProbabilities({ tokens: [1], topK: 0 }), /topK must be between 1 and the vocabulary size 12, got 0/],
+        [() => model.nextTokenProbabilities({ tokens: [1], topK: -3 }), /topK must be between 1/],
+        [() => engine.loadModel({ weights: model.save().weights.slice(0, 100), config: JSON.stringify(SMALL_MODEL), vocab: vocabJson(['a', 'b', 'c', 'd', 'e', 'f']) }), /safetensors: .*runs past the end|safetensors/],
+        [() => engine.loadModel({ weights: new Uint8Array([1, 2, 3]), config: JSON.stringify(SMALL_MODEL), vocab: vocabJson(['a', 'b', 'c', 'd', 'e', 'f']) }), /too short/],
+        [() => engine.loadModel({ weights: safetensorsBytes({}), config: '{"vocab_size":', vocab: vocabJson([]) }), /model config: not valid JSON/],
+        [() => model.forward({ tokens: [1, 12] }), /tokens\[1\] = 12 is outside 0…11/],
+        [() => model.forward({ tokens: [1, 2.5] }), /tokens\[1\] is not an integer/],
+        [() => model.decode([99]), /outside 0…11/],
+        [() => engine.setThreads(engine.info.maxThreads + 1), /threads must be between 1 and/],
+        [() => engine.attention({ ...DECK, mask: 'diagonal' }), /mask must be "none" or "causal"/],
+        [() => engine.attention(null), /expected an options object/],
+      ];
+      for (const [call, pattern] of badInputs) {
+        assertThrows(call, pattern);
+        // a correct call right after still returns correct numbers
+        assertClose(engine.attention(DECK).heads[0].weights.data.slice(0, 3), [0.0453884, 0.7679176, 0.1866940], 1e-6, `after ${pattern}`);
+      }
+      assert.equal(model.forward({ tokens: [1, 2, 3] }).logits.rows, 3);
+      model.dispose();
+    });
+
+    it('gives the same numbers with one thread or several', { skip: threads === 1 }, () => {
+      const c = fixtures('attention.json').find((f) => f.name === 'mha_d24_h8_n8_causal');
+      const model = engine.createModel({ config: { ...SMALL_MODEL, n_ctx: 64, positional: 'alibi' }, seed: 2 });
+      const tokens = Array.from({ length: 60 }, (_, i) => (i * 5) % 12);
+      const run = (n) => {
+        engine.setThreads(n);
+        return [engine.attention(multiHeadInput(c)).output.data, model.forward({ tokens }).logits.data];
+      };
+      const [a1, l1] = run(1);
+      const [a4, l4] = run(4);
+      assertClose(a4, a1, 1e-6, 'attention');
+      assertClose(l4, l1, 1e-6, 'logits');
+      model.dispose();
+    });
+
+    it('leaves the heap where it was after 10,000 traced forwards', () => {
+      const model = engine.createModel({ config: { ...SMALL_MODEL, d_model: 32, n_heads: 4, d_ff: 64 }, seed: 1 });
+      const tokens = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0];
+      for (let i = 0; i < 100; i++) model.forward({ tokens, trace: true });
+      const before = engine.memoryInUse();
+      for (let i = 0; i < 10000; i++) model.forward({ tokens, trace: true });
+      assert.equal(engine.memoryInUse(), before);
+      model.dispose();
+    });
+  });
+}
