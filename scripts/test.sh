@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # npm test: set up, build everything, then run every suite: Catch2 natively and as WebAssembly
-# under node (with the examples and the SIMD inspection), the TypeScript checks and unit tests,
-# and the page in headless Chromium. Ends with one line: "N passed, N failed".
+# under node, single-thread and threaded (with the examples and the SIMD inspection), the
+# TypeScript checks and unit tests, the package's JavaScript API in Node (both builds, contract,
+# npm pack), and the page in headless Chromium. Ends with one line: "N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -48,9 +49,13 @@ run native ctest --test-dir build/native --output-on-failure -j 2
 count_ctest native
 run wasm ctest --test-dir build/wasm --output-on-failure -j 2
 count_ctest wasm
+run wasm-threads ctest --test-dir build/wasm-threads --output-on-failure -j 2
+count_ctest wasm-threads
 run typecheck npx tsc -p web/tsconfig.json --noEmit
 run unit npx vitest run --root web --reporter=default --color=false
 count_vitest unit
+run package node --test --test-reporter=tap tests/js/
+count_node package
 run browser node --test --test-reporter=tap tests/e2e/
 count_node browser
 
