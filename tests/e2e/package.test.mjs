@@ -1,0 +1,34 @@
+// The package in a page: examples/js/index.html loads the engine on the main thread and a model
+// in a Web Worker, from the repository root served with cross-origin isolation.
+import { after, before, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { launch, openPage, SCREENSHOTS } from './browser.mjs';
+import { serve } from './server.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await serve(fileURLToPath(new URL('../../', import.meta.url)));
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+it('runs the engine in a worker without blocking the page', { timeout: 120000 }, async () => {
+  const { page, problems, requests, close } = await openPage(browser, `${server.url}examples/js/index.html`);
+  await page.locator('#direct[data-done]').waitFor();
+  assert.match(await page.locator('#direct').textContent(), /build simd-threads: first row of A = 0\.0454, 0\.7679, 0\.1867/);
+  await page.locator('#worker[data-done]').waitFor({ timeout: 90000 });
+  const data = await page.locator('#worker').evaluate((el) => ({ ...el.dataset }));
+  assert.equal(data.build, 'simd-threads');
+  assert.equal(data.rows, '384');
+  // the page's timer kept firing during the forward: at least every other 10 ms period
+  assert.ok(Number(data.ticks) >= Number(data.elapsed) / 20, `timer fired ${data.ticks} times in ${data.elapsed} ms`);
+  await page.screenshot({ path: `${SCREENSHOTS}package-example.png` });
+  assert.deepEqual(problems, []);
+  assert.deepEqual(requests.filter((u) => !u.startsWith(server.url)), []);
+  await close();
+});
