@@ -11,6 +11,7 @@ EMSCRIPTEN_BINDINGS(attnlab) {
   function("buildInfo", &build_info);
   function("setThreads", &set_threads);
   function("memoryInUse", &memory_in_use);
+  function("benchmark", &benchmark);
 
   function("positionalTable", &positional_table);
   function("positionSimilarity", &position_similarity);

@@ -9,6 +9,7 @@
 #include "core/rope.hpp"
 #include "core/sinusoidal.hpp"
 #include "core/thread_pool.hpp"
+#include "model/benchmark.hpp"
 
 namespace attnlab::js {
 
@@ -44,6 +45,20 @@ val set_threads(const val& threads) {
 
 val memory_in_use() {
   return guarded([] { return val(static_cast<double>(mallinfo().uordblks)); });
+}
+
+val benchmark(const val& options) {
+  return guarded([&] {
+    const BenchmarkResult r = run_benchmark(benchmark_kernel_from_string(get_string(options, "kernel", "")),
+                                            get_index(options, "n", 1, 4096),
+                                            static_cast<int>(get_index(options, "repeats", 1, 1000, 7)),
+                                            get_number(options, "minMs", 300.0));
+    val out = val::object();
+    out.set("medianMs", r.median_ms);
+    out.set("gflops", r.gflops);
+    out.set("repeats", r.repeats);
+    return out;
+  });
 }
 
 val positional_table(const val& options) {

@@ -21,6 +21,8 @@ val build_info();
 val set_threads(const val& threads);
 // bytes of the WebAssembly heap in use (malloc'd and not freed)
 val memory_in_use();
+// {kernel: "single_head" | "multi_head", n, repeats?, minMs?} → {medianMs, gflops, repeats}
+val benchmark(const val& options);
 
 // positional encodings
 val positional_table(const val& options);     // {kind, n, d, base?, seed?, heads?, head?} → (n,d) or (n,n)

@@ -47,7 +47,7 @@ void attention_forward(const ConstMatrixRef& q, const ConstMatrixRef& k, const C
   const Index n = q.rows(), m = k.rows();
   const float scale = attention_scale(q.cols(), scaled);
   // query rows are independent: split them over the threads in blocks
-  const Index blocks = std::min<Index>(num_threads(), std::max<Index>(1, n / 16));
+  const Index blocks = std::max<Index>(1, std::min<Index>(num_threads(), n / 64));
   const Index rows_per_block = (n + blocks - 1) / blocks;
   parallel_for(blocks, [&](Index b) {
     const Index r0 = b * rows_per_block, rows = std::min(rows_per_block, n - r0);

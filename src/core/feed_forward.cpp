@@ -1,6 +1,7 @@
 #include "core/feed_forward.hpp"
 
 #include "core/check.hpp"
+#include "core/linear.hpp"
 #include "core/random.hpp"
 
 namespace attnlab {
@@ -32,7 +33,7 @@ Matrix feed_forward(const FeedForwardParams& p, Activation activation, const Con
                     FeedForwardTrace* trace) {
   require(x.cols() == p.c_fc_weight.rows(), "feed-forward: input width " + std::to_string(x.cols()) +
                                                 " differs from d = " + std::to_string(p.c_fc_weight.rows()));
-  Matrix hidden = (x * p.c_fc_weight).rowwise() + p.c_fc_bias;
+  Matrix hidden = linear_forward(x, p.c_fc_weight, p.c_fc_bias);
   Matrix gate;
   Matrix activated;
   switch (activation) {
@@ -40,11 +41,11 @@ Matrix feed_forward(const FeedForwardParams& p, Activation activation, const Con
     case Activation::gelu: activated = gelu_forward(hidden); break;
     case Activation::gelu_tanh: activated = gelu_tanh_forward(hidden); break;
     case Activation::swiglu:
-      gate = (x * p.c_gate_weight).rowwise() + p.c_gate_bias;
+      gate = linear_forward(x, p.c_gate_weight, p.c_gate_bias);
       activated = silu_forward(gate).cwiseProduct(hidden);
       break;
   }
-  Matrix out = (activated * p.c_proj_weight).rowwise() + p.c_proj_bias;
+  Matrix out = linear_forward(activated, p.c_proj_weight, p.c_proj_bias);
   if (trace) {
     trace->hidden = std::move(hidden);
     trace->gate = std::move(gate);

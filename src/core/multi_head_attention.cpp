@@ -4,6 +4,7 @@
 
 #include "core/alibi.hpp"
 #include "core/check.hpp"
+#include "core/linear.hpp"
 #include "core/random.hpp"
 #include "core/rope.hpp"
 #include "core/thread_pool.hpp"
@@ -80,9 +81,8 @@ ProjectedQKV project_qkv(const AttentionConfig& config, const AttentionParams& p
 
   // project: Q = x·W_Q + b_Q;  [K | V] = x_kv·[W_K | W_V] + [b_K | b_V]
   ProjectedQKV p;
-  p.q = (x * params.c_attn_weight.leftCols(d)).rowwise() + params.c_attn_bias.head(d);
-  Matrix kv_new = (x_kv * params.c_attn_weight.rightCols(2 * kvw)).rowwise() +
-                  params.c_attn_bias.tail(2 * kvw);
+  p.q = linear_forward(x, params.c_attn_weight.leftCols(d), params.c_attn_bias.head(d));
+  Matrix kv_new = linear_forward(x_kv, params.c_attn_weight.rightCols(2 * kvw), params.c_attn_bias.tail(2 * kvw));
   // rotate: queries sit at positions m − n …, new keys at past …
   if (config.rope) {
     for (Index head = 0; head < config.n_heads; ++head)
@@ -119,7 +119,7 @@ Mask head_mask(const AttentionConfig& config, const Mask& mask, Index head, Inde
 }
 
 Matrix output_projection(const AttentionParams& params, const ConstMatrixRef& concat) {
-  return (concat * params.c_proj_weight).rowwise() + params.c_proj_bias;
+  return linear_forward(concat, params.c_proj_weight, params.c_proj_bias);
 }
 
 namespace {

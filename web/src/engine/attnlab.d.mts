@@ -187,6 +187,10 @@ export interface AttnlabModule {
   setThreads(threads: number): number;
   /** bytes of the WebAssembly heap in use */
   memoryInUse(): number;
+  /** times an attention kernel in the engine: warm-up, then the median of at least `repeats`
+   * calls lasting at least `minMs` (defaults 7 and 300); single_head: d = 64, multi_head: 8 heads,
+   * d_model = 512 with projections */
+  benchmark(options: { kernel: 'single_head' | 'multi_head'; n: number; repeats?: number; minMs?: number }): { medianMs: number; gflops: number; repeats: number };
   /** Node builds only: lets the process exit while engine threads wait for work */
   unrefThreads?(): void;
 

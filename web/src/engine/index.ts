@@ -199,6 +199,10 @@ export class Engine {
   }
   /** bytes of the WebAssembly heap in use */
   memoryInUse(): number { return this.raw.memoryInUse(); }
+  /** times an attention kernel (a measurement: median ms and GFLOP/s) */
+  benchmark(options: Parameters<AttnlabModule['benchmark']>[0]): ReturnType<AttnlabModule['benchmark']> {
+    return this.raw.benchmark(options);
+  }
 
   positionalTable(options: Parameters<AttnlabModule['positionalTable']>[0]): MatrixData { return this.raw.positionalTable(options); }
   positionSimilarity(options: Parameters<AttnlabModule['positionSimilarity']>[0]): MatrixData { return this.raw.positionSimilarity(options); }

@@ -76,6 +76,9 @@ export class RemoteEngine {
   memoryInUse(): Promise<number> { return this.channel.call('memoryInUse'); }
   positionalTable(options: Record<string, unknown>): Promise<MatrixData> { return this.channel.call('positionalTable', [options]); }
   attention(options: SingleHeadInput | MultiHeadInput): Promise<AttentionResult> { return this.channel.call('attention', [options]); }
+  benchmark(options: { kernel: 'single_head' | 'multi_head'; n: number; repeats?: number; minMs?: number }): Promise<{ medianMs: number; gflops: number; repeats: number }> {
+    return this.channel.call('benchmark', [options]);
+  }
   async createModel(options: { config: ModelConfig; seed?: number; vocab?: string }): Promise<RemoteModel> {
     return new RemoteModel(this.channel, await this.channel.call<number>('createModel', [options]));
   }

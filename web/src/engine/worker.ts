@@ -16,7 +16,7 @@ let nextModel = 1;
 // engine methods a client may call, and model methods by name
 const ENGINE_METHODS = new Set([
   'setThreads', 'memoryInUse', 'positionalTable', 'positionSimilarity', 'sinusoidalShiftMatrix', 'ropeApply',
-  'ropeRotation', 'alibiSlopes', 'alibiBias', 'attention',
+  'ropeRotation', 'alibiSlopes', 'alibiBias', 'attention', 'benchmark',
 ]);
 const MODEL_METHODS = new Set([
   'tokenize', 'decode', 'forward', 'nextTokenProbabilities', 'startGeneration', 'generateStep', 'save',

@@ -1,0 +1,30 @@
+#include "core/linear.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "core/check.hpp"
+#include "core/thread_pool.hpp"
+
+namespace attnlab {
+
+Matrix linear_forward(const ConstMatrixRef& x, const ConstMatrixRef& w, const ConstRowVectorRef& b) {
+  require(x.cols() == w.rows(), "linear: input width " + std::to_string(x.cols()) + " differs from W's " +
+                                    std::to_string(w.rows()) + " rows");
+  require(b.size() == w.cols(), "linear: bias has " + std::to_string(b.size()) + " entries for " +
+                                    std::to_string(w.cols()) + " outputs");
+  const Index n = x.rows();
+  Matrix y(n, w.cols());
+  // at least 32 rows a block: smaller pieces cost more in hand-over than they save
+  const Index blocks = std::max<Index>(1, std::min<Index>(num_threads(), n / 32));
+  const Index rows = (n + blocks - 1) / blocks;
+  parallel_for(blocks, [&](Index block) {
+    const Index r0 = block * rows, count = std::min(rows, n - r0);
+    if (count <= 0) return;
+    y.middleRows(r0, count).noalias() = x.middleRows(r0, count) * w;
+    y.middleRows(r0, count).rowwise() += b;
+  });
+  return y;
+}
+
+}  // namespace attnlab
