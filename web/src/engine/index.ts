@@ -53,7 +53,11 @@ export function threadsSupported(): boolean {
   }
 }
 
-function hardwareThreads(): number {
+async function hardwareThreads(): Promise<number> {
+  if (isNode) {
+    const nodeOs = 'node:os';
+    return ((await import(/* @vite-ignore */ nodeOs)) as { availableParallelism(): number }).availableParallelism();
+  }
   const n = (globalThis.navigator as { hardwareConcurrency?: number } | undefined)?.hardwareConcurrency;
   return n && n > 0 ? n : 2;
 }
@@ -97,7 +101,7 @@ export async function loadAttnlab(options: LoadOptions = {}): Promise<Engine> {
   }
   const raw = await instantiate(threaded ? 'attnlab-threads' : 'attnlab', options);
   const engine = new Engine(raw);
-  if (threaded) engine.setThreads(wanted === 'auto' ? Math.min(hardwareThreads(), engine.info.maxThreads) : wanted);
+  if (threaded) engine.setThreads(wanted === 'auto' ? Math.min(await hardwareThreads(), engine.info.maxThreads) : wanted);
   return engine;
 }
 

@@ -1,0 +1,32 @@
+// Every JavaScript example in the README's API section runs as written (browser-only ones, marked
+// ```js browser, run in tests/e2e instead).
+import { it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const readme = readFileSync(`${root}README.md`, 'utf8');
+const section = readme.slice(readme.indexOf('## JavaScript API'), readme.indexOf('\n## ', readme.indexOf('## JavaScript API') + 1));
+const blocks = [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+const PRELUDE = "import { loadAttnlab } from 'attnlab';\nconst engine = await loadAttnlab();\n";
+
+it('the README has examples for every entry point', () => {
+  const code = blocks.join('\n');
+  for (const entry of ['loadAttnlab', 'setThreads', 'attentionSteps', 'attention(', 'positionalTable', 'positionSimilarity',
+    'sinusoidalShiftMatrix', 'ropeApply', 'ropeRotation', 'alibiSlopes', 'alibiBias', 'createModel', 'loadModel', 'tokenize',
+    'forward', 'nextTokenProbabilities', 'startGeneration', 'generateStep', 'decode', 'save', 'benchmark', 'memoryInUse']) {
+    assert.ok(code.includes(entry), `an example uses ${entry}`);
+  }
+});
+
+blocks.forEach((block, i) => {
+  it(`README example ${i + 1} runs`, () => {
+    // inside the repository, so that `import 'attnlab'` resolves to this package
+    mkdirSync(`${root}build/readme-examples`, { recursive: true });
+    const file = `${root}build/readme-examples/example-${i + 1}.mjs`;
+    writeFileSync(file, block.includes('loadAttnlab') ? block : PRELUDE + block);
+    execFileSync('node', [file], { encoding: 'utf8', timeout: 60000 });
+  });
+});
