@@ -39,7 +39,8 @@ EMSCRIPTEN_BINDINGS(attnlab) {
       .function("nextTokenProbabilities", &ModelHandle::next_token_probabilities)
       .function("startGeneration", &ModelHandle::start_generation)
       .function("generateStep", &ModelHandle::generate_step)
-      .function("save", &ModelHandle::save);
+      .function("save", &ModelHandle::save)
+      .function("attentionSteps", &ModelHandle::attention_steps);
   function("modelFromConfig", &model_from_config);
   function("modelFromFiles", &model_from_files);
 }

@@ -68,6 +68,8 @@ class ModelHandle {
   val generate_step(const val& options);
   // {weights: Uint8Array, config: string, vocab: string}
   val save() const;
+  // {tokens, layer, source?, cross?}: that layer's attention on these tokens, to step through
+  std::shared_ptr<AttentionStepsHandle> attention_steps(const val& options) const;
  private:
   const Tokenizer& tokenizer() const;
   Transformer model_;

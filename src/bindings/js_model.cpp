@@ -3,6 +3,7 @@
 #include "core/check.hpp"
 #include "io/model_file.hpp"
 #include "model/generate.hpp"
+#include "model/layer_attention.hpp"
 
 namespace attnlab::js {
 
@@ -177,6 +178,16 @@ val ModelHandle::save() const {
     out.set("config", config_to_json(model_.config()));
     if (tokenizer_) out.set("vocab", tokenizer_->to_json());
     return out;
+  });
+}
+
+std::shared_ptr<AttentionStepsHandle> ModelHandle::attention_steps(const val& options) const {
+  return guarded([&] {
+    const int top = static_cast<int>(model_.config().vocab_size) - 1;
+    const std::vector<int> tokens = get_ints(options, "tokens", 0, top);
+    const std::vector<int> source = has(options, "source") ? get_ints(options, "source", 0, top) : std::vector<int>{};
+    return std::make_shared<AttentionStepsHandle>(layer_attention_steps(
+        model_, tokens, get_index(options, "layer", 0, 255), source, get_bool(options, "cross", false)));
   });
 }
 

@@ -138,6 +138,12 @@ for (const threads of [1, 'auto']) {
       assert.equal(step.cacheBytes, 2 * 2 * 8 * 16 * 4);  // 2·L·n·d_kv·bytes
       const greedy = out.logits.data.slice(6 * 12, 7 * 12);
       assert.equal(step.token, greedy.indexOf(Math.max(...greedy)));
+      const layer = model.attentionSteps({ tokens: ids, layer: 1 });
+      assert.equal(layer.advance().stage, 'project');
+      const steps = layer.runAll();
+      assertClose(steps.heads[3].weights.data, out.trace['layer1.attn.head3.weights'].data, 1e-6, 'layer 1 head 3');
+      layer.dispose();
+      assertThrows(() => model.attentionSteps({ tokens: ids, layer: 5 }), /layer 5 does not exist/);
       const saved = model.save();
       const loaded = engine.loadModel({ weights: saved.weights, config: saved.config, vocab: saved.vocab });
       assert.deepEqual([...loaded.forward({ tokens: ids }).logits.data], [...out.logits.data]);

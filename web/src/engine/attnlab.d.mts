@@ -178,6 +178,9 @@ export interface RawModel {
   generateStep(options?: SamplingOptions): { token: number; probabilities: Float32Array; length: number; cacheBytes: number };
   /** the three files of a saved model */
   save(): { weights: Uint8Array; config: string; vocab?: string };
+  /** one layer's attention (self, or cross in an encoder-decoder's decoder) on these tokens, fed
+   * with exactly what that sub-layer sees in a forward pass, to step through */
+  attentionSteps(options: { tokens: ArrayLike<number>; layer: number; source?: ArrayLike<number>; cross?: boolean }): RawAttentionSteps;
   delete(): void;
 }
 

@@ -125,8 +125,8 @@ function release(wrapper: object, handle: { delete(): void } | undefined): undef
 export class AttentionStepper {
   private handle?: RawAttentionSteps;
 
-  constructor(raw: AttnlabModule, options: SingleHeadInput | MultiHeadInput) {
-    this.handle = own(this, raw.attentionSteps(options));
+  constructor(handle: RawAttentionSteps) {
+    this.handle = own(this, handle);
   }
 
   private get live(): RawAttentionSteps {
@@ -182,6 +182,10 @@ export class Model {
     return this.live.generateStep(options);
   }
   save(): { weights: Uint8Array; config: string; vocab?: string } { return this.live.save(); }
+  /** one layer's attention on these tokens, stage by stage (cross: an encoder-decoder's cross-attention) */
+  attentionSteps(options: { tokens: ArrayLike<number>; layer: number; source?: ArrayLike<number>; cross?: boolean }): AttentionStepper {
+    return new AttentionStepper(this.live.attentionSteps(options));
+  }
   dispose(): void { this.handle = release(this, this.handle); }
 }
 
@@ -218,7 +222,7 @@ export class Engine {
 
   /** a stepper for attention, advanced by the caller */
   attentionSteps(options: SingleHeadInput | MultiHeadInput): AttentionStepper {
-    return new AttentionStepper(this.raw, options);
+    return new AttentionStepper(this.raw.attentionSteps(options));
   }
   /** every stage at once */
   attention(options: SingleHeadInput | MultiHeadInput): AttentionResult {

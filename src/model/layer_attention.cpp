@@ -1,0 +1,38 @@
+#include "model/layer_attention.hpp"
+
+#include <string>
+
+#include "core/check.hpp"
+
+namespace attnlab {
+
+AttentionSteps layer_attention_steps(const Transformer& model, const std::vector<int>& tokens, Index layer,
+                                     const std::vector<int>& source, bool cross) {
+  const ModelConfig& config = model.config();
+  const bool encoder_decoder = config.architecture == Architecture::encoder_decoder;
+  require(encoder_decoder == !source.empty(),
+          encoder_decoder ? "layer attention: an encoder-decoder model needs the source tokens"
+                          : "layer attention: only encoder-decoder models take source tokens");
+  require(!cross || encoder_decoder, "layer attention: cross-attention exists only in encoder-decoder models");
+  const StackParams& stack = config.architecture == Architecture::encoder_only ? model.params().encoder : model.params().decoder;
+  require(layer >= 0 && layer < static_cast<Index>(stack.h.size()),
+          "layer attention: layer " + std::to_string(layer) + " does not exist (the model has " +
+              std::to_string(stack.h.size()) + ")");
+  Trace trace;
+  if (encoder_decoder) model.forward(source, tokens, &trace);
+  else model.forward(tokens, &trace);
+  const std::string prefix = (encoder_decoder ? "decoder.layer" : "layer") + std::to_string(layer) + ".";
+  const BlockParams& block = stack.h[static_cast<size_t>(layer)];
+  AttentionConfig attention = config.attention();
+  if (cross) {
+    attention.rope = attention.alibi = false;
+    // under post-LN the cross sub-layer reads the first sub-layer's normed output
+    const Matrix& x = trace.get(prefix + (config.pre_norm ? "ln_cross_attn" : "ln_1"));
+    return AttentionSteps::multi_head(attention, block.crossattention, x, model.encode(source), Mask::none());
+  }
+  const Matrix& x = trace.get(prefix + (config.pre_norm ? "ln_1" : "in"));
+  const Mask mask = config.architecture == Architecture::encoder_only ? Mask::none() : Mask::causal_mask();
+  return AttentionSteps::multi_head(attention, block.attn, x, Matrix(), mask);
+}
+
+}  // namespace attnlab
