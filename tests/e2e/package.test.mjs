@@ -25,8 +25,9 @@ it('runs the engine in a worker without blocking the page', { timeout: 120000 },
   const data = await page.locator('#worker').evaluate((el) => ({ ...el.dataset }));
   assert.equal(data.build, 'simd-threads');
   assert.equal(data.rows, '384');
-  // the page's timer kept firing during the forward: at least every other 10 ms period
-  assert.ok(Number(data.ticks) >= Number(data.elapsed) / 20, `timer fired ${data.ticks} times in ${data.elapsed} ms`);
+  // the page's 10 ms timer kept firing during the forward
+  // (a blocked main thread would fire it once at most, after the call)
+  assert.ok(Number(data.ticks) >= Math.max(3, Number(data.elapsed) / 50), `timer fired ${data.ticks} times in ${data.elapsed} ms`);
   await page.screenshot({ path: `${SCREENSHOTS}package-example.png` });
   assert.deepEqual(problems, []);
   assert.deepEqual(requests.filter((u) => !u.startsWith(server.url)), []);

@@ -108,30 +108,33 @@ export async function loadAttnlab(options: LoadOptions = {}): Promise<Engine> {
 // Engine memory held by a wrapper is freed when the wrapper is collected, unless disposed first.
 const registry = new FinalizationRegistry<{ delete(): void }>((handle) => handle.delete());
 
-function own<T extends { delete(): void }>(wrapper: object, handle: T): T {
-  registry.register(wrapper, handle, wrapper);
-  return handle;
-}
+/** A JavaScript object that owns an engine object (C++ memory). */
+abstract class EngineObject<Handle extends { delete(): void }> {
+  private handle?: Handle;
 
-function release(wrapper: object, handle: { delete(): void } | undefined): undefined {
-  if (handle) {
-    registry.unregister(wrapper);
-    handle.delete();
+  constructor(handle: Handle, private readonly kind: string) {
+    this.handle = handle;
+    registry.register(this, handle, this);
   }
-  return undefined;
+
+  protected get live(): Handle {
+    if (!this.handle) throw new Error(`attnlab: this ${this.kind} was disposed`);
+    return this.handle;
+  }
+
+  /** frees the engine memory now rather than when collected */
+  dispose(): void {
+    if (!this.handle) return;
+    registry.unregister(this);
+    this.handle.delete();
+    this.handle = undefined;
+  }
 }
 
 /** Attention one stage per call. */
-export class AttentionStepper {
-  private handle?: RawAttentionSteps;
-
+export class AttentionStepper extends EngineObject<RawAttentionSteps> {
   constructor(handle: RawAttentionSteps) {
-    this.handle = own(this, handle);
-  }
-
-  private get live(): RawAttentionSteps {
-    if (!this.handle) throw new Error('attnlab: this AttentionStepper was disposed');
-    return this.handle;
+    super(handle, 'AttentionStepper');
   }
 
   /** all stages, "start" first */
@@ -149,20 +152,12 @@ export class AttentionStepper {
     return this.live.result();
   }
   result(): AttentionResult { return this.live.result(); }
-  dispose(): void { this.handle = release(this, this.handle); }
 }
 
 /** A Transformer with its tokenizer and a KV cache for generation. */
-export class Model {
-  private handle?: RawModel;
-
+export class Model extends EngineObject<RawModel> {
   constructor(handle: RawModel) {
-    this.handle = own(this, handle);
-  }
-
-  private get live(): RawModel {
-    if (!this.handle) throw new Error('attnlab: this Model was disposed');
-    return this.handle;
+    super(handle, 'Model');
   }
 
   get config(): Required<ModelConfig> { return this.live.config(); }
@@ -186,7 +181,6 @@ export class Model {
   attentionSteps(options: { tokens: ArrayLike<number>; layer: number; source?: ArrayLike<number>; cross?: boolean }): AttentionStepper {
     return new AttentionStepper(this.live.attentionSteps(options));
   }
-  dispose(): void { this.handle = release(this, this.handle); }
 }
 
 /** The loaded engine. */
