@@ -78,20 +78,51 @@ describe('seminar page', () => {
     const { page, problems, close } = await openPage(browser, server.url);
     const widget = page.locator('attn-positional-encoding');
     await page.locator('attn-positional-encoding[data-ready]').waitFor();
-    const colours = () => widget.locator('canvas').evaluateAll((canvases) => canvases.map((c) => {
+    const colours = () => widget.locator('canvas').evaluateAll((canvases) => canvases.filter((c) => c.checkVisibility()).map((c) => {
       const g = c.getContext('2d');
       const { data } = g.getImageData(0, 0, c.width, c.height);
       const seen = new Set();
       for (let i = 0; i < data.length; i += 4 * 7) seen.add(`${data[i]},${data[i + 1]},${data[i + 2]},${data[i + 3]}`);
       return seen.size;
     }));
-    for (const count of await colours()) assert.ok(count > 50, `canvas shows only ${count} colours`);
+    const counts = await colours();
+    assert.equal(counts.length, 2, 'the table and the similarity are shown');
+    for (const count of counts) assert.ok(count > 50, `canvas shows only ${count} colours`);
 
     const slider = widget.getByRole('slider', { name: 'positions n' });
     await slider.fill('64');
     await widget.getByText('PE (64×32)').waitFor();
     await page.waitForFunction(() => location.hash.includes('n=64'));
     await widget.screenshot({ path: `${SCREENSHOTS}positional-encoding.png` });
+    assert.deepEqual(problems, []);
+    await close();
+  });
+
+  it('switches between the positional schemes, each computed by the engine', async () => {
+    const { page, problems, close } = await openPage(browser, server.url);
+    const widget = page.locator('attn-positional-encoding');
+    await page.locator('attn-positional-encoding[data-ready]').waitFor();
+    await widget.getByRole('button', { name: 'RoPE' }).click();
+    await widget.getByText('depends only on j − i').waitFor();
+    await page.waitForFunction(() => location.hash.includes('pe=rope'));
+    await widget.screenshot({ path: `${SCREENSHOTS}positional-rope.png` });
+    await widget.getByRole('button', { name: 'Learned' }).click();
+    await widget.getByText('no structure until trained').waitFor();
+    await widget.getByRole('button', { name: 'ALiBi' }).click();
+    await widget.getByText('head 1 of 8: m = 0.50000').waitFor();
+    assert.equal(await widget.getByRole('slider', { name: 'width d' }).isVisible(), false);
+    await widget.getByRole('slider', { name: 'head' }).fill('7');
+    await widget.getByText('head 8 of 8: m = 0.00391').waitFor();
+    await page.waitForFunction(() => location.hash.includes('pe=alibi') && location.hash.includes('head=7'));
+    const drawn = await widget.locator('canvas').evaluateAll((canvases) => canvases.filter((c) => c.checkVisibility()).map((c) => {
+      const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
+      const seen = new Set();
+      for (let i = 0; i < data.length; i += 4 * 7) seen.add(`${data[i]},${data[i + 1]},${data[i + 2]}`);
+      return seen.size;
+    }));
+    assert.equal(drawn.length, 1);
+    assert.ok(drawn[0] > 20, `the ALiBi bias shows ${drawn[0]} colours`);
+    await widget.screenshot({ path: `${SCREENSHOTS}positional-alibi.png` });
     assert.deepEqual(problems, []);
     await close();
   });

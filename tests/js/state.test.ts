@@ -3,7 +3,7 @@ import { decodeState, defaultState, encodeState } from '../../web/src/app/state'
 
 describe('app state in the URL', () => {
   it('round-trips every field', () => {
-    const state = { attention: { causal: true, scaled: false, query: 2 }, positional: { n: 64, d: 16, base: 100 } };
+    const state = { attention: { causal: true, scaled: false, query: 2 }, positional: { kind: 'rope' as const, n: 64, d: 16, base: 100, head: 5 } };
     expect(decodeState(encodeState(state))).toEqual(state);
   });
   it('writes nothing for the defaults', () => {
@@ -11,8 +11,8 @@ describe('app state in the URL', () => {
     expect(decodeState('')).toEqual(defaultState());
   });
   it('clamps or ignores hostile values instead of failing', () => {
-    const s = decodeState('#n=1e99&d=abc&base=-5&q=<script>&causal=maybe&unknown=1');
-    expect(s.positional).toEqual({ n: 128, d: 32, base: 10 });
+    const s = decodeState('#n=1e99&d=abc&base=-5&q=<script>&causal=maybe&pe=fourier&head=-9&unknown=1');
+    expect(s.positional).toEqual({ kind: 'sinusoidal', n: 128, d: 32, base: 10, head: 0 });
     expect(s.attention).toEqual(defaultState().attention);
   });
   it('keeps the width even', () => {

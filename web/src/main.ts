@@ -16,10 +16,12 @@ function applyState(s: AppState): void {
   pe?.setAttribute('n', String(s.positional.n));
   pe?.setAttribute('d', String(s.positional.d));
   pe?.setAttribute('base', String(s.positional.base));
+  pe?.setAttribute('kind', s.positional.kind);
+  pe?.setAttribute('head', String(s.positional.head));
 }
 
 document.addEventListener('attn-change', (event) => {
-  const detail = (event as CustomEvent<Record<string, number | boolean>>).detail;
+  const detail = (event as CustomEvent<Record<string, number | boolean | string>>).detail;
   const target = event.target as Element;
   if (target.localName === 'attn-attention-steps') state = { ...state, attention: { ...state.attention, ...detail } };
   if (target.localName === 'attn-positional-encoding') state = { ...state, positional: { ...state.positional, ...detail } };

@@ -9,23 +9,30 @@ export interface AppState {
     query: number;
   };
   positional: {
+    kind: PositionalKind;
     n: number;
     d: number;
     base: number;
+    /** ALiBi head whose bias is shown */
+    head: number;
   };
 }
+
+export const POSITIONAL_KINDS = ['sinusoidal', 'learned', 'rope', 'alibi'] as const;
+export type PositionalKind = (typeof POSITIONAL_KINDS)[number];
 
 export const LIMITS = {
   query: { min: 0, max: 2 },
   n: { min: 2, max: 128 },
   d: { min: 2, max: 128 },
   base: { min: 10, max: 100000 },
+  head: { min: 0, max: 7 },
 } as const;
 
 export function defaultState(): AppState {
   return {
     attention: { causal: false, scaled: true, query: 0 },
-    positional: { n: 32, d: 32, base: 10000 },
+    positional: { kind: 'sinusoidal', n: 32, d: 32, base: 10000, head: 0 },
   };
 }
 
@@ -41,7 +48,7 @@ function flag(text: string | null, fallback: boolean): boolean {
   return fallback;
 }
 
-/** "#causal=1&scaled=0&q=2&n=32&d=32&base=10000" → state (unknown keys ignored, values clamped) */
+/** "#causal=1&scaled=0&q=2&pe=rope&n=32&d=32&base=10000&head=3" → state (unknown keys ignored, values clamped) */
 export function decodeState(hash: string): AppState {
   const params = new URLSearchParams(hash.replace(/^#/, ''));
   const s = defaultState();
@@ -52,9 +59,11 @@ export function decodeState(hash: string): AppState {
       query: clampInt(params.get('q'), s.attention.query, LIMITS.query),
     },
     positional: {
+      kind: POSITIONAL_KINDS.find((k) => k === params.get('pe')) ?? s.positional.kind,
       n: clampInt(params.get('n'), s.positional.n, LIMITS.n),
       d: 2 * Math.round(clampInt(params.get('d'), s.positional.d, LIMITS.d) / 2),
       base: clampInt(params.get('base'), s.positional.base, LIMITS.base),
+      head: clampInt(params.get('head'), s.positional.head, LIMITS.head),
     },
   };
 }
@@ -66,9 +75,11 @@ export function encodeState(state: AppState): string {
   if (state.attention.causal !== s.attention.causal) params.set('causal', state.attention.causal ? '1' : '0');
   if (state.attention.scaled !== s.attention.scaled) params.set('scaled', state.attention.scaled ? '1' : '0');
   if (state.attention.query !== s.attention.query) params.set('q', String(state.attention.query));
+  if (state.positional.kind !== s.positional.kind) params.set('pe', state.positional.kind);
   if (state.positional.n !== s.positional.n) params.set('n', String(state.positional.n));
   if (state.positional.d !== s.positional.d) params.set('d', String(state.positional.d));
   if (state.positional.base !== s.positional.base) params.set('base', String(state.positional.base));
+  if (state.positional.head !== s.positional.head) params.set('head', String(state.positional.head));
   const text = params.toString();
   return text ? `#${text}` : '';
 }

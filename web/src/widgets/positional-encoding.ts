@@ -1,44 +1,82 @@
-// <attn-positional-encoding>: the sinusoidal table PE (n × d) and the similarity PE·PEᵀ, computed
-// by the engine. Attributes: n, d (even), base.
-import { LIMITS } from '../app/state';
+// <attn-positional-encoding>: how each positional scheme looks, computed by the engine. Sinusoidal,
+// learned and RoPE show their table (n × d) and the similarity of positions; ALiBi shows one head's
+// additive bias. Attributes: kind (sinusoidal | learned | rope | alibi), n, d (even), base, head.
+import { LIMITS, POSITIONAL_KINDS, type PositionalKind } from '../app/state';
 import type { Engine } from '../engine/index';
+import { formatNumber } from '../math/format';
 import { EngineElement } from '../primitives/engine-element';
 import { Heatmap } from '../primitives/heatmap';
 import { slider } from '../primitives/slider';
 
 const styles = `
+.kinds { display: inline-flex; gap: 4px; margin: 8px 0 4px; }
 .controls { display: flex; flex-wrap: wrap; gap: 18px; margin: 8px 0 12px; }
 .plots { display: flex; flex-wrap: wrap; gap: 24px; }
 .plots h4 { margin: 0 0 4px; font-size: 14px; font-weight: 600; }
+.note { max-width: 760px; }
+[hidden] { display: none !important; }
 output { min-width: 4em; font-variant-numeric: tabular-nums; }
 `;
 
+const NAMES: Record<PositionalKind, string> = { sinusoidal: 'Sinusoidal', learned: 'Learned', rope: 'RoPE', alibi: 'ALiBi' };
+
+type Control = { element: HTMLElement; set(value: number): void };
+
 export class PositionalEncoding extends EngineElement {
-  static readonly observedAttributes = ['n', 'd', 'base'];
+  static readonly observedAttributes = ['kind', 'n', 'd', 'base', 'head'];
   private readonly table = new Heatmap({ xLabel: 'dimension', yLabel: 'position', tint: 'signed', width: 300, height: 240 });
   private readonly similarity = new Heatmap({ xLabel: 'position', yLabel: 'position', tint: 'signed', width: 240, height: 240 });
+  private readonly bias = new Heatmap({ xLabel: 'key position', yLabel: 'query position', tint: 'signed', width: 240, height: 240 });
+  private view?: ReturnType<PositionalEncoding['build']>;
 
   constructor() {
     super(styles);
   }
 
-  private view?: { root: HTMLElement; equation: HTMLElement; tableTitle: HTMLElement; similarityTitle: HTMLElement;
-    sliders: Record<'n' | 'd' | 'base', { set(value: number): void }> };
-
   protected render(engine: Engine): Node {
+    const kind = POSITIONAL_KINDS.find((k) => k === this.getAttribute('kind')) ?? 'sinusoidal';
     const n = this.intAttribute('n', 32, LIMITS.n.min, LIMITS.n.max);
     const d = 2 * Math.round(this.intAttribute('d', 32, LIMITS.d.min, LIMITS.d.max) / 2);
     const base = this.intAttribute('base', 10000, LIMITS.base.min, LIMITS.base.max);
-    const pe = engine.positionalTable({ kind: 'sinusoidal', n, d, base });
-    const similarity = engine.positionSimilarity({ pe: pe.data, n, d });
-
+    const head = this.intAttribute('head', 0, LIMITS.head.min, LIMITS.head.max);
     const view = (this.view ??= this.build());
     view.sliders.n.set(n);
     view.sliders.d.set(d);
     view.sliders.base.set(Math.round(Math.log10(base)));
-    view.equation.textContent = `PE(pos, 2i) = sin(pos / ${base}^(2i/${d})),  PE(pos, 2i+1) = cos(pos / ${base}^(2i/${d}))`;
-    view.tableTitle.textContent = `PE (${n}×${d})`;
-    view.similarityTitle.textContent = `PE·PEᵀ (${n}×${n}): depends only on |i − j|`;
+    view.sliders.head.set(head);
+    for (const [k, button] of view.kindButtons) button.setAttribute('aria-pressed', String(k === kind));
+    const alibi = kind === 'alibi';
+    view.sliders.d.element.hidden = alibi;
+    view.sliders.base.element.hidden = alibi || kind === 'learned';
+    view.sliders.head.element.hidden = !alibi;
+    view.tableFigure.hidden = alibi;
+    view.similarityFigure.hidden = alibi;
+    view.biasFigure.hidden = !alibi;
+
+    if (alibi) {
+      const slope = engine.alibiSlopes({ heads: 8 })[head];
+      const bias = engine.alibiBias({ heads: 8, head, n });
+      view.equation.textContent = `softmax(QKᵀ/√d_k − m·|i − j|),  head ${head + 1} of 8: m = ${formatNumber(slope, 5)}`;
+      view.biasTitle.textContent = `bias −m·|i − j| (${n}×${n})`;
+      view.note.textContent = 'No vector is added to the tokens: each head subtracts a penalty that grows with distance. ' +
+        'Steep heads (first) look close by, shallow heads (last) far away; the slopes fall geometrically, 1/2, 1/4, … 1/256.';
+      queueMicrotask(() => this.bias.draw(bias));
+      return view.root;
+    }
+    const pe = engine.positionalTable({ kind, n, d, base, seed: 1 });
+    const similarity = engine.positionSimilarity({ pe: pe.data, n, d });
+    const text = {
+      sinusoidal: [`PE(pos, 2i) = sin(pos / ${base}^(2i/${d})),  PE(pos, 2i+1) = cos(pos / ${base}^(2i/${d}))`,
+        `PE (${n}×${d})`, `PE·PEᵀ (${n}×${n}): depends only on |i − j|`,
+        'Added to the token embeddings. Every dimension pair turns at its own frequency, so a shift by k is one fixed rotation T_k of the whole vector.'],
+      learned: [`P = wpe[0 : ${n}], one trained row per position (shown freshly initialised, N(0, 0.02²))`,
+        `wpe (${n}×${d})`, `P·Pᵀ (${n}×${n}): no structure until trained`,
+        `Added to the token embeddings like the sinusoidal table, but learned; positions beyond the table's length cannot be encoded.`],
+      rope: [`q′ = R(pos)·q, each pair (2i, 2i+1) rotated by pos·${base}^(−2i/${d})`,
+        `R(pos)·1 (${n}×${d}): the rotation of a vector of ones`, `(R(i)·1)·(R(j)·1) (${n}×${n}): depends only on j − i`,
+        'Nothing is added: queries and keys are rotated, so their dot product sees only the offset between positions.'],
+    }[kind];
+    [view.equation.textContent, view.tableTitle.textContent, view.similarityTitle.textContent, view.note.textContent] = text;
     // draw once the view is in the document, so the canvas can read the inherited text colour
     queueMicrotask(() => {
       this.table.draw(pe);
@@ -49,21 +87,35 @@ export class PositionalEncoding extends EngineElement {
 
   private build() {
     const root = document.createElement('div');
+    const set = (name: string) => (value: number | string) => {
+      this.setAttribute(name, String(value));
+      this.announce({ [name]: value });
+    };
+    const kinds = document.createElement('div');
+    kinds.className = 'kinds';
+    kinds.setAttribute('role', 'group');
+    kinds.setAttribute('aria-label', 'positional scheme');
+    const kindButtons = new Map<PositionalKind, HTMLButtonElement>();
+    for (const kind of POSITIONAL_KINDS) {
+      const b = document.createElement('button');
+      b.textContent = NAMES[kind];
+      b.addEventListener('click', () => set('kind')(kind));
+      kindButtons.set(kind, b);
+      kinds.append(b);
+    }
     const equation = document.createElement('div');
     equation.className = 'eq';
     const controls = document.createElement('div');
     controls.className = 'controls';
-    const set = (name: string) => (value: number) => {
-      this.setAttribute(name, String(value));
-      this.announce({ [name]: value });
-    };
-    const sliders = {
+    const sliders: Record<'n' | 'd' | 'base' | 'head', Control> = {
       n: slider({ label: 'positions n', ...LIMITS.n, step: 1, value: 32, onInput: set('n') }),
       d: slider({ label: 'width d', ...LIMITS.d, step: 2, value: 32, onInput: set('d') }),
       base: slider({ label: 'base', min: 1, max: 5, step: 1, value: 4, format: (e) => String(10 ** e),
         onInput: (e) => set('base')(10 ** e) }),
+      head: slider({ label: 'head', ...LIMITS.head, step: 1, value: 0, format: (h) => String(h + 1),
+        onInput: set('head') }),
     };
-    controls.append(sliders.n.element, sliders.d.element, sliders.base.element);
+    controls.append(...Object.values(sliders).map((s) => s.element));
     const plots = document.createElement('div');
     plots.className = 'plots';
     const figure = (map: Heatmap) => {
@@ -71,12 +123,16 @@ export class PositionalEncoding extends EngineElement {
       const title = document.createElement('h4');
       f.append(title, map.element);
       plots.append(f);
-      return title;
+      return [f, title] as const;
     };
-    const tableTitle = figure(this.table);
-    const similarityTitle = figure(this.similarity);
-    root.append(equation, controls, plots);
-    return { root, equation, tableTitle, similarityTitle, sliders };
+    const [tableFigure, tableTitle] = figure(this.table);
+    const [similarityFigure, similarityTitle] = figure(this.similarity);
+    const [biasFigure, biasTitle] = figure(this.bias);
+    const note = document.createElement('p');
+    note.className = 'muted note';
+    root.append(kinds, equation, controls, plots, note);
+    return { root, equation, kindButtons, sliders, tableFigure, tableTitle, similarityFigure, similarityTitle,
+      biasFigure, biasTitle, note };
   }
 }
 
