@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/check.hpp"
+#include "core/learned_positions.hpp"
 #include "core/sinusoidal.hpp"
 #include "model/block.hpp"
 
@@ -40,7 +41,7 @@ Matrix Transformer::embed(const std::vector<int>& tokens, Index pos0, Trace* tra
   }
   if (trace) trace->record(prefix + "embed.tokens", x);
   Matrix positions;
-  if (config_.positional == Positional::learned) positions = params_.wpe.middleRows(pos0, n);
+  if (config_.positional == Positional::learned) positions = learned_positions_lookup(params_.wpe, n, pos0);
   if (config_.positional == Positional::sinusoidal)
     positions = sinusoidal_table(pos0 + n, config_.d_model, config_.positional_base).bottomRows(n);
   if (positions.size()) {
