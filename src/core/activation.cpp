@@ -19,21 +19,57 @@ Activation activation_from_string(const std::string& name) {
 
 std::string to_string(Activation activation) { return enum_name(activation, kActivations); }
 
-Matrix relu_forward(const ConstMatrixRef& x) { return x.cwiseMax(0.0f); }
+Matrix relu_forward(const ConstMatrixRef& x) { return x.cwiseMax(Scalar(0)); }
 
 Matrix gelu_forward(const ConstMatrixRef& x) {
-  return x.unaryExpr([](float v) { return 0.5f * v * (1.0f + std::erf(v * 0.70710678118654752f)); });
+  return x.unaryExpr([](Scalar v) { return 0.5f * v * (1.0f + std::erf(v * Scalar(0.70710678118654752))); });
 }
 
 Matrix gelu_tanh_forward(const ConstMatrixRef& x) {
-  constexpr float kSqrt2OverPi = 0.79788456080286536f;
-  return x.unaryExpr([](float v) {
-    return 0.5f * v * (1.0f + std::tanh(kSqrt2OverPi * (v + 0.044715f * v * v * v)));
+  constexpr Scalar kSqrt2OverPi = Scalar(0.79788456080286536);
+  return x.unaryExpr([](Scalar v) {
+    return 0.5f * v * (1.0f + std::tanh(kSqrt2OverPi * (v + Scalar(0.044715) * v * v * v)));
   });
 }
 
 Matrix silu_forward(const ConstMatrixRef& x) {
-  return x.unaryExpr([](float v) { return v / (1.0f + std::exp(-v)); });
+  return x.unaryExpr([](Scalar v) { return v / (1.0f + std::exp(-v)); });
+}
+
+namespace {
+// dy ⊙ f'(x), entry by entry
+template <class Derivative>
+Matrix chain(const ConstMatrixRef& x, const ConstMatrixRef& dy, Derivative derivative) {
+  require(dy.rows() == x.rows() && dy.cols() == x.cols(), "activation backward: dy must have x's shape");
+  return x.binaryExpr(dy, [&](Scalar v, Scalar g) { return g * derivative(v); });
+}
+}  // namespace
+
+Matrix relu_backward(const ConstMatrixRef& x, const ConstMatrixRef& dy) {
+  return chain(x, dy, [](Scalar v) { return v > 0 ? Scalar(1) : Scalar(0); });
+}
+
+Matrix gelu_backward(const ConstMatrixRef& x, const ConstMatrixRef& dy) {
+  constexpr Scalar kInvSqrt2Pi = Scalar(0.39894228040143268);  // 1/√(2π)
+  return chain(x, dy, [](Scalar v) {
+    const Scalar cdf = 0.5f * (1.0f + std::erf(v * Scalar(0.70710678118654752)));
+    return cdf + v * kInvSqrt2Pi * std::exp(-0.5f * v * v);
+  });
+}
+
+Matrix gelu_tanh_backward(const ConstMatrixRef& x, const ConstMatrixRef& dy) {
+  constexpr Scalar kSqrt2OverPi = Scalar(0.79788456080286536);
+  return chain(x, dy, [](Scalar v) {
+    const Scalar t = std::tanh(kSqrt2OverPi * (v + Scalar(0.044715) * v * v * v));
+    return 0.5f * (1.0f + t) + 0.5f * v * (1.0f - t * t) * kSqrt2OverPi * (1.0f + 3.0f * Scalar(0.044715) * v * v);
+  });
+}
+
+Matrix silu_backward(const ConstMatrixRef& x, const ConstMatrixRef& dy) {
+  return chain(x, dy, [](Scalar v) {
+    const Scalar s = 1.0f / (1.0f + std::exp(-v));
+    return s * (1.0f + v * (1.0f - s));
+  });
 }
 
 }  // namespace attnlab

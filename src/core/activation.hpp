@@ -26,4 +26,14 @@ Matrix gelu_tanh_forward(const ConstMatrixRef& x);
 // y = x·σ(x) (Swish/SiLU)   x:(n,k) → (n,k)
 Matrix silu_forward(const ConstMatrixRef& x);
 
+// dx = dy ⊙ [x > 0]   differentiates relu_forward   x,dy:(n,k) → (n,k)
+Matrix relu_backward(const ConstMatrixRef& x, const ConstMatrixRef& dy);
+// dx = dy ⊙ (Φ(x) + x·φ(x))   differentiates gelu_forward   x,dy:(n,k) → (n,k)
+Matrix gelu_backward(const ConstMatrixRef& x, const ConstMatrixRef& dy);
+// dx = dy ⊙ (½(1 + tanh u) + ½x(1 − tanh²u)·√(2/π)(1 + 3·0.044715x²)), u = √(2/π)(x + 0.044715x³)
+//   differentiates gelu_tanh_forward   x,dy:(n,k) → (n,k)
+Matrix gelu_tanh_backward(const ConstMatrixRef& x, const ConstMatrixRef& dy);
+// dx = dy ⊙ σ(x)(1 + x(1 − σ(x)))   differentiates silu_forward   x,dy:(n,k) → (n,k)
+Matrix silu_backward(const ConstMatrixRef& x, const ConstMatrixRef& dy);
+
 }  // namespace attnlab

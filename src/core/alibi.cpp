@@ -36,7 +36,7 @@ Matrix alibi_bias(float slope, Index n, Index m) {
   Matrix bias(n, m);
   for (Index i = 0; i < n; ++i)
     for (Index j = 0; j < m; ++j)
-      bias(i, j) = -slope * static_cast<float>(std::llabs(static_cast<long long>(m - n + i - j)));
+      bias(i, j) = -slope * static_cast<Scalar>(std::llabs(static_cast<long long>(m - n + i - j)));
   return bias;
 }
 

@@ -10,8 +10,8 @@
 
 namespace attnlab {
 
-float attention_scale(Index d_k, bool scaled) {
-  return scaled ? 1.0f / std::sqrt(static_cast<float>(d_k)) : 1.0f;
+Scalar attention_scale(Index d_k, bool scaled) {
+  return scaled ? Scalar(1) / std::sqrt(static_cast<Scalar>(d_k)) : Scalar(1);
 }
 
 void validate_attention_inputs(const ConstMatrixRef& q, const ConstMatrixRef& k,
@@ -45,7 +45,7 @@ void attention_forward(const ConstMatrixRef& q, const ConstMatrixRef& k, const C
   require_shape(out, q.rows(), v.cols(), "attention: output");
   mask.validate(q.rows(), k.rows());
   const Index n = q.rows(), m = k.rows();
-  const float scale = attention_scale(q.cols(), scaled);
+  const Scalar scale = attention_scale(q.cols(), scaled);
   // query rows are independent: split them over the threads in blocks
   const Index blocks = std::max<Index>(1, std::min<Index>(num_threads(), n / 64));
   const Index rows_per_block = (n + blocks - 1) / blocks;
@@ -59,6 +59,24 @@ void attention_forward(const ConstMatrixRef& q, const ConstMatrixRef& k, const C
     softmax_rows_forward(w, w);
     attention_mix(w, v, out.middleRows(r0, rows));
   });
+}
+
+void attention_backward(const ConstMatrixRef& q, const ConstMatrixRef& k, const ConstMatrixRef& v,
+                        const ConstMatrixRef& weights, Scalar scale, const ConstMatrixRef& dout,
+                        MatrixRef dq, MatrixRef dk, MatrixRef dv) {
+  const Index n = q.rows(), m = k.rows();
+  require_shape(weights, n, m, "attention backward: weights");
+  require_shape(dout, n, v.cols(), "attention backward: dOut");
+  require_shape(dq, n, q.cols(), "attention backward: dQ");
+  require_shape(dk, m, k.cols(), "attention backward: dK");
+  require_shape(dv, m, v.cols(), "attention backward: dV");
+  dv.noalias() += weights.transpose() * dout;
+  const Matrix dweights = dout * v.transpose();
+  Matrix dscores(n, m);
+  softmax_rows_backward(weights, dweights, dscores);
+  dscores *= scale;
+  dq.noalias() += dscores * k;
+  dk.noalias() += dscores.transpose() * q;
 }
 
 AttentionTrace attention_forward_traced(const ConstMatrixRef& q, const ConstMatrixRef& k,

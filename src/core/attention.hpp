@@ -11,7 +11,7 @@ struct AttentionTrace {
   Matrix k;        // (m,d_k) keys
   Matrix v;        // (m,d_v) values
   Matrix scores;   // (n,m)   QKᵀ
-  float scale = 1; //         1/√d_k, or 1 with scaling switched off
+  Scalar scale = 1; //         1/√d_k, or 1 with scaling switched off
   Matrix scaled;   // (n,m)   QKᵀ·scale
   Matrix masked;   // (n,m)   QKᵀ·scale + M
   Matrix weights;  // (n,m)   softmax rows of masked; each row sums to 1 (0 if fully masked)
@@ -19,7 +19,7 @@ struct AttentionTrace {
 };
 
 // s = 1/√d_k, or 1 when scaling is off (the "why √d_k" experiment)
-float attention_scale(Index d_k, bool scaled);
+Scalar attention_scale(Index d_k, bool scaled);
 
 // throws attnlab::Error unless Q:(n,d_k) K:(m,d_k) V:(m,d_v) with n,m,d_k,d_v ≥ 1, all finite
 void validate_attention_inputs(const ConstMatrixRef& q, const ConstMatrixRef& k,
@@ -35,6 +35,14 @@ void attention_mix(const ConstMatrixRef& weights, const ConstMatrixRef& v, Matri
 // Keeps only the weights; the fast path used inside models.
 void attention_forward(const ConstMatrixRef& q, const ConstMatrixRef& k, const ConstMatrixRef& v,
                        const Mask& mask, bool scaled, MatrixRef weights, MatrixRef out);
+
+// dQ += dS·K, dK += dSᵀ·Q, dV += Aᵀ·dOut with dS = softmax_backward(A, dOut·Vᵀ)·s
+//   differentiates out = softmax(QKᵀ·s + M)·V of attention_forward, given its weights A:(n,m)
+//   Q:(n,d_k) K:(m,d_k) V:(m,d_v) dOut:(n,d_v). Masked entries have A = 0 and so get no gradient.
+//   Gradients accumulate: query heads that share a key/value group add into one dK and dV.
+void attention_backward(const ConstMatrixRef& q, const ConstMatrixRef& k, const ConstMatrixRef& v,
+                        const ConstMatrixRef& weights, Scalar scale, const ConstMatrixRef& dout,
+                        MatrixRef dq, MatrixRef dk, MatrixRef dv);
 
 // out = softmax(QKᵀ·s + M)·V   Q:(n,d_k) K:(m,d_k) V:(m,d_v), keeping every stage in the trace
 AttentionTrace attention_forward_traced(const ConstMatrixRef& q, const ConstMatrixRef& k,

@@ -39,7 +39,7 @@ class AttentionSteps {
   void run_all();
 
   Index heads() const { return static_cast<Index>(per_head_.size()); }
-  float scale() const { return scale_; }
+  Scalar scale() const { return scale_; }
   // one head's state; entries are empty until their stage has run
   const AttentionTrace& head(Index h) const;
   // running max/sum after every tile of head h (flash attention only)
@@ -60,7 +60,7 @@ class AttentionSteps {
   Matrix x_, memory_, w_q_, w_k_, w_v_;
   Mask mask_;
   Index block_rows_ = 0, block_cols_ = 0;
-  float scale_ = 1.0f;
+  Scalar scale_ = 1;
   // results
   std::vector<AttentionTrace> per_head_;
   std::vector<Mask> head_masks_;

@@ -1,5 +1,6 @@
 #include "core/exp.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 
@@ -40,6 +41,10 @@ void exp_inplace(float* x, Index count) {
     const float y = p * scale;
     x[i] = in < kLowest ? 0.0f : y;
   }
+}
+
+void exp_inplace(double* x, Index count) {
+  for (Index i = 0; i < count; ++i) x[i] = std::exp(x[i]);
 }
 
 }  // namespace attnlab

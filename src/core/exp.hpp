@@ -10,5 +10,7 @@ namespace attnlab {
 // Relative error below 2e-7 on [−87, 88]; arguments below −87 (including −∞) give exactly 0,
 // arguments above 88 saturate at exp(88).
 void exp_inplace(float* x, Index count);
+// the same in double precision (std::exp; the double build is for checking, not for speed)
+void exp_inplace(double* x, Index count);
 
 }  // namespace attnlab

@@ -55,4 +55,26 @@ Matrix feed_forward(const FeedForwardParams& p, Activation activation, const Con
   return out;
 }
 
+Matrix feed_forward_backward(const FeedForwardParams& p, Activation activation, const ConstMatrixRef& x,
+                             const FeedForwardTrace& t, const ConstMatrixRef& dout,
+                             FeedForwardParams& grads) {
+  // out = activated·W_2 + b_2
+  const Matrix dactivated = linear_backward(t.activated, p.c_proj_weight, dout, grads.c_proj_weight, grads.c_proj_bias);
+  Matrix dhidden;
+  switch (activation) {
+    case Activation::relu: dhidden = relu_backward(t.hidden, dactivated); break;
+    case Activation::gelu: dhidden = gelu_backward(t.hidden, dactivated); break;
+    case Activation::gelu_tanh: dhidden = gelu_tanh_backward(t.hidden, dactivated); break;
+    case Activation::swiglu: {
+      // activated = Swish(gate) ⊙ hidden
+      dhidden = dactivated.cwiseProduct(silu_forward(t.gate));
+      const Matrix dgate = silu_backward(t.gate, dactivated.cwiseProduct(t.hidden));
+      Matrix dx = linear_backward(x, p.c_gate_weight, dgate, grads.c_gate_weight, grads.c_gate_bias);
+      return dx + linear_backward(x, p.c_fc_weight, dhidden, grads.c_fc_weight, grads.c_fc_bias);
+    }
+  }
+  // hidden = x·W_1 + b_1
+  return linear_backward(x, p.c_fc_weight, dhidden, grads.c_fc_weight, grads.c_fc_bias);
+}
+
 }  // namespace attnlab

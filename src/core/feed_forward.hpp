@@ -33,4 +33,11 @@ struct FeedForwardTrace {
 Matrix feed_forward(const FeedForwardParams& params, Activation activation, const ConstMatrixRef& x,
                     FeedForwardTrace* trace = nullptr);
 
+// dx of feed_forward, given its input x and its trace (hidden, gate, activated)
+//   differentiates FFN(x) line by line, from activated·W_2 + b_2 back to x·W_1 + b_1
+//   x,dout:(n,d) → (n,d); parameter gradients accumulate into grads (same shapes as params)
+Matrix feed_forward_backward(const FeedForwardParams& params, Activation activation,
+                             const ConstMatrixRef& x, const FeedForwardTrace& trace,
+                             const ConstMatrixRef& dout, FeedForwardParams& grads);
+
 }  // namespace attnlab

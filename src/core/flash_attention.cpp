@@ -11,11 +11,11 @@ namespace attnlab {
 
 namespace {
 
-constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+constexpr Scalar kNegInf = -std::numeric_limits<Scalar>::infinity();
 
 // One query block against one key block: updates the running max, sum and unnormalised output.
 [[gnu::noinline]] void flash_tile(const ConstMatrixRef& q, const ConstMatrixRef& k, const ConstMatrixRef& v,
-                                  float scale, Index first_hidden_offset, bool causal,
+                                  Scalar scale, Index first_hidden_offset, bool causal,
                                   Matrix& s, RowVector& max, RowVector& sum, MatrixRef out) {
   const Index rows = q.rows(), cols = k.rows();
   s.resize(rows, cols);  // no reallocation after the first, largest tile
@@ -27,13 +27,13 @@ constexpr float kNegInf = -std::numeric_limits<float>::infinity();
       const Index first_hidden = std::max<Index>(0, std::min<Index>(cols, first_hidden_offset + i));
       for (Index j = first_hidden; j < cols; ++j) s(i, j) = kNegInf;
     }
-    const float tile_max = s.row(i).maxCoeff();
-    const float new_max = std::max(max(i), tile_max);
+    const Scalar tile_max = s.row(i).maxCoeff();
+    const Scalar new_max = std::max(max(i), tile_max);
     if (new_max == kNegInf) {
       s.row(i).setZero();  // nothing visible yet: contributes nothing
       continue;
     }
-    const float rescale = max(i) == kNegInf ? 0.0f : std::exp(max(i) - new_max);
+    const Scalar rescale = max(i) == kNegInf ? Scalar(0) : std::exp(max(i) - new_max);
     s.row(i).array() -= new_max;
     exp_inplace(s.row(i).data(), cols);
     sum(i) = rescale * sum(i) + s.row(i).sum();
@@ -53,7 +53,7 @@ Matrix flash_attention_forward(const ConstMatrixRef& q, const ConstMatrixRef& k,
           "flash attention: tile sizes must be between 1 and 4096");
   const Index n = q.rows(), m = k.rows();
   require_size(n, v.cols(), "flash attention output");
-  const float scale = attention_scale(q.cols(), scaled);
+  const Scalar scale = attention_scale(q.cols(), scaled);
   Matrix out = Matrix::Zero(n, v.cols());
   Matrix s(std::min(block_rows, n), std::min(block_cols, m));
   if (trace) {

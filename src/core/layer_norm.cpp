@@ -15,12 +15,33 @@ Matrix layer_norm_forward(const ConstMatrixRef& x, const RowVector& gamma, const
   require(std::isfinite(eps) && eps > 0.0f, "layer norm: ε must be a positive number");
   Matrix y(x.rows(), x.cols());
   for (Index i = 0; i < x.rows(); ++i) {
-    const float mean = x.row(i).mean();
+    const Scalar mean = x.row(i).mean();
     const RowVector centred = x.row(i).array() - mean;
-    const float variance = centred.squaredNorm() / static_cast<float>(x.cols());
-    y.row(i) = (centred * (1.0f / std::sqrt(variance + eps))).cwiseProduct(gamma) + beta;
+    const Scalar variance = centred.squaredNorm() / static_cast<Scalar>(x.cols());
+    y.row(i) = (centred * (Scalar(1) / std::sqrt(variance + eps))).cwiseProduct(gamma) + beta;
   }
   return y;
+}
+
+Matrix layer_norm_backward(const ConstMatrixRef& x, const RowVector& gamma, const ConstMatrixRef& dy,
+                           RowVector& dgamma, RowVector& dbeta, float eps) {
+  require(dy.rows() == x.rows() && dy.cols() == x.cols(), "layer norm backward: dy must have x's shape");
+  require(gamma.size() == x.cols() && dgamma.size() == x.cols() && dbeta.size() == x.cols(),
+          "layer norm backward: γ, dγ and dβ need " + std::to_string(x.cols()) + " entries");
+  Matrix dx(x.rows(), x.cols());
+  const Scalar d = static_cast<Scalar>(x.cols());
+  for (Index i = 0; i < x.rows(); ++i) {
+    const Scalar mean = x.row(i).mean();
+    const RowVector centred = x.row(i).array() - mean;
+    const Scalar rstd = Scalar(1) / std::sqrt(centred.squaredNorm() / d + eps);
+    const RowVector normed = centred * rstd;
+    const RowVector dnormed = dy.row(i).cwiseProduct(gamma);
+    dgamma += dy.row(i).cwiseProduct(normed);
+    dbeta += dy.row(i);
+    const Scalar mean_dnormed = dnormed.mean(), mean_dnormed_normed = dnormed.dot(normed) / d;
+    dx.row(i) = ((dnormed.array() - mean_dnormed - normed.array() * mean_dnormed_normed) * rstd).matrix();
+  }
+  return dx;
 }
 
 }  // namespace attnlab

@@ -8,4 +8,10 @@ namespace attnlab {
 Matrix layer_norm_forward(const ConstMatrixRef& x, const RowVector& gamma, const RowVector& beta,
                           float eps = 1e-5f);
 
+// dx = (γ ⊙ dy − mean(γ ⊙ dy) − x̂·mean(γ ⊙ dy ⊙ x̂)) / √(σ² + ε), x̂ = (x − μ)/√(σ² + ε)
+//   differentiates y = γ ⊙ x̂ + β of layer_norm_forward   x,dy:(n,d) → dx:(n,d)
+//   dγ += Σ_rows dy ⊙ x̂ and dβ += Σ_rows dy (gradients accumulate, as everywhere in training)
+Matrix layer_norm_backward(const ConstMatrixRef& x, const RowVector& gamma, const ConstMatrixRef& dy,
+                           RowVector& dgamma, RowVector& dbeta, float eps = 1e-5f);
+
 }  // namespace attnlab

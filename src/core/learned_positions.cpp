@@ -25,4 +25,10 @@ Matrix learned_positions_lookup(const ConstMatrixRef& wpe, Index n, Index pos0) 
   return wpe.middleRows(pos0, n);
 }
 
+void learned_positions_backward(const ConstMatrixRef& dpositions, Index pos0, MatrixRef dwpe) {
+  require(pos0 >= 0 && pos0 + dpositions.rows() <= dwpe.rows() && dpositions.cols() == dwpe.cols(),
+          "learned positions backward: gradient rows do not fit the table");
+  dwpe.middleRows(pos0, dpositions.rows()) += dpositions;
+}
+
 }  // namespace attnlab

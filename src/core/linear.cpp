@@ -27,4 +27,17 @@ Matrix linear_forward(const ConstMatrixRef& x, const ConstMatrixRef& w, const Co
   return y;
 }
 
+Matrix linear_backward(const ConstMatrixRef& x, const ConstMatrixRef& w, const ConstMatrixRef& dy,
+                       MatrixRef dw, RowVectorRef db) {
+  require(dy.rows() == x.rows() && dy.cols() == w.cols() && x.cols() == w.rows(),
+          "linear backward: x " + shape_string(x.rows(), x.cols()) + ", W " +
+              shape_string(w.rows(), w.cols()) + " and dy " + shape_string(dy.rows(), dy.cols()) +
+              " do not fit y = x·W + b");
+  require_shape(dw, w.rows(), w.cols(), "linear backward: dW");
+  require(db.size() == w.cols(), "linear backward: db needs " + std::to_string(w.cols()) + " entries");
+  dw.noalias() += x.transpose() * dy;
+  db += dy.colwise().sum();
+  return dy * w.transpose();
+}
+
 }  // namespace attnlab

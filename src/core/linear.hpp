@@ -5,8 +5,14 @@
 namespace attnlab {
 
 using ConstRowVectorRef = Eigen::Ref<const RowVector>;
+using RowVectorRef = Eigen::Ref<RowVector>;
 
 // y = x·W + b   x:(n,in) W:(in,out) b:(out) → (n,out); blocks of rows run in parallel
 Matrix linear_forward(const ConstMatrixRef& x, const ConstMatrixRef& w, const ConstRowVectorRef& b);
+
+// dx = dy·Wᵀ   differentiates y = x·W + b of linear_forward   x:(n,in) W:(in,out) dy:(n,out) → (n,in)
+//   dW += xᵀ·dy, db += Σ_rows dy; dW and db may be column blocks of a larger gradient
+Matrix linear_backward(const ConstMatrixRef& x, const ConstMatrixRef& w, const ConstMatrixRef& dy,
+                       MatrixRef dw, RowVectorRef db);
 
 }  // namespace attnlab

@@ -15,14 +15,14 @@ void Mask::validate(Index n, Index m) const {
           "mask: additive mask has shape " + shape_string(additive.rows(), additive.cols()) +
               ", expected " + shape_string(n, m));
   for (Index i = 0; i < additive.size(); ++i)
-    require(!std::isnan(additive.data()[i]) && additive.data()[i] != std::numeric_limits<float>::infinity(),
+    require(!std::isnan(additive.data()[i]) && additive.data()[i] != std::numeric_limits<Scalar>::infinity(),
             "mask: additive mask contains NaN or +Inf");
 }
 
 void Mask::apply(MatrixRef scores) const {
   const Index n = scores.rows(), m = scores.cols();
   validate(n, m);
-  constexpr float kHidden = -std::numeric_limits<float>::infinity();
+  constexpr Scalar kHidden = -std::numeric_limits<Scalar>::infinity();
   if (additive.size() != 0) scores += additive;
   if (causal) {
     const Index first = first_query_position >= 0 ? first_query_position : m - n;

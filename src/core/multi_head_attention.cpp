@@ -162,6 +162,44 @@ Matrix multi_head_forward(const AttentionConfig& config, const AttentionParams& 
 
 }  // namespace
 
+MultiHeadInputGrads multi_head_backward(const AttentionConfig& config, const AttentionParams& params,
+                                        const ConstMatrixRef& x, const ConstMatrixRef& x_kv,
+                                        const MultiHeadTrace& trace, const ConstMatrixRef& dout,
+                                        AttentionParams& grads) {
+  const Index d = config.d_model, dk = config.d_head(), kvw = config.kv_width();
+  const Index n = x.rows(), m = x_kv.rows();
+  require(static_cast<Index>(trace.heads.size()) == config.n_heads && trace.q.rows() == n &&
+              trace.k.rows() == m && trace.concat.rows() == n,
+          "attention backward: the trace does not belong to this call");
+  require_shape(dout, n, d, "attention backward: dOut");
+  // out = concat·W_O + b_O
+  const Matrix dconcat = linear_backward(trace.concat, params.c_proj_weight, dout, grads.c_proj_weight, grads.c_proj_bias);
+  // head_i = softmax(Q_i K_gᵀ·s + M_i)·V_g; heads of one group add into its dK, dV
+  Matrix dq = Matrix::Zero(n, d), dkv = Matrix::Zero(m, 2 * kvw);
+  const Scalar scale = attention_scale(dk, config.scaled);
+  for (Index head = 0; head < config.n_heads; ++head) {
+    const Index group = kv_head_of(config, head);
+    attention_backward(trace.q.middleCols(head * dk, dk), trace.k.middleCols(group * dk, dk),
+                       trace.v.middleCols(group * dk, dk), trace.heads[head].weights, scale,
+                       dconcat.middleCols(head * dk, dk), dq.middleCols(head * dk, dk),
+                       dkv.middleCols(group * dk, dk), dkv.middleCols(kvw + group * dk, dk));
+  }
+  // RoPE rotated queries at positions m − n … and keys at 0 …
+  if (config.rope) {
+    for (Index head = 0; head < config.n_heads; ++head)
+      rope_apply_transpose(dq.middleCols(head * dk, dk), m - n, config.rope_base);
+    for (Index group = 0; group < config.kv_heads(); ++group)
+      rope_apply_transpose(dkv.middleCols(group * dk, dk), 0, config.rope_base);
+  }
+  // Q = x·W_Q + b_Q;  [K | V] = x_kv·[W_K | W_V] + [b_K | b_V]
+  MultiHeadInputGrads g;
+  g.dx = linear_backward(x, params.c_attn_weight.leftCols(d), dq, grads.c_attn_weight.leftCols(d),
+                         grads.c_attn_bias.head(d));
+  g.dx_kv = linear_backward(x_kv, params.c_attn_weight.rightCols(2 * kvw), dkv,
+                            grads.c_attn_weight.rightCols(2 * kvw), grads.c_attn_bias.tail(2 * kvw));
+  return g;
+}
+
 Matrix self_attention_forward(const AttentionConfig& config, const AttentionParams& params,
                               const ConstMatrixRef& x, const Mask& mask, MultiHeadTrace* trace) {
   return multi_head_forward(config, params, x, x, mask, true, nullptr, trace);

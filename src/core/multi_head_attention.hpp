@@ -55,7 +55,7 @@ struct KVCacheLayer {
   Matrix kv;  // (length, 2·g·d_k)  [K | V], keys already rotated when RoPE is on
 
   Index length() const { return kv.rows(); }
-  Index bytes() const { return kv.size() * static_cast<Index>(sizeof(float)); }
+  Index bytes() const { return kv.size() * static_cast<Index>(sizeof(Scalar)); }
 };
 
 // Key/value head that query head i reads: ⌊i·g/h⌋ (consecutive query heads share one group)
@@ -101,5 +101,22 @@ Matrix self_attention_forward_cached(const AttentionConfig& config, const Attent
 Matrix cross_attention_forward(const AttentionConfig& config, const AttentionParams& params,
                                const ConstMatrixRef& x, const ConstMatrixRef& memory,
                                const Mask& mask, MultiHeadTrace* trace = nullptr);
+
+// Gradients with respect to the two inputs of one multi-head call (equal for self-attention,
+// where the caller adds them).
+struct MultiHeadInputGrads {
+  Matrix dx;      // (n,d) through the queries
+  Matrix dx_kv;   // (m,d) through the keys and values
+};
+
+// dx, dx_kv of out = Concat(head_1..head_h)·W_O + b_O with Q = x·W_Q + b_Q, [K | V] = x_kv·[W_K | W_V] + …
+//   differentiates self_/cross_attention_forward line by line: the output projection, each head's
+//   attention (attention_backward), RoPE (its transpose), then the projections. Reads q, k, v,
+//   each head's weights and concat from the forward's trace; no KV cache (training sees whole
+//   sequences). x:(n,d) x_kv:(m,d) dout:(n,d); parameter gradients accumulate into grads.
+MultiHeadInputGrads multi_head_backward(const AttentionConfig& config, const AttentionParams& params,
+                                        const ConstMatrixRef& x, const ConstMatrixRef& x_kv,
+                                        const MultiHeadTrace& trace, const ConstMatrixRef& dout,
+                                        AttentionParams& grads);
 
 }  // namespace attnlab

@@ -15,6 +15,14 @@ class Rng {
   // u ~ U[0,1), 24 random bits
   float uniform() { return static_cast<float>(engine_() >> 8) * (1.0f / 16777216.0f); }
 
+  // i ~ U{0, …, n−1}, n ≥ 1, without modulo bias (rejection of the incomplete last block)
+  std::uint32_t below(std::uint32_t n) {
+    const std::uint32_t limit = 0xFFFFFFFFu - 0xFFFFFFFFu % n;
+    std::uint32_t r;
+    do r = engine_(); while (r >= limit);
+    return r % n;
+  }
+
   // z ~ N(mean, std²) by Box–Muller
   float normal(float mean = 0.0f, float std = 1.0f) {
     const double u1 = (static_cast<double>(engine_() >> 8) + 1.0) / 16777217.0;  // (0,1]

@@ -13,10 +13,26 @@ Matrix rms_norm_forward(const ConstMatrixRef& x, const RowVector& gamma, float e
   require(std::isfinite(eps) && eps > 0.0f, "RMS norm: ε must be a positive number");
   Matrix y(x.rows(), x.cols());
   for (Index i = 0; i < x.rows(); ++i) {
-    const float mean_square = x.row(i).squaredNorm() / static_cast<float>(x.cols());
-    y.row(i) = (x.row(i) * (1.0f / std::sqrt(mean_square + eps))).cwiseProduct(gamma);
+    const Scalar mean_square = x.row(i).squaredNorm() / static_cast<Scalar>(x.cols());
+    y.row(i) = (x.row(i) * (Scalar(1) / std::sqrt(mean_square + eps))).cwiseProduct(gamma);
   }
   return y;
+}
+
+Matrix rms_norm_backward(const ConstMatrixRef& x, const RowVector& gamma, const ConstMatrixRef& dy,
+                         RowVector& dgamma, float eps) {
+  require(dy.rows() == x.rows() && dy.cols() == x.cols(), "RMS norm backward: dy must have x's shape");
+  require(gamma.size() == x.cols() && dgamma.size() == x.cols(),
+          "RMS norm backward: γ and dγ need " + std::to_string(x.cols()) + " entries");
+  Matrix dx(x.rows(), x.cols());
+  const Scalar d = static_cast<Scalar>(x.cols());
+  for (Index i = 0; i < x.rows(); ++i) {
+    const Scalar r = Scalar(1) / std::sqrt(x.row(i).squaredNorm() / d + eps);
+    const RowVector g = dy.row(i).cwiseProduct(gamma);
+    dgamma += dy.row(i).cwiseProduct(x.row(i)) * r;
+    dx.row(i) = g * r - x.row(i) * (r * r * r * g.dot(x.row(i)) / d);
+  }
+  return dx;
 }
 
 }  // namespace attnlab

@@ -27,8 +27,8 @@ Matrix sinusoidal_table(Index n, Index d, float base) {
     const double w = frequency(i, d, base);
     for (Index pos = 0; pos < n; ++pos) {
       const double angle = static_cast<double>(pos) * w;
-      pe(pos, 2 * i) = static_cast<float>(std::sin(angle));
-      if (2 * i + 1 < d) pe(pos, 2 * i + 1) = static_cast<float>(std::cos(angle));
+      pe(pos, 2 * i) = static_cast<Scalar>(std::sin(angle));
+      if (2 * i + 1 < d) pe(pos, 2 * i + 1) = static_cast<Scalar>(std::cos(angle));
     }
   }
   return pe;
@@ -49,7 +49,7 @@ Matrix sinusoidal_shift_matrix(Index d, Index k, float base) {
   Matrix t = Matrix::Zero(d, d);
   for (Index i = 0; 2 * i < d; ++i) {
     const double angle = static_cast<double>(k) * frequency(i, d, base);
-    const float c = static_cast<float>(std::cos(angle)), s = static_cast<float>(std::sin(angle));
+    const Scalar c = static_cast<Scalar>(std::cos(angle)), s = static_cast<Scalar>(std::sin(angle));
     // sin(a+b) = sin a·cos b + cos a·sin b;  cos(a+b) = cos a·cos b − sin a·sin b
     t(2 * i, 2 * i) = c;
     t(2 * i, 2 * i + 1) = s;

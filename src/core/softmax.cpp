@@ -9,16 +9,16 @@ namespace attnlab {
 namespace {
 
 // One row, kept out of line: V8 optimises a wasm function between calls, not during one long call.
-[[gnu::noinline]] void softmax_row(float* row, Index m) {
-  Eigen::Map<Eigen::Matrix<float, 1, Eigen::Dynamic>> r(row, m);
-  const float max = r.maxCoeff();
-  if (max == -std::numeric_limits<float>::infinity()) {
+[[gnu::noinline]] void softmax_row(Scalar* row, Index m) {
+  Eigen::Map<Eigen::Matrix<Scalar, 1, Eigen::Dynamic>> r(row, m);
+  const Scalar max = r.maxCoeff();
+  if (max == -std::numeric_limits<Scalar>::infinity()) {
     r.setZero();
     return;
   }
   r.array() -= max;
   exp_inplace(row, m);
-  r *= 1.0f / r.sum();
+  r *= Scalar(1) / r.sum();
 }
 
 }  // namespace
@@ -38,7 +38,7 @@ void softmax_rows_backward(const ConstMatrixRef& y, const ConstMatrixRef& dy, Ma
               dx.cols() == y.cols(),
           "softmax backward: y, dy and dx must share one shape");
   for (Index i = 0; i < y.rows(); ++i) {
-    const float dot = y.row(i).dot(dy.row(i));
+    const Scalar dot = y.row(i).dot(dy.row(i));
     dx.row(i) = (y.row(i).array() * (dy.row(i).array() - dot)).matrix();
   }
 }

@@ -1,5 +1,6 @@
 #include "model/block.hpp"
 
+#include "core/check.hpp"
 #include "core/feed_forward.hpp"
 #include "core/layer_norm.hpp"
 #include "core/rms_norm.hpp"
@@ -9,6 +10,13 @@ namespace attnlab {
 Matrix norm_forward(const ModelConfig& config, const NormParams& params, const ConstMatrixRef& x) {
   return config.norm == Norm::layer_norm ? layer_norm_forward(x, params.weight, params.bias, config.norm_eps)
                                          : rms_norm_forward(x, params.weight, config.norm_eps);
+}
+
+Matrix norm_backward(const ModelConfig& config, const NormParams& params, const ConstMatrixRef& x,
+                     const ConstMatrixRef& dy, NormParams& grads) {
+  return config.norm == Norm::layer_norm
+             ? layer_norm_backward(x, params.weight, dy, grads.weight, grads.bias, config.norm_eps)
+             : rms_norm_backward(x, params.weight, dy, grads.weight, config.norm_eps);
 }
 
 namespace {
@@ -51,6 +59,35 @@ Matrix residual(const ModelConfig& config, const NormParams& norm, const Matrix&
     trace->record(norm_name, normed);
   }
   return normed;
+}
+
+// The attention activations that record_attention stored, back in their struct.
+MultiHeadTrace recorded_attention(const Trace& trace, const std::string& prefix, Index n_heads) {
+  MultiHeadTrace t;
+  t.q = trace.get(prefix + ".q");
+  t.k = trace.get(prefix + ".k");
+  t.v = trace.get(prefix + ".v");
+  t.heads.resize(static_cast<size_t>(n_heads));
+  for (Index h = 0; h < n_heads; ++h) t.heads[h].weights = trace.get(prefix + ".head" + std::to_string(h) + ".weights");
+  t.concat = trace.get(prefix + ".concat");
+  return t;
+}
+
+// Backward of residual(): x_in is the sub-layer's stream input, f_backward(input of f, dy)
+// returns the gradient of f's input.
+//   pre-LN:  out = x + f(norm(x))  →  dx = dout + norm_backward(x, f_backward(norm(x), dout))
+//   post-LN: out = norm(x + f(x))  →  ds = norm_backward(x + f(x), dout);  dx = ds + f_backward(x, ds)
+template <class SublayerBackward>
+Matrix residual_backward(const ModelConfig& config, const NormParams& norm, NormParams& norm_grads,
+                         const Trace& trace, const Matrix& x_in, const ConstMatrixRef& dout,
+                         SublayerBackward&& f_backward, const std::string& norm_name,
+                         const std::string& residual_name) {
+  if (config.pre_norm) {
+    const Matrix dnormed = f_backward(trace.get(norm_name), dout);
+    return dout + norm_backward(config, norm, x_in, dnormed, norm_grads);
+  }
+  const Matrix dsum = norm_backward(config, norm, trace.get(residual_name), dout, norm_grads);
+  return dsum + f_backward(x_in, dsum);
 }
 
 }  // namespace
@@ -96,6 +133,47 @@ Matrix block_forward(const ModelConfig& config, const BlockParams& p, const Cons
 
   if (trace) trace->record(prefix + "out", x);
   return x;
+}
+
+Matrix block_backward(const ModelConfig& config, const BlockParams& p, const Trace& trace,
+                      const std::string& prefix, const Matrix* memory, const ConstMatrixRef& dout,
+                      BlockParams& grads, Matrix* dmemory) {
+  const AttentionConfig attention = config.attention();
+  // the stream entering each sub-layer, as block_forward left it
+  const std::string after_attn = prefix + (config.pre_norm ? "residual_1" : "ln_1");
+  const std::string after_cross = prefix + (config.pre_norm ? "residual_cross" : "ln_cross_attn");
+  const Matrix& in_attn = trace.get(prefix + "in");
+  const Matrix& in_ffn = trace.get(memory ? after_cross : after_attn);
+
+  // x ← x + FFN(LN₂(x))
+  Matrix dx = residual_backward(config, p.ln_2, grads.ln_2, trace, in_ffn, dout, [&](const Matrix& h, const ConstMatrixRef& dy) {
+    FeedForwardTrace ffn;
+    ffn.hidden = trace.get(prefix + "mlp.hidden");
+    if (config.activation == Activation::swiglu) ffn.gate = trace.get(prefix + "mlp.gate");
+    ffn.activated = trace.get(prefix + "mlp.act");
+    return feed_forward_backward(p.mlp, config.activation, h, ffn, dy, grads.mlp);
+  }, prefix + "ln_2", prefix + "residual_2");
+
+  // x ← x + CrossAttn(LN_c(x), memory)
+  if (memory) {
+    require(dmemory != nullptr, "block backward: cross-attention needs somewhere to put the memory's gradient");
+    AttentionConfig cross = attention;
+    cross.rope = cross.alibi = false;
+    dx = residual_backward(config, p.ln_cross_attn, grads.ln_cross_attn, trace, trace.get(after_attn), dx,
+                           [&](const Matrix& h, const ConstMatrixRef& dy) {
+      const MultiHeadInputGrads g = multi_head_backward(cross, p.crossattention, h, *memory,
+          recorded_attention(trace, prefix + "cross", cross.n_heads), dy, grads.crossattention);
+      *dmemory += g.dx_kv;
+      return g.dx;
+    }, prefix + "ln_cross_attn", prefix + "residual_cross");
+  }
+
+  // x ← x + SelfAttn(LN₁(x)): queries, keys and values all come from the same input
+  return residual_backward(config, p.ln_1, grads.ln_1, trace, in_attn, dx, [&](const Matrix& h, const ConstMatrixRef& dy) {
+    const MultiHeadInputGrads g = multi_head_backward(attention, p.attn, h, h,
+        recorded_attention(trace, prefix + "attn", attention.n_heads), dy, grads.attn);
+    return Matrix(g.dx + g.dx_kv);
+  }, prefix + "ln_1", prefix + "residual_1");
 }
 
 }  // namespace attnlab

@@ -14,6 +14,10 @@ namespace attnlab {
 // LayerNorm or RMSNorm, as configured   x:(n,d) → (n,d)
 Matrix norm_forward(const ModelConfig& config, const NormParams& params, const ConstMatrixRef& x);
 
+// dx of norm_forward (layer_norm_backward or rms_norm_backward)   x,dy:(n,d); grads accumulate
+Matrix norm_backward(const ModelConfig& config, const NormParams& params, const ConstMatrixRef& x,
+                     const ConstMatrixRef& dy, NormParams& grads);
+
 // Where a block reads keys and values from beyond its own input.
 struct BlockContext {
   const Mask* self_mask = nullptr;        // mask of self-attention (ignored with a cache: causal)
@@ -29,5 +33,13 @@ struct BlockContext {
 //   x:(n,d) → (n,d); cross-attention only when ctx.memory is given
 Matrix block_forward(const ModelConfig& config, const BlockParams& params, const ConstMatrixRef& x,
                      const BlockContext& ctx);
+
+// dx of block_forward, reading the block's activations from the trace its forward recorded under
+// prefix   differentiates block_forward sub-layer by sub-layer, last to first   dout:(n,d) → (n,d)
+//   parameter gradients accumulate into grads; with cross-attention (memory given) the memory's
+//   gradient accumulates into *dmemory
+Matrix block_backward(const ModelConfig& config, const BlockParams& params, const Trace& trace,
+                      const std::string& prefix, const Matrix* memory, const ConstMatrixRef& dout,
+                      BlockParams& grads, Matrix* dmemory = nullptr);
 
 }  // namespace attnlab

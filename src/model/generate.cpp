@@ -38,7 +38,7 @@ RowVector next_token_probabilities(const RowVector& logits, const SamplingOption
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](Index a, Index b) { return logits(a) > logits(b); });
     for (size_t i = static_cast<size_t>(*options.top_k); i < order.size(); ++i)
-      scaled(order[i]) = -std::numeric_limits<float>::infinity();
+      scaled(order[i]) = -std::numeric_limits<Scalar>::infinity();
   }
   RowVector p(vocab);
   softmax_rows_forward(scaled, p);
@@ -52,8 +52,8 @@ int sample_token(const RowVector& logits, const SamplingOptions& options, Rng& r
     p.maxCoeff(&best);
     return static_cast<int>(best);
   }
-  const float u = rng.uniform() * p.sum();
-  float cumulative = 0.0f;
+  const Scalar u = rng.uniform() * p.sum();
+  Scalar cumulative = 0;
   Index last_possible = 0;
   for (Index i = 0; i < p.size(); ++i) {
     if (p(i) <= 0.0f) continue;

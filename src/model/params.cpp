@@ -1,5 +1,7 @@
 #include "model/params.hpp"
 
+#include <algorithm>
+
 #include "core/check.hpp"
 #include "core/random.hpp"
 
@@ -100,6 +102,16 @@ ModelParams ModelParams::init(const ModelConfig& config, std::uint32_t seed) {
       break;
   }
   if (!config.tie_embeddings) p.lm_head = normal(config.vocab_size, config.d_model, rng);
+  return p;
+}
+
+ModelParams ModelParams::zeros(const ModelConfig& config) {
+  ModelParams p = init(config, 0);
+  for (const TensorSlot& slot : tensor_slots(config, p)) {
+    Index count = 1;
+    for (auto s : slot.shape) count *= s;
+    std::fill(slot.data, slot.data + count, Scalar(0));
+  }
   return p;
 }
 

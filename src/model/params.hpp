@@ -42,13 +42,15 @@ struct ModelParams {
 
   // seeded: weights ~ N(0, 0.02²), biases 0, norm gains 1 (GPT-2's initialisation)
   static ModelParams init(const ModelConfig& config, std::uint32_t seed);
+  // every tensor of the config's shapes, all zero: where gradients and optimiser moments start
+  static ModelParams zeros(const ModelConfig& config);
 };
 
-// One named tensor of a parameter set: where its floats live and the shape it must have.
+// One named tensor of a parameter set: where its numbers live and the shape it must have.
 struct TensorSlot {
   std::string name;
   std::vector<std::int64_t> shape;
-  float* data;
+  Scalar* data;
 };
 
 // Every tensor of `params` under its checkpoint name, in a fixed order. The params must have

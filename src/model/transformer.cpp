@@ -73,6 +73,78 @@ Matrix Transformer::lm_head(const Matrix& hidden, Trace* trace) const {
   return logits;
 }
 
+namespace {
+
+// the name under which a stack's output (the LM head's input) was traced
+std::string stack_output_name(const ModelConfig& config, Index layers, const std::string& prefix) {
+  return config.final_norm ? prefix + "ln_f" : prefix + "layer" + std::to_string(layers - 1) + ".out";
+}
+
+void require_gradient_shapes(const ModelConfig& config, const Trace& trace, const ConstMatrixRef& dlogits,
+                             Index n) {
+  require(trace.contains("logits"), "model backward: needs the trace of the forward pass");
+  require_shape(dlogits, n, config.vocab_size, "model backward: dlogits");
+  require_shape(dlogits, trace.get("logits").rows(), trace.get("logits").cols(),
+                "model backward: dlogits (against the traced logits)");
+}
+
+}  // namespace
+
+Matrix Transformer::lm_head_backward(const Trace& trace, const StackParams& stack, const std::string& prefix,
+                                     const ConstMatrixRef& dlogits, ModelParams& grads) const {
+  const Matrix& hidden = trace.get(stack_output_name(config_, static_cast<Index>(stack.h.size()), prefix));
+  // logits = h·Eᵀ
+  Matrix& dembedding = config_.tie_embeddings ? grads.wte : grads.lm_head;
+  dembedding.noalias() += dlogits.transpose() * hidden;
+  return dlogits * (config_.tie_embeddings ? params_.wte : params_.lm_head);
+}
+
+Matrix Transformer::stack_backward(const StackParams& stack, StackParams& grads, const Trace& trace,
+                                   const std::string& prefix, const Matrix* memory, Matrix dx,
+                                   Matrix* dmemory) const {
+  const Index layers = static_cast<Index>(stack.h.size());
+  if (config_.final_norm)
+    dx = norm_backward(config_, stack.ln_f, trace.get(prefix + "layer" + std::to_string(layers - 1) + ".out"),
+                       dx, grads.ln_f);
+  for (Index i = layers - 1; i >= 0; --i)
+    dx = block_backward(config_, stack.h[i], trace, prefix + "layer" + std::to_string(i) + ".", memory, dx,
+                        grads.h[i], dmemory);
+  return dx;
+}
+
+void Transformer::embed_backward(const std::vector<int>& tokens, const ConstMatrixRef& dx, ModelParams& grads) const {
+  // x_i = wte[t_i] (+ wpe[i])
+  for (size_t i = 0; i < tokens.size(); ++i) grads.wte.row(tokens[i]) += dx.row(static_cast<Index>(i));
+  if (config_.positional == Positional::learned) learned_positions_backward(dx, 0, grads.wpe);
+}
+
+void Transformer::backward(const std::vector<int>& tokens, const Trace& trace, const ConstMatrixRef& dlogits,
+                           ModelParams& grads) const {
+  require(config_.architecture != Architecture::encoder_decoder,
+          "model backward: an encoder-decoder model needs a source and a target sequence");
+  require_gradient_shapes(config_, trace, dlogits, static_cast<Index>(tokens.size()));
+  const bool decoder = config_.architecture == Architecture::decoder_only;
+  const StackParams& stack = decoder ? params_.decoder : params_.encoder;
+  const Matrix dhidden = lm_head_backward(trace, stack, "", dlogits, grads);
+  embed_backward(tokens, stack_backward(stack, decoder ? grads.decoder : grads.encoder, trace, "", nullptr,
+                                        dhidden, nullptr), grads);
+}
+
+void Transformer::backward(const std::vector<int>& source, const std::vector<int>& target, const Trace& trace,
+                           const ConstMatrixRef& dlogits, ModelParams& grads) const {
+  require(config_.architecture == Architecture::encoder_decoder,
+          "model backward: source and target sequences are for encoder-decoder models");
+  require_gradient_shapes(config_, trace, dlogits, static_cast<Index>(target.size()));
+  const Index encoder_layers = static_cast<Index>(params_.encoder.h.size());
+  const Matrix& memory = trace.get(stack_output_name(config_, encoder_layers, "encoder."));
+  Matrix dmemory = Matrix::Zero(memory.rows(), memory.cols());
+  const Matrix dhidden = lm_head_backward(trace, params_.decoder, "decoder.", dlogits, grads);
+  embed_backward(target, stack_backward(params_.decoder, grads.decoder, trace, "decoder.", &memory, dhidden,
+                                        &dmemory), grads);
+  embed_backward(source, stack_backward(params_.encoder, grads.encoder, trace, "encoder.", nullptr, dmemory,
+                                        nullptr), grads);
+}
+
 Matrix Transformer::forward(const std::vector<int>& tokens, Trace* trace) const {
   require(config_.architecture != Architecture::encoder_decoder,
           "model: an encoder-decoder model needs a source and a target sequence");

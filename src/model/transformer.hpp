@@ -16,7 +16,7 @@ struct KVCache {
   std::vector<KVCacheLayer> layers;
 
   Index length() const { return layers.empty() ? 0 : layers.front().length(); }
-  // 2 (K and V) · L · n · g·d_k · sizeof(float): what the cache holds, in bytes
+  // 2 (K and V) · L · n · g·d_k · sizeof(Scalar): what the cache holds, in bytes
   Index bytes() const;
 };
 
@@ -47,11 +47,29 @@ class Transformer {
   Matrix forward_cached(const std::vector<int>& tokens, KVCache& cache, Trace* trace = nullptr) const;
   KVCache new_cache() const;
 
+  // Gradients of a loss through the model, given dL/dlogits and the trace of the forward that
+  // produced the logits; differentiates forward() line by line: the LM head, ln_f, the blocks
+  // from last to first, the embeddings. Gradients accumulate into grads (see ModelParams::zeros).
+  //   tokens:(n) dlogits:(n, vocab)
+  void backward(const std::vector<int>& tokens, const Trace& trace, const ConstMatrixRef& dlogits,
+                ModelParams& grads) const;
+  // encoder-decoder: the decoder, then the encoder through the memory   source:(m) target:(n)
+  void backward(const std::vector<int>& source, const std::vector<int>& target, const Trace& trace,
+                const ConstMatrixRef& dlogits, ModelParams& grads) const;
+
+  // the parameters for an optimiser to update in place; it must keep every shape
+  ModelParams& mutable_params() { return params_; }
+
  private:
   Matrix embed(const std::vector<int>& tokens, Index pos0, Trace* trace, const std::string& prefix) const;
   Matrix stack_forward(const StackParams& stack, Matrix x, BlockContext ctx, KVCache* cache,
                        const std::string& prefix) const;
   Matrix lm_head(const Matrix& hidden, Trace* trace) const;
+  Matrix lm_head_backward(const Trace& trace, const StackParams& stack, const std::string& prefix,
+                          const ConstMatrixRef& dlogits, ModelParams& grads) const;
+  Matrix stack_backward(const StackParams& stack, StackParams& grads, const Trace& trace,
+                        const std::string& prefix, const Matrix* memory, Matrix dx, Matrix* dmemory) const;
+  void embed_backward(const std::vector<int>& tokens, const ConstMatrixRef& dx, ModelParams& grads) const;
 
   ModelConfig config_;
   ModelParams params_;

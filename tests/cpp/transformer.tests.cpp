@@ -2,6 +2,7 @@
 #include <vector>
 
 #include "core/check.hpp"
+#include "core/cross_entropy.hpp"
 #include "model/transformer.hpp"
 #include "support.hpp"
 
@@ -56,6 +57,37 @@ TEST_CASE("a 2-layer decoder-only model matches PyTorch", "[model][oracle]") {
   const Matrix logits = model.forward(f.get<std::vector<int>>("tokens"), &trace);
   CHECK_THAT(logits, IsNear(f.tensor("logits"), 1e-5));
   CHECK_THAT(trace.get("logits"), IsNear(logits, 0));
+}
+
+TEST_CASE("a 2-layer model's loss and every gradient match PyTorch autograd", "[model][oracle][gradients]") {
+  const FixtureCase f = load_fixture_cases("training.json").front();
+  ModelConfig config;
+  config.vocab_size = f.get<Index>("vocab_size");
+  config.n_ctx = f.get<Index>("n_ctx");
+  config.d_model = f.get<Index>("d_model");
+  config.n_heads = f.get<Index>("n_heads");
+  config.d_ff = f.get<Index>("d_ff");
+  config.n_layers = f.get<Index>("n_layers");
+  config.activation = activation_from_string(f.get<std::string>("activation"));
+  ModelParams params = ModelParams::init(config, 0);
+  load_slots(tensor_slots(config, params), f, "");
+  const Transformer model(config, std::move(params));
+  const std::vector<int> tokens = f.get<std::vector<int>>("tokens"), targets = f.get<std::vector<int>>("targets");
+  Trace trace;
+  const Matrix logits = model.forward(tokens, &trace);
+  const CrossEntropy ce = cross_entropy_forward(logits, targets);
+  const double loss = ce.loss_sum / static_cast<double>(ce.targets);
+  CHECK_THAT(loss, Catch::Matchers::WithinRel(f.get<double>("loss"), 1e-5));
+  ModelParams grads = ModelParams::zeros(config);
+  model.backward(tokens, trace, cross_entropy_backward(logits, targets, 1.0f / static_cast<float>(ce.targets)), grads);
+  for (const TensorSlot& slot : tensor_slots(config, grads)) {
+    const Matrix expected = f.tensor("grad." + slot.name);
+    const Eigen::Map<const Matrix> actual(slot.data, expected.rows(), expected.cols());
+    // relative error of the whole tensor, ‖g − g_torch‖ / ‖g_torch‖
+    const double error = (actual - expected).norm() / expected.norm();
+    INFO(slot.name << ": relative error " << error);
+    CHECK(error <= 1e-4);
+  }
 }
 
 TEST_CASE("model families", "[model]") {

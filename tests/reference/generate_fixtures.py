@@ -2,9 +2,10 @@
 """Reference values from PyTorch for the engine's tests.
 
 Run with Debian's interpreter and python3-torch:  /usr/bin/python3 tests/reference/generate_fixtures.py
-Writes tests/reference/fixtures/attention.json (attention layers) and layers.json (norms,
-activations, encoder/decoder layers, a 2-layer decoder-only model). The tests read those files and
-never need torch.
+Writes tests/reference/fixtures/attention.json (attention layers), layers.json (norms,
+activations, encoder/decoder layers, a 2-layer decoder-only model) and training.json (a 2-layer
+model's loss and every parameter gradient from autograd, in float64). The tests read those files
+and never need torch.
 Weights are stored in the engine's layout: y = x·W + b, c_attn columns [W_Q | W_K | W_V].
 """
 import json
@@ -181,6 +182,57 @@ def decoder_only_model_case():
             "tokens": tokens, "tensors": tensors}
 
 
+def tensor64(t):
+    t = t.detach().to(torch.float64).contiguous()
+    return {"shape": list(t.shape), "data": [float(repr(v)) for v in t.flatten().tolist()]}
+
+
+def training_case():
+    """Autograd of a GPT-2-shaped model in float64: mean cross-entropy over the positions that have
+    a target (−1 = none), its value and the gradient of every parameter under GPT-2 names."""
+    vocab, n_ctx, d, h, d_ff, layers = 13, 12, 8, 2, 16, 2
+    wte = (torch.randn(vocab, d, dtype=torch.float64) * 0.5).requires_grad_()
+    wpe = (torch.randn(n_ctx, d, dtype=torch.float64) * 0.2).requires_grad_()
+    gelu_tanh = lambda t: F.gelu(t, approximate="tanh")  # noqa: E731
+    blocks = [torch.nn.TransformerEncoderLayer(d, h, d_ff, dropout=0.0, activation=gelu_tanh, batch_first=True,
+                                               norm_first=True, dtype=torch.float64).train()
+              for _ in range(layers)]
+    ln_f = torch.nn.LayerNorm(d, dtype=torch.float64)
+    for module in blocks + [ln_f]:
+        randomise(module)
+    tokens = [2, 7, 7, 1, 12, 5, 0, 9, 3]
+    targets = [7, 7, 1, -1, 5, 0, -1, 3, 11]
+    n = len(tokens)
+    causal = torch.triu(torch.ones(n, n, dtype=torch.bool), 1)
+    x = (wte[tokens] + wpe[:n]).unsqueeze(0)
+    for block in blocks:
+        x = block(x, src_mask=causal)
+    logits = ln_f(x)[0] @ wte.T
+    loss = F.cross_entropy(logits, torch.tensor(targets), ignore_index=-1)
+    loss.backward()
+    params = {"wte.weight": wte, "wpe.weight": wpe}
+    for i, block in enumerate(blocks):
+        params.update({f"h.{i}.ln_1.weight": block.norm1.weight, f"h.{i}.ln_1.bias": block.norm1.bias,
+                       f"h.{i}.attn.c_attn.weight": block.self_attn.in_proj_weight,
+                       f"h.{i}.attn.c_attn.bias": block.self_attn.in_proj_bias,
+                       f"h.{i}.attn.c_proj.weight": block.self_attn.out_proj.weight,
+                       f"h.{i}.attn.c_proj.bias": block.self_attn.out_proj.bias,
+                       f"h.{i}.ln_2.weight": block.norm2.weight, f"h.{i}.ln_2.bias": block.norm2.bias,
+                       f"h.{i}.mlp.c_fc.weight": block.linear1.weight, f"h.{i}.mlp.c_fc.bias": block.linear1.bias,
+                       f"h.{i}.mlp.c_proj.weight": block.linear2.weight,
+                       f"h.{i}.mlp.c_proj.bias": block.linear2.bias})
+    params.update({"ln_f.weight": ln_f.weight, "ln_f.bias": ln_f.bias})
+    tensors = {}
+    for name, p in params.items():
+        # nn.Linear keeps (out, in); the engine keeps W transposed (y = x·W + b)
+        transpose = p.dim() == 2 and name not in ("wte.weight", "wpe.weight")
+        tensors[name] = tensor64(p.T if transpose else p)
+        tensors["grad." + name] = tensor64(p.grad.T if transpose else p.grad)
+    return {"name": "gpt_2layer_training", "kind": "training", "vocab_size": vocab, "n_ctx": n_ctx,
+            "d_model": d, "n_heads": h, "d_ff": d_ff, "n_layers": layers, "activation": "gelu_tanh",
+            "tokens": tokens, "targets": targets, "loss": loss.item(), "tensors": tensors}
+
+
 def pointwise_cases():
     x = torch.randn(6, 9) * 2
     ln = torch.nn.LayerNorm(9)
@@ -223,6 +275,9 @@ def main():
     layers += [decoder_layer_case(norm_first) for norm_first in (False, True)]
     layers.append(decoder_only_model_case())
     write("layers.json", layers)
+
+    torch.manual_seed(20261123)
+    write("training.json", [training_case()])
 
 
 if __name__ == "__main__":

@@ -1,0 +1,148 @@
+// Blocks and whole models: every parameter's gradient against central finite differences of the
+// loss, in double, across architectures, norms, activations and positional schemes.
+#include <catch2/catch.hpp>
+
+#include "core/cross_entropy.hpp"
+#include "gradient_check.hpp"
+#include "model/block.hpp"
+#include "model/transformer.hpp"
+
+using namespace attnlab;
+using attnlab::test::check_gradient;
+using attnlab::test::projected;
+using attnlab::test::random_matrix;
+
+namespace {
+
+ModelConfig tiny_config(Architecture architecture) {
+  ModelConfig c;
+  c.architecture = architecture;
+  c.vocab_size = 11;
+  c.n_ctx = 8;
+  c.d_model = 8;
+  c.n_heads = 2;
+  c.d_ff = 12;
+  c.n_layers = 2;
+  c.n_decoder_layers = architecture == Architecture::encoder_decoder ? 2 : 0;
+  return c;
+}
+
+// every weight scaled up and every bias and gain moved off its initial value, so that no term of
+// the backward pass is multiplied by a near-zero and escapes the check
+ModelParams lively_params(const ModelConfig& config, std::uint32_t seed) {
+  ModelParams p = ModelParams::init(config, seed);
+  Rng rng(seed + 1);
+  for (TensorSlot& slot : tensor_slots(config, p)) {
+    Index count = 1;
+    for (auto s : slot.shape) count *= s;
+    const bool matrix = slot.shape.size() == 2;
+    for (Index i = 0; i < count; ++i)
+      slot.data[i] = matrix ? slot.data[i] * 25.0 : slot.data[i] + rng.normal(0.0f, 0.3f);
+  }
+  return p;
+}
+
+void check_all_parameters(const ModelConfig& config, Transformer& model, const ModelParams& grads,
+                          const std::function<double()>& loss) {
+  ModelParams& params = model.mutable_params();
+  ModelParams& g = const_cast<ModelParams&>(grads);  // slots are only read
+  const std::vector<TensorSlot> theta = tensor_slots(config, params), dtheta = tensor_slots(config, g);
+  REQUIRE(theta.size() == dtheta.size());
+  for (size_t i = 0; i < theta.size(); ++i) {
+    Index count = 1;
+    for (auto s : theta[i].shape) count *= s;
+    const double worst = attnlab::test::worst_gradient_error(theta[i].data, dtheta[i].data, count, loss);
+    INFO("gradient of " << theta[i].name << ": worst relative difference " << worst);
+    CHECK(worst < 1e-6);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("block backward", "[gradients]") {
+  Rng rng(20);
+  ModelConfig config = tiny_config(Architecture::encoder_decoder);
+  config.pre_norm = GENERATE(true, false);
+  config.norm = GENERATE(Norm::layer_norm, Norm::rms_norm);
+  const bool cross = GENERATE(false, true);
+  const ModelParams init = lively_params(config, 21);
+  BlockParams p = init.decoder.h[0];
+  BlockParams g = ModelParams::zeros(config).decoder.h[0];
+  Matrix x = random_matrix(5, 8, rng), memory = random_matrix(6, 8, rng);
+  const Matrix r = random_matrix(5, 8, rng);
+  const Mask causal = Mask::causal_mask();
+  const auto run = [&](Trace* trace) {
+    BlockContext ctx;
+    ctx.self_mask = &causal;
+    ctx.memory = cross ? &memory : nullptr;
+    ctx.trace = trace;
+    ctx.prefix = "b.";
+    return block_forward(config, p, x, ctx);
+  };
+  Trace trace;
+  run(&trace);
+  Matrix dmemory = Matrix::Zero(6, 8);
+  const Matrix dx = block_backward(config, p, trace, "b.", cross ? &memory : nullptr, r, g, &dmemory);
+  const auto loss = [&] { return projected(run(nullptr), r); };
+  INFO((config.pre_norm ? "pre-" : "post-") << to_string(config.norm) << (cross ? " with cross-attention" : ""));
+  check_gradient("x", x, dx, loss);
+  if (cross) check_gradient("memory", memory, dmemory, loss);
+  check_gradient("ln_1.weight", p.ln_1.weight, g.ln_1.weight, loss);
+  check_gradient("attn.c_attn.weight", p.attn.c_attn_weight, g.attn.c_attn_weight, loss);
+  check_gradient("mlp.c_fc.weight", p.mlp.c_fc_weight, g.mlp.c_fc_weight, loss);
+  check_gradient("ln_2.weight", p.ln_2.weight, g.ln_2.weight, loss);
+  if (cross) check_gradient("crossattention.c_attn.weight", p.crossattention.c_attn_weight, g.crossattention.c_attn_weight, loss);
+}
+
+TEST_CASE("model backward: every parameter", "[gradients]") {
+  ModelConfig config = tiny_config(Architecture::decoder_only);
+  SECTION("GPT-2 shape: learned positions, pre-LN, tanh-GELU, tied head") { config.activation = Activation::gelu_tanh; }
+  SECTION("LLaMA shape: RoPE, RMSNorm, SwiGLU, GQA, untied head") {
+    config.positional = Positional::rope;
+    config.norm = Norm::rms_norm;
+    config.activation = Activation::swiglu;
+    config.n_heads = 4;
+    config.n_kv_heads = 2;
+    config.tie_embeddings = false;
+  }
+  SECTION("ALiBi, post-LN, ReLU, no final norm") {
+    config.positional = Positional::alibi;
+    config.pre_norm = false;
+    config.final_norm = false;
+    config.activation = Activation::relu;
+  }
+  SECTION("encoder-only, sinusoidal, exact GELU") {
+    config.architecture = Architecture::encoder_only;
+    config.positional = Positional::sinusoidal;
+  }
+  SECTION("encoder-decoder, learned positions") { config = tiny_config(Architecture::encoder_decoder); }
+  INFO(to_string(config.architecture) << ", " << to_string(config.positional));
+  Transformer model(config, lively_params(config, 30));
+  const std::vector<int> source = {3, 9, 4, 1, 10}, tokens = {2, 7, 7, 1, 5, 10};
+  const std::vector<int> targets = {7, 7, -1, 5, 10, 3};
+  const bool seq2seq = config.architecture == Architecture::encoder_decoder;
+  const auto logits_of = [&](Trace* trace) {
+    return seq2seq ? model.forward(source, tokens, trace) : model.forward(tokens, trace);
+  };
+  Trace trace;
+  const Matrix logits = logits_of(&trace);
+  const double count = static_cast<double>(cross_entropy_forward(logits, targets).targets);
+  const Matrix dlogits = cross_entropy_backward(logits, targets, 1.0 / count);
+  ModelParams grads = ModelParams::zeros(config);
+  if (seq2seq)
+    model.backward(source, tokens, trace, dlogits, grads);
+  else
+    model.backward(tokens, trace, dlogits, grads);
+  check_all_parameters(config, model, grads, [&] { return cross_entropy_forward(logits_of(nullptr), targets).loss_sum / count; });
+}
+
+TEST_CASE("model backward refuses what it cannot use", "[gradients]") {
+  const ModelConfig config = tiny_config(Architecture::decoder_only);
+  const Transformer model(config, ModelParams::init(config, 1));
+  ModelParams grads = ModelParams::zeros(config);
+  Trace trace;
+  const std::vector<int> tokens = {1, 2, 3};
+  CHECK_THROWS_WITH(model.backward(tokens, trace, Matrix::Zero(3, 11), grads), Catch::Contains("trace of the forward"));
+  model.forward(tokens, &trace);
+  CHECK_THROWS_WITH(model.backward(tokens, trace, Matrix::Zero(2, 11), grads), Catch::Contains("dlogits"));
+}
