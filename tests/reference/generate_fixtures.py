@@ -233,6 +233,28 @@ def training_case():
             "tokens": tokens, "targets": targets, "loss": loss.item(), "tensors": tensors}
 
 
+def adamw_case():
+    """torch.optim.AdamW over three steps with changing learning rates: a matrix with weight decay,
+    a vector without (the engine decays matrices only)."""
+    w = torch.randn(3, 4, dtype=torch.float64, requires_grad=True)
+    b = torch.randn(4, dtype=torch.float64, requires_grad=True)
+    initial = {"w": tensor64(w), "b": tensor64(b)}
+    optimizer = torch.optim.AdamW([{"params": [w], "weight_decay": 0.01}, {"params": [b], "weight_decay": 0.0}],
+                                  lr=1e-2, betas=(0.9, 0.99), eps=1e-8)
+    tensors = dict(initial)
+    rates = [1e-2, 5e-3, 2e-3]
+    for step, rate in enumerate(rates):
+        w.grad = torch.randn(3, 4, dtype=torch.float64)
+        b.grad = torch.randn(4, dtype=torch.float64)
+        tensors[f"grad{step}.w"], tensors[f"grad{step}.b"] = tensor64(w.grad), tensor64(b.grad)
+        for group in optimizer.param_groups:
+            group["lr"] = rate
+        optimizer.step()
+        tensors[f"step{step}.w"], tensors[f"step{step}.b"] = tensor64(w), tensor64(b)
+    return {"name": "adamw", "kind": "adamw", "learning_rates": rates, "beta1": 0.9, "beta2": 0.99,
+            "epsilon": 1e-8, "weight_decay": 0.01, "tensors": tensors}
+
+
 def pointwise_cases():
     x = torch.randn(6, 9) * 2
     ln = torch.nn.LayerNorm(9)
@@ -277,7 +299,7 @@ def main():
     write("layers.json", layers)
 
     torch.manual_seed(20261123)
-    write("training.json", [training_case()])
+    write("training.json", [training_case(), adamw_case()])
 
 
 if __name__ == "__main__":

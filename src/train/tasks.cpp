@@ -1,0 +1,301 @@
+#include "train/tasks.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/check.hpp"
+#include "model/generate.hpp"
+
+namespace attnlab {
+
+void TrainingOptions::validate() const {
+  require(batch_size >= 1 && batch_size <= 4096, "training: the batch size must lie between 1 and 4096");
+  schedule.validate();
+  require(std::isfinite(weight_decay) && weight_decay >= 0, "training: weight decay must be ≥ 0");
+  require(std::isfinite(beta1) && beta1 >= 0 && beta1 < 1 && std::isfinite(beta2) && beta2 >= 0 && beta2 < 1,
+          "training: β₁ and β₂ must lie in [0, 1)");
+  require(std::isfinite(clip_norm) && clip_norm > 0, "training: the clipping norm must be a positive number");
+}
+
+std::vector<std::string> task_names() { return {"copy", "reverse", "sort", "coreference"}; }
+
+std::unique_ptr<Task> make_task(const std::string& name) {
+  if (name == "copy") return std::make_unique<LetterSequenceTask>(LetterSequenceTask::Kind::copy);
+  if (name == "reverse") return std::make_unique<LetterSequenceTask>(LetterSequenceTask::Kind::reverse);
+  if (name == "sort") return std::make_unique<LetterSequenceTask>(LetterSequenceTask::Kind::sort);
+  if (name == "coreference") return std::make_unique<CoreferenceTask>();
+  throw Error("unknown task \"" + name + "\" (choose copy, reverse, sort or coreference)");
+}
+
+// ---- letter sequences ----
+
+LetterSequenceTask::LetterSequenceTask(Kind kind, Index min_length, Index max_length)
+    : kind_(kind), min_length_(min_length), max_length_(max_length),
+      tokenizer_(Tokenizer::build(TokenizerKind::character, {"abcdefghijklmnopqrstuvwxyz"})) {
+  require(min_length >= 1 && min_length <= max_length && max_length <= 64,
+          "letter task: lengths must satisfy 1 ≤ min ≤ max ≤ 64");
+}
+
+std::string LetterSequenceTask::name() const {
+  switch (kind_) {
+    case Kind::copy: return "copy";
+    case Kind::reverse: return "reverse";
+    case Kind::sort: return "sort";
+  }
+  return "";
+}
+
+std::string LetterSequenceTask::transform(const std::string& letters) const {
+  std::string out = letters;
+  if (kind_ == Kind::reverse) std::reverse(out.begin(), out.end());
+  if (kind_ == Kind::sort) std::sort(out.begin(), out.end());
+  return out;
+}
+
+bool LetterSequenceTask::held_out(const std::string& letters) {
+  std::uint32_t hash = 2166136261u;  // FNV-1a
+  for (unsigned char c : letters) hash = (hash ^ c) * 16777619u;
+  return hash % 8 == 0;
+}
+
+ModelConfig LetterSequenceTask::model_config() const {
+  ModelConfig c;
+  c.architecture = Architecture::decoder_only;
+  c.vocab_size = tokenizer_.size();
+  c.n_ctx = 2 * max_length_ + 3;
+  c.d_model = 64;
+  c.n_heads = 4;
+  c.d_ff = 256;
+  c.n_layers = 2;
+  c.positional = Positional::learned;
+  c.activation = Activation::gelu;
+  return c;
+}
+
+TrainingOptions LetterSequenceTask::training_options() const {
+  TrainingOptions o;
+  o.batch_size = 32;
+  o.schedule.peak = 2e-3f;
+  o.schedule.warmup_steps = 100;
+  o.schedule.total_steps = kind_ == Kind::sort ? 3000 : 600;
+  o.seed = 7;
+  return o;
+}
+
+Example LetterSequenceTask::example(Split split, Rng& rng) const {
+  std::string letters;
+  do {
+    const Index length = min_length_ + static_cast<Index>(rng.below(static_cast<std::uint32_t>(max_length_ - min_length_ + 1)));
+    letters.clear();
+    for (Index i = 0; i < length; ++i) letters += static_cast<char>('a' + rng.below(26));
+  } while (held_out(letters) != (split == Split::held_out));
+  Example e;
+  e.tokens.push_back(Tokenizer::kBos);
+  for (char c : letters) e.tokens.push_back(tokenizer_.id(std::string(1, c)));
+  e.tokens.push_back(Tokenizer::kSep);
+  for (char c : transform(letters)) e.tokens.push_back(tokenizer_.id(std::string(1, c)));
+  e.tokens.push_back(Tokenizer::kEos);
+  // from [SEP] on, each position predicts the next token
+  e.targets.assign(e.tokens.size(), -1);
+  for (size_t i = letters.size() + 1; i + 1 < e.tokens.size(); ++i) e.targets[i] = e.tokens[i + 1];
+  return e;
+}
+
+bool LetterSequenceTask::solved(const Transformer& model, const Example& example) const {
+  const auto sep = std::find(example.tokens.begin(), example.tokens.end(), Tokenizer::kSep);
+  require(sep != example.tokens.end(), "letter task: the example has no [SEP]");
+  const std::vector<int> prompt(example.tokens.begin(), sep + 1);
+  const std::vector<int> expected(sep + 1, example.tokens.end());
+  SamplingOptions greedy;
+  greedy.temperature = 0.0f;
+  const std::vector<int> out = generate(model, prompt, static_cast<Index>(expected.size()), greedy, Tokenizer::kEos);
+  return std::vector<int>(out.begin() + static_cast<std::ptrdiff_t>(prompt.size()), out.end()) == expected;
+}
+
+// ---- the coreference language ----
+
+namespace {
+
+const std::vector<std::string> kAnimals = {"cat", "dog", "bird", "horse", "cow", "fox", "mouse", "rabbit",
+                                           "lion", "bear", "duck", "goat", "pig", "sheep", "wolf", "frog"};
+const std::vector<std::string> kThings = {"mat", "ball", "box", "chair", "rug", "bed", "table", "road",
+                                          "fence", "wall", "bench", "car", "log", "rock", "blanket", "sofa"};
+// adjectives that only an animal can be, and those that only a thing can be
+const std::vector<std::string> kAnimalAdjectives = {"hungry", "tired", "sleepy", "scared", "happy", "angry", "lazy", "fast"};
+const std::vector<std::string> kThingAdjectives = {"soft", "broken", "wet", "dirty", "flat", "heavy", "smooth", "clean"};
+// {a} the animal, {t} the thing, {j} the adjective
+const std::vector<std::string> kTemplates = {
+    "the {a} sat on the {t} because it was {j}",
+    "the {a} slept on the {t} because it was {j}",
+    "the {a} jumped over the {t} because it was {j}",
+    "the {a} chased the {t} because it was {j}",
+    "the {a} did not cross the {t} because it was too {j}",
+    "the {a} liked the {t} because it was {j}",
+    "the {a} left the {t} because it was {j}",
+    "the {a} walked past the {t} because it was {j}",
+    "the {t} was under the {a} because it was {j}",
+    "the {t} fell on the {a} because it was too {j}",
+    "the {t} was near the {a} because it was {j}",
+    "the {t} hit the {a} because it was {j}",
+};
+
+std::vector<std::string> words_of(const std::string& text) {
+  std::vector<std::string> words;
+  std::string word;
+  for (char c : text + " ") {
+    if (c == ' ') {
+      if (!word.empty()) words.push_back(word);
+      word.clear();
+    } else {
+      word += c;
+    }
+  }
+  return words;
+}
+
+Index index_in(const std::vector<std::string>& list, const std::string& word) {
+  const auto it = std::find(list.begin(), list.end(), word);
+  return it == list.end() ? -1 : static_cast<Index>(it - list.begin());
+}
+
+// a quarter of the (referent, adjective) pairs, spread so that every noun keeps two held-out
+// adjectives and every adjective four held-out nouns; (mat, soft) and (cat, hungry) are among them
+bool pair_held_out(Index noun, Index adjective) { return (noun + 3 * adjective) % 4 == 0; }
+
+std::vector<std::string> language_words() {
+  std::vector<std::string> corpus;
+  for (const std::string& t : kTemplates)
+    for (const std::string& w : words_of(t))
+      if (w[0] != '{') corpus.push_back(w);
+  for (const auto* list : {&kAnimals, &kThings, &kAnimalAdjectives, &kThingAdjectives})
+    corpus.insert(corpus.end(), list->begin(), list->end());
+  return corpus;
+}
+
+}  // namespace
+
+CoreferenceTask::CoreferenceTask()
+    : tokenizer_(Tokenizer::build(TokenizerKind::word, language_words(), /*lowercase=*/true)) {}
+
+ModelConfig CoreferenceTask::model_config() const {
+  ModelConfig c;
+  c.architecture = Architecture::encoder_only;
+  c.vocab_size = tokenizer_.size();
+  c.n_ctx = 16;
+  c.d_model = 64;
+  c.n_heads = 4;
+  c.d_ff = 128;
+  c.n_layers = 2;
+  c.positional = Positional::learned;
+  c.activation = Activation::gelu;
+  return c;
+}
+
+TrainingOptions CoreferenceTask::training_options() const {
+  TrainingOptions o;
+  o.batch_size = 32;
+  o.schedule.peak = 2e-3f;
+  o.schedule.warmup_steps = 100;
+  o.schedule.total_steps = 1500;
+  o.seed = 7;
+  return o;
+}
+
+CoreferenceTask::Sentence CoreferenceTask::parse(const std::string& text) const {
+  std::vector<std::string> words;
+  for (const std::string& piece : tokenizer_.split(text))
+    if (piece != "." && piece != ",") words.push_back(piece);
+  for (const std::string& pattern : kTemplates) {
+    const std::vector<std::string> slots = words_of(pattern);
+    if (slots.size() != words.size()) continue;
+    Index animal = -1, thing = -1, adjective_at = -1, pronoun = -1;
+    bool fits = true;
+    for (size_t i = 0; i < slots.size() && fits; ++i) {
+      const Index at = static_cast<Index>(i);
+      if (slots[i] == "{a}") {
+        fits = index_in(kAnimals, words[i]) >= 0;
+        animal = at;
+      } else if (slots[i] == "{t}") {
+        fits = index_in(kThings, words[i]) >= 0;
+        thing = at;
+      } else if (slots[i] == "{j}") {
+        fits = index_in(kAnimalAdjectives, words[i]) >= 0 || index_in(kThingAdjectives, words[i]) >= 0;
+        adjective_at = at;
+      } else {
+        fits = slots[i] == words[i];
+        if (words[i] == "it") pronoun = at;
+      }
+    }
+    if (!fits) continue;
+    Sentence s;
+    for (size_t i = 0; i < words.size(); ++i) s.text += (i ? " " : "") + words[i];
+    for (const std::string& w : words) s.tokens.push_back(tokenizer_.id(w));
+    s.pronoun = pronoun;
+    const bool about_animal = index_in(kAnimalAdjectives, words[adjective_at]) >= 0;
+    s.referent = about_animal ? animal : thing;
+    s.distractor = about_animal ? thing : animal;
+    return s;
+  }
+  throw Error("coreference: \"" + text + "\" is not a sentence of the language (e.g. \"the cat sat on the mat because it was soft\")");
+}
+
+CoreferenceTask::Sentence CoreferenceTask::sentence(Split split, Rng& rng) const {
+  const bool about_animal = rng.below(2) == 0;
+  const auto& nouns = about_animal ? kAnimals : kThings;
+  const auto& adjectives = about_animal ? kAnimalAdjectives : kThingAdjectives;
+  Index noun, adjective;
+  do {
+    noun = rng.below(static_cast<std::uint32_t>(nouns.size()));
+    adjective = rng.below(static_cast<std::uint32_t>(adjectives.size()));
+  } while (pair_held_out(noun, adjective) != (split == Split::held_out));
+  const auto& others = about_animal ? kThings : kAnimals;
+  const std::string other = others[rng.below(static_cast<std::uint32_t>(others.size()))];
+  std::string text = kTemplates[rng.below(static_cast<std::uint32_t>(kTemplates.size()))];
+  const auto fill = [&](const std::string& slot, const std::string& word) { text.replace(text.find(slot), slot.size(), word); };
+  fill("{a}", about_animal ? nouns[noun] : other);
+  fill("{t}", about_animal ? other : nouns[noun]);
+  fill("{j}", adjectives[adjective]);
+  return parse(text);
+}
+
+Example CoreferenceTask::example_of(const Sentence& s) const {
+  Example e;
+  e.tokens = s.tokens;
+  e.targets.assign(s.tokens.size(), -1);
+  e.targets[static_cast<size_t>(s.pronoun)] = s.tokens[static_cast<size_t>(s.referent)];
+  return e;
+}
+
+Example CoreferenceTask::example(Split split, Rng& rng) const { return example_of(sentence(split, rng)); }
+
+bool CoreferenceTask::solved(const Transformer& model, const Example& example) const {
+  const Matrix logits = model.forward(example.tokens);
+  for (size_t i = 0; i < example.targets.size(); ++i) {
+    if (example.targets[i] < 0) continue;
+    Index best = 0;
+    logits.row(static_cast<Index>(i)).maxCoeff(&best);
+    if (best != example.targets[i]) return false;
+  }
+  return true;
+}
+
+std::vector<CoreferenceTask::HeadScore> CoreferenceTask::referent_attention(
+    const Transformer& model, const std::vector<Sentence>& sentences, double threshold) const {
+  const ModelConfig& c = model.config();
+  std::vector<HeadScore> scores;
+  for (Index layer = 0; layer < c.n_layers; ++layer)
+    for (Index head = 0; head < c.n_heads; ++head) scores.push_back({layer, head, 0.0});
+  for (const Sentence& s : sentences) {
+    Trace trace;
+    model.forward(s.tokens, &trace);
+    for (HeadScore& score : scores) {
+      const Matrix& weights = trace.get("layer" + std::to_string(score.layer) + ".attn.head" +
+                                        std::to_string(score.head) + ".weights");
+      if (weights(s.pronoun, s.referent) >= threshold) score.share += 1;
+    }
+  }
+  for (HeadScore& score : scores) score.share /= std::max<double>(1, static_cast<double>(sentences.size()));
+  return scores;
+}
+
+}  // namespace attnlab

@@ -1,0 +1,116 @@
+#include "train/trainer.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/check.hpp"
+#include "core/cross_entropy.hpp"
+#include "core/thread_pool.hpp"
+
+namespace attnlab {
+namespace {
+
+// parts of a batch, fixed so that results do not depend on the number of threads
+constexpr Index kBatchParts = 8;
+
+AdamWOptions adamw_options(const TrainingOptions& o) {
+  AdamWOptions a;
+  a.beta1 = o.beta1;
+  a.beta2 = o.beta2;
+  a.weight_decay = o.weight_decay;
+  return a;
+}
+
+std::string diverged(Index step) {
+  return "training diverged at step " + std::to_string(step) +
+         " (non-finite logits, loss or gradient); the model keeps its parameters — try a lower learning rate";
+}
+
+const TrainingOptions& validated(const TrainingOptions& options) {
+  options.validate();
+  return options;
+}
+
+}  // namespace
+
+Trainer::Trainer(std::shared_ptr<const Task> task, const TrainingOptions& options)
+    : Trainer(task, Transformer::random(task->model_config(), validated(options).seed), options) {}
+
+Trainer::Trainer(std::shared_ptr<const Task> task, Transformer model, const TrainingOptions& options)
+    : task_(std::move(task)),
+      options_(validated(options)),
+      model_(std::move(model)),
+      optimizer_(model_.config(), adamw_options(options_)),
+      data_(options_.seed ^ 0x9e3779b9u),
+      grads_(ModelParams::zeros(model_.config())) {
+  require(model_.config().vocab_size >= task_->tokenizer().size(),
+          "training: the model's vocabulary (" + std::to_string(model_.config().vocab_size) +
+              ") is smaller than the task's (" + std::to_string(task_->tokenizer().size()) + ")");
+  require(model_.config().architecture != Architecture::encoder_decoder,
+          "training: the tasks train encoder-only and decoder-only models");
+  const Index parts = std::min(kBatchParts, options_.batch_size);
+  part_grads_.assign(static_cast<size_t>(parts), grads_);
+}
+
+StepReport Trainer::step(Trace* trace) {
+  const ModelConfig& config = model_.config();
+  std::vector<Example> batch;
+  Index targets = 0;
+  for (Index i = 0; i < options_.batch_size; ++i) {
+    batch.push_back(task_->example(Split::train, data_));
+    require(static_cast<Index>(batch.back().tokens.size()) <= config.n_ctx,
+            "training: an example is longer than the model's context");
+    targets += std::count_if(batch.back().targets.begin(), batch.back().targets.end(), [](int t) { return t >= 0; });
+  }
+  require(targets > 0, "training: the batch asks for no prediction");
+  const Scalar scale = Scalar(1) / static_cast<Scalar>(targets);
+
+  // forward and backward, part by part in parallel; every part owns its gradient
+  const Index parts = static_cast<Index>(part_grads_.size());
+  std::vector<CrossEntropy> part_loss(static_cast<size_t>(parts));
+  parallel_for(parts, [&](Index part) {
+    ModelParams& grads = part_grads_[static_cast<size_t>(part)];
+    set_zero(config, grads);
+    for (Index i = part; i < options_.batch_size; i += parts) {
+      const Example& e = batch[static_cast<size_t>(i)];
+      Trace forward_trace;
+      const Matrix logits = model_.forward(e.tokens, &forward_trace);
+      require(logits.allFinite(), diverged(steps_done() + 1));
+      const CrossEntropy ce = cross_entropy_forward(logits, e.targets);
+      part_loss[static_cast<size_t>(part)].loss_sum += ce.loss_sum;
+      part_loss[static_cast<size_t>(part)].targets += ce.targets;
+      part_loss[static_cast<size_t>(part)].correct += ce.correct;
+      model_.backward(e.tokens, forward_trace, cross_entropy_backward(logits, e.targets, scale), grads);
+      if (i == 0 && trace) *trace = std::move(forward_trace);
+    }
+  });
+  set_zero(config, grads_);
+  CrossEntropy total;
+  for (Index part = 0; part < parts; ++part) {
+    add_scaled(config, grads_, part_grads_[static_cast<size_t>(part)]);
+    total.loss_sum += part_loss[static_cast<size_t>(part)].loss_sum;
+    total.correct += part_loss[static_cast<size_t>(part)].correct;
+  }
+
+  StepReport report;
+  report.loss = static_cast<float>(total.loss_sum * scale);
+  report.accuracy = static_cast<float>(total.correct) / static_cast<float>(targets);
+  report.gradient_norm = static_cast<float>(clip_gradient_norm(config, grads_, options_.clip_norm));
+  require(std::isfinite(report.loss) && std::isfinite(report.gradient_norm), diverged(steps_done() + 1));
+  report.learning_rate = options_.schedule.at(steps_done());
+  optimizer_.step(model_.mutable_params(), grads_, report.learning_rate);
+  report.step = steps_done();
+  return report;
+}
+
+double Trainer::held_out_accuracy(Index count, std::uint32_t seed) const {
+  require(count >= 1, "training: evaluate at least one example");
+  Rng rng(seed);
+  std::vector<Example> examples;
+  for (Index i = 0; i < count; ++i) examples.push_back(task_->example(Split::held_out, rng));
+  std::vector<char> solved(examples.size());
+  parallel_for(count, [&](Index i) { solved[static_cast<size_t>(i)] = task_->solved(model_, examples[static_cast<size_t>(i)]); });
+  return static_cast<double>(std::count(solved.begin(), solved.end(), 1)) / static_cast<double>(count);
+}
+
+}  // namespace attnlab

@@ -1,0 +1,53 @@
+#pragma once
+// Training one step at a time: each call draws a batch, runs forward and backward, clips the
+// gradient, and takes one AdamW step at the scheduled learning rate. Deterministic for a seed:
+// the batch is cut into a fixed number of parts whose gradients are summed in order, so the
+// thread count never changes the result.
+#include <memory>
+#include <vector>
+
+#include "model/trace.hpp"
+#include "model/transformer.hpp"
+#include "train/optimizer.hpp"
+#include "train/tasks.hpp"
+
+namespace attnlab {
+
+struct StepReport {
+  Index step = 0;             // 1 for the first step
+  float loss = 0;             // mean cross-entropy over the batch's targets, before the update
+  float accuracy = 0;         // share of those targets the model predicted (argmax), before the update
+  float learning_rate = 0;
+  float gradient_norm = 0;    // before clipping
+};
+
+class Trainer {
+ public:
+  // a fresh model of the task's configuration, initialised from options.seed
+  Trainer(std::shared_ptr<const Task> task, const TrainingOptions& options);
+  // continues training a given model (its config must fit the task's vocabulary)
+  Trainer(std::shared_ptr<const Task> task, Transformer model, const TrainingOptions& options);
+
+  // One optimiser step. When trace is given it receives the forward trace of the batch's first
+  // example. A non-finite loss or gradient throws attnlab::Error and leaves the model unchanged.
+  StepReport step(Trace* trace = nullptr);
+
+  // share of `count` held-out examples (drawn from seed) the model solves entirely
+  double held_out_accuracy(Index count, std::uint32_t seed) const;
+
+  const Transformer& model() const { return model_; }
+  const Task& task() const { return *task_; }
+  const TrainingOptions& options() const { return options_; }
+  Index steps_done() const { return optimizer_.steps(); }
+
+ private:
+  std::shared_ptr<const Task> task_;
+  TrainingOptions options_;
+  Transformer model_;
+  AdamW optimizer_;
+  Rng data_;
+  std::vector<ModelParams> part_grads_;  // one gradient per part of the batch
+  ModelParams grads_;
+};
+
+}  // namespace attnlab

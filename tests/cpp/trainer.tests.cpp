@@ -1,0 +1,87 @@
+#include <catch2/catch.hpp>
+
+#include "core/check.hpp"
+#include "core/thread_pool.hpp"
+#include "train/trainer.hpp"
+
+using namespace attnlab;
+
+namespace {
+
+TrainingOptions quick_options(Index steps) {
+  TrainingOptions o;
+  o.batch_size = 16;
+  o.schedule.peak = 3e-3f;
+  o.schedule.warmup_steps = 10;
+  o.schedule.total_steps = steps;
+  o.seed = 3;
+  return o;
+}
+
+std::shared_ptr<const Task> small_copy_task() {
+  return std::make_shared<LetterSequenceTask>(LetterSequenceTask::Kind::copy, 2, 4);
+}
+
+}  // namespace
+
+TEST_CASE("training step by step", "[trainer]") {
+  SECTION("the loss falls and the learning rate follows the schedule") {
+    Trainer trainer(small_copy_task(), quick_options(120));
+    const StepReport first = trainer.step();
+    CHECK(first.step == 1);
+    CHECK_THAT(first.learning_rate, Catch::Matchers::WithinRel(3e-4f, 1e-5f));
+    CHECK(first.gradient_norm > 0);
+    // an untrained model is near uniform over the 32 tokens: loss ≈ ln 32
+    CHECK_THAT(first.loss, Catch::Matchers::WithinAbs(std::log(32.0f), 0.3f));
+    StepReport last = first;
+    for (int i = 1; i < 120; ++i) last = trainer.step();
+    CHECK(last.step == 120);
+    CHECK(trainer.steps_done() == 120);
+    CHECK(last.loss < 0.5f * first.loss);
+    CHECK(last.accuracy > first.accuracy);
+  }
+  SECTION("deterministic for a seed, whatever the number of threads") {
+    const Index threads = num_threads();
+    set_num_threads(1);
+    Trainer one(small_copy_task(), quick_options(20));
+    for (int i = 0; i < 5; ++i) one.step();
+    set_num_threads(max_threads());
+    Trainer many(small_copy_task(), quick_options(20));
+    for (int i = 0; i < 5; ++i) many.step();
+    set_num_threads(threads);
+    CHECK(one.model().params().wte == many.model().params().wte);
+    CHECK(one.model().params().decoder.h[1].mlp.c_proj_weight == many.model().params().decoder.h[1].mlp.c_proj_weight);
+    TrainingOptions other = quick_options(20);
+    other.seed = 4;
+    Trainer different(small_copy_task(), other);
+    different.step();
+    CHECK(different.model().params().wte != one.model().params().wte);
+  }
+  SECTION("a step can hand back the trace of its first example") {
+    Trainer trainer(small_copy_task(), quick_options(20));
+    Trace trace;
+    trainer.step(&trace);
+    CHECK(trace.contains("layer1.attn.head3.weights"));
+    CHECK(trace.contains("logits"));
+  }
+  SECTION("a diverging step throws and leaves the model as it was") {
+    TrainingOptions wild = quick_options(20);
+    Trainer trainer(small_copy_task(), wild);
+    trainer.step();
+    ModelParams& params = const_cast<Transformer&>(trainer.model()).mutable_params();
+    params.wte(7, 0) = std::numeric_limits<float>::infinity();
+    const Matrix before = trainer.model().params().decoder.h[0].attn.c_attn_weight;
+    CHECK_THROWS_WITH(trainer.step(), Catch::Contains("training diverged at step 2"));
+    CHECK(trainer.model().params().decoder.h[0].attn.c_attn_weight == before);
+    CHECK(trainer.steps_done() == 1);
+  }
+  SECTION("bad settings and mismatched models are refused") {
+    TrainingOptions bad = quick_options(20);
+    bad.batch_size = 0;
+    CHECK_THROWS_WITH(Trainer(small_copy_task(), bad), Catch::Contains("batch size"));
+    ModelConfig tiny = small_copy_task()->model_config();
+    tiny.vocab_size = 8;
+    CHECK_THROWS_WITH(Trainer(small_copy_task(), Transformer::random(tiny, 1), quick_options(20)),
+                      Catch::Contains("vocabulary"));
+  }
+}
