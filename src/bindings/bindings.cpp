@@ -43,4 +43,14 @@ EMSCRIPTEN_BINDINGS(attnlab) {
       .function("attentionSteps", &ModelHandle::attention_steps);
   function("modelFromConfig", &model_from_config);
   function("modelFromFiles", &model_from_files);
+
+  class_<TrainerHandle>("Trainer")
+      .smart_ptr<std::shared_ptr<TrainerHandle>>("TrainerPtr")
+      .function("step", &TrainerHandle::step)
+      .function("progress", &TrainerHandle::progress)
+      .function("heldOutAccuracy", &TrainerHandle::held_out_accuracy)
+      .function("model", &TrainerHandle::model)
+      .function("example", &TrainerHandle::example);
+  function("createTrainer", &create_trainer);
+  function("coreferenceSentence", &coreference_sentence);
 }

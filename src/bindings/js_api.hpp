@@ -10,6 +10,7 @@
 #include "core/attention_steps.hpp"
 #include "io/tokenizer.hpp"
 #include "model/transformer.hpp"
+#include "train/trainer.hpp"
 
 namespace attnlab::js {
 
@@ -83,5 +84,26 @@ class ModelHandle {
 std::shared_ptr<ModelHandle> model_from_config(const val& options);
 // {weights: Uint8Array, config: string, vocab: string}
 std::shared_ptr<ModelHandle> model_from_files(const val& options);
+
+// Training a built-in task one optimiser step per call (see Trainer).
+class TrainerHandle {
+ public:
+  explicit TrainerHandle(Trainer trainer) : trainer_(std::move(trainer)) {}
+  // {trace?: boolean | string[]} → {step, loss, accuracy, learningRate, gradientNorm, trace?}
+  val step(const val& options);
+  val progress() const;  // {stepsDone, totalSteps, task}
+  // {count?, seed?} → share of held-out examples solved
+  val held_out_accuracy(const val& options) const;
+  // a model holding a copy of the weights so far, with the task's vocabulary
+  std::shared_ptr<ModelHandle> model() const;
+  // {split?: "train" | "heldOut", seed?} → {tokens, targets, text}
+  val example(const val& options) const;
+ private:
+  Trainer trainer_;
+};
+// {task: "copy" | "reverse" | "sort" | "coreference", seed?, steps?, batchSize?, learningRate?, warmupSteps?}
+std::shared_ptr<TrainerHandle> create_trainer(const val& options);
+// {text} → {text, tokens, pronoun, referent, distractor}: a sentence of the coreference language
+val coreference_sentence(const val& options);
 
 }  // namespace attnlab::js

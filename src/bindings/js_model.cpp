@@ -95,29 +95,14 @@ val ModelHandle::forward(const val& options) const {
   return guarded([&] {
     const int top = static_cast<int>(model_.config().vocab_size) - 1;
     const std::vector<int> tokens = get_ints(options, "tokens", 0, top);
-    const bool want_trace = has(options, "trace") && !(options["trace"].typeOf().as<std::string>() == "boolean" &&
-                                                       !options["trace"].as<bool>());
+    const bool want_trace = wants_trace(options);
     Trace trace;
     const Matrix logits = has(options, "source")
                               ? model_.forward(get_ints(options, "source", 0, top), tokens, want_trace ? &trace : nullptr)
                               : model_.forward(tokens, want_trace ? &trace : nullptr);
     val out = val::object();
     out.set("logits", to_js(logits));
-    if (want_trace) {
-      val entries = val::object();
-      const val wanted = options["trace"];
-      if (wanted.isArray()) {
-        const Index count = wanted["length"].as<Index>();
-        for (Index i = 0; i < count; ++i) {
-          require(wanted[i].typeOf().as<std::string>() == "string", "trace names must be strings");
-          const std::string name = wanted[i].as<std::string>();
-          entries.set(name, to_js(trace.get(name)));
-        }
-      } else {
-        for (const std::string& name : trace.names()) entries.set(name, to_js(trace.get(name)));
-      }
-      out.set("trace", entries);
-    }
+    if (want_trace) out.set("trace", trace_to_js(trace, options["trace"]));
     return out;
   });
 }

@@ -136,4 +136,25 @@ val to_js(const ConstMatrixRef& x) {
   return out;
 }
 
+bool wants_trace(const val& options) {
+  return has(options, "trace") &&
+         !(options["trace"].typeOf().as<std::string>() == "boolean" && !options["trace"].as<bool>());
+}
+
+val trace_to_js(const Trace& trace, const val& wanted) {
+  val entries = val::object();
+  if (!wanted.isArray()) {
+    for (const std::string& name : trace.names()) entries.set(name, to_js(trace.get(name)));
+    return entries;
+  }
+  const Index count = wanted["length"].as<Index>();
+  require(count <= 4096, "trace: at most 4096 names");
+  for (Index i = 0; i < count; ++i) {
+    require(wanted[i].typeOf().as<std::string>() == "string", "trace names must be strings");
+    const std::string name = wanted[i].as<std::string>();
+    entries.set(name, to_js(trace.get(name)));
+  }
+  return entries;
+}
+
 }  // namespace attnlab::js

@@ -10,6 +10,7 @@
 
 #include "core/mask.hpp"
 #include "core/tensor.hpp"
+#include "model/trace.hpp"
 
 namespace attnlab::js {
 
@@ -41,6 +42,11 @@ val to_js(const ConstMatrixRef& x);
 val to_js(const std::vector<int>& values);          // Int32Array
 val to_js(const std::vector<std::string>& values);  // array of strings
 val float_array(const float* data, Index count);    // Float32Array copy
+
+// options.trace is present and not false
+bool wants_trace(const val& options);
+// {name: matrix} of the names in `wanted` (an array of strings), or of every name when it is true
+val trace_to_js(const Trace& trace, const val& wanted);
 
 // Runs body() and returns its result; an exception becomes a thrown JS Error (after every C++
 // object of the call is destroyed), so the module stays usable.

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/check.hpp"
+#include "core/thread_pool.hpp"
 #include "model/generate.hpp"
 
 namespace attnlab {
@@ -15,6 +16,16 @@ void TrainingOptions::validate() const {
   require(std::isfinite(beta1) && beta1 >= 0 && beta1 < 1 && std::isfinite(beta2) && beta2 >= 0 && beta2 < 1,
           "training: β₁ and β₂ must lie in [0, 1)");
   require(std::isfinite(clip_norm) && clip_norm > 0, "training: the clipping norm must be a positive number");
+}
+
+double held_out_accuracy(const Task& task, const Transformer& model, Index count, std::uint32_t seed) {
+  require(count >= 1, "evaluation: use at least one example");
+  Rng rng(seed);
+  std::vector<Example> examples;
+  for (Index i = 0; i < count; ++i) examples.push_back(task.example(Split::held_out, rng));
+  std::vector<char> solved(examples.size());
+  parallel_for(count, [&](Index i) { solved[static_cast<size_t>(i)] = task.solved(model, examples[static_cast<size_t>(i)]); });
+  return static_cast<double>(std::count(solved.begin(), solved.end(), 1)) / static_cast<double>(count);
 }
 
 std::vector<std::string> task_names() { return {"copy", "reverse", "sort", "coreference"}; }
@@ -74,10 +85,11 @@ ModelConfig LetterSequenceTask::model_config() const {
 
 TrainingOptions LetterSequenceTask::training_options() const {
   TrainingOptions o;
-  o.batch_size = 32;
+  // sorting needs a longer run than copying to be exact on ≥ 99 % of unseen strings
+  o.batch_size = kind_ == Kind::sort ? 64 : 32;
   o.schedule.peak = 2e-3f;
   o.schedule.warmup_steps = 100;
-  o.schedule.total_steps = kind_ == Kind::sort ? 3000 : 600;
+  o.schedule.total_steps = kind_ == Kind::sort ? 8000 : 600;
   o.seed = 7;
   return o;
 }

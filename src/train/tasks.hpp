@@ -50,6 +50,9 @@ class Task {
   virtual bool solved(const Transformer& model, const Example& example) const = 0;
 };
 
+// share of `count` held-out examples (drawn from seed) that the model solves; examples run in parallel
+double held_out_accuracy(const Task& task, const Transformer& model, Index count, std::uint32_t seed);
+
 // "copy" | "reverse" | "sort" | "coreference"; anything else is an error naming the choices
 std::unique_ptr<Task> make_task(const std::string& name);
 std::vector<std::string> task_names();

@@ -104,13 +104,7 @@ StepReport Trainer::step(Trace* trace) {
 }
 
 double Trainer::held_out_accuracy(Index count, std::uint32_t seed) const {
-  require(count >= 1, "training: evaluate at least one example");
-  Rng rng(seed);
-  std::vector<Example> examples;
-  for (Index i = 0; i < count; ++i) examples.push_back(task_->example(Split::held_out, rng));
-  std::vector<char> solved(examples.size());
-  parallel_for(count, [&](Index i) { solved[static_cast<size_t>(i)] = task_->solved(model_, examples[static_cast<size_t>(i)]); });
-  return static_cast<double>(std::count(solved.begin(), solved.end(), 1)) / static_cast<double>(count);
+  return attnlab::held_out_accuracy(*task_, model_, count, seed);
 }
 
 }  // namespace attnlab

@@ -2,6 +2,7 @@
 // point, bad input, and memory.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { loadAttnlab } from '../../build/package/index.js';
 import { assertClose, assertThrows, fixtures, safetensorsBytes, vocabJson } from './helpers.mjs';
 
@@ -188,6 +189,66 @@ for (const threads of [1, 'auto']) {
       }
       assert.equal(model.forward({ tokens: [1, 2, 3] }).logits.rows, 3);
       model.dispose();
+    });
+
+    it('trains a task step by step, deterministically, with traces and a snapshot model', () => {
+      const run = () => {
+        const trainer = engine.createTrainer({ task: 'copy', seed: 5, steps: 40, batchSize: 8, warmupSteps: 5 });
+        const losses = [];
+        for (let i = 0; i < 40; i++) losses.push(trainer.step().loss);
+        return { trainer, losses };
+      };
+      const { trainer, losses } = run();
+      assert.equal(trainer.stepsDone, 40);
+      assert.equal(trainer.totalSteps, 40);
+      assert.equal(trainer.task, 'copy');
+      assert.ok(losses[39] < 0.7 * losses[0], `loss ${losses[0]} → ${losses[39]}`);
+      assert.deepEqual(run().losses, losses);
+      const traced = trainer.step({ trace: ['layer0.attn.head1.weights', 'logits'] });
+      assert.equal(traced.step, 41);
+      assert.deepEqual(Object.keys(traced.trace).sort(), ['layer0.attn.head1.weights', 'logits']);
+      assert.ok(traced.gradientNorm > 0 && traced.learningRate > 0 && traced.accuracy >= 0 && traced.accuracy <= 1);
+      const accuracy = trainer.heldOutAccuracy({ count: 20 });
+      assert.ok(accuracy >= 0 && accuracy <= 1);
+      const example = trainer.example({ split: 'heldOut', seed: 3 });
+      assert.equal(example.tokens.length, example.targets.length);
+      assert.match(example.text, /^\[BOS\]/);
+      const snapshot = trainer.model();
+      const before = snapshot.forward({ tokens: example.tokens }).logits.data;
+      trainer.step();
+      assert.deepEqual(snapshot.forward({ tokens: example.tokens }).logits.data, before, 'a snapshot does not follow training');
+      snapshot.dispose();
+      trainer.dispose();
+    });
+
+    it('reads coreference sentences and ships a model that resolves "it"', () => {
+      const s = engine.coreferenceSentence('The cat sat on the mat because it was soft.');
+      assert.deepEqual([s.pronoun, s.referent, s.distractor], [7, 5, 1]);
+      const folder = new URL('../../web/public/models/coreference/', import.meta.url);
+      const model = engine.loadModel({ weights: new Uint8Array(readFileSync(new URL('model.safetensors', folder))),
+        config: readFileSync(new URL('config.json', folder), 'utf8'), vocab: readFileSync(new URL('vocab.json', folder), 'utf8') });
+      for (const [text, expected] of [['the cat sat on the mat because it was soft', 'mat'], ['the cat sat on the mat because it was hungry', 'cat']]) {
+        const sentence = engine.coreferenceSentence(text);
+        const { logits, trace } = model.forward({ tokens: sentence.tokens, trace: ['layer1.attn.head0.weights'] });
+        const row = logits.data.subarray(sentence.pronoun * logits.cols, (sentence.pronoun + 1) * logits.cols);
+        assert.equal(model.decode([row.indexOf(Math.max(...row))]), expected);
+        const weights = trace['layer1.attn.head0.weights'];
+        assert.ok(weights.data[sentence.pronoun * weights.cols + sentence.referent] >= 0.5, `${text}: "it" attends to its referent`);
+      }
+      model.dispose();
+      assertThrows(() => engine.coreferenceSentence('colourless green ideas sleep furiously'), /not a sentence of the language/);
+    });
+
+    it('refuses bad training settings and keeps working', () => {
+      assertThrows(() => engine.createTrainer({ task: 'translate' }), /unknown task "translate"/);
+      assertThrows(() => engine.createTrainer({ task: 'sort', batchSize: 0 }), /batchSize/);
+      assertThrows(() => engine.createTrainer({ task: 'sort', learningRate: Number.NaN }), /learningRate/);
+      assertThrows(() => engine.createTrainer({ task: 'sort', steps: 10, warmupSteps: 11 }), /warmupSteps/);
+      assertThrows(() => engine.createTrainer({ task: 'copy', learningRate: 50 }), /peak/);
+      const trainer = engine.createTrainer({ task: 'reverse', steps: 2, batchSize: 2 });
+      assert.equal(trainer.step().step, 1);
+      trainer.dispose();
+      assertThrows(() => trainer.step(), /disposed/);
     });
 
     it('gives the same numbers with one thread or several', { skip: threads === 1 }, () => {

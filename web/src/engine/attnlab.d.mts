@@ -5,7 +5,7 @@
  *
  * Every function takes one options object and returns plain objects of typed arrays that
  * JavaScript owns. Bad input throws an `Error` whose message starts with "attnlab:" and names the
- * problem; the module stays usable. The two classes (`AttentionSteps`, `Model`) hold C++ memory:
+ * problem; the module stays usable. The three classes (`AttentionSteps`, `Model`, `Trainer`) hold C++ memory:
  * the package wraps them so that user code never calls `delete()`.
  */
 
@@ -184,6 +184,59 @@ export interface RawModel {
   delete(): void;
 }
 
+/** the built-in training tasks (see README, "Training") */
+export type TaskName = 'copy' | 'reverse' | 'sort' | 'coreference';
+
+export interface TrainerOptions {
+  task: TaskName;
+  /** model initialisation and the stream of examples; the same seed gives the same run */
+  seed?: number;
+  /** length of the learning-rate schedule (1 … 1,000,000; default: the task's) */
+  steps?: number;
+  /** examples per step, 1 … 512 */
+  batchSize?: number;
+  /** the peak learning rate (finite, > 0) */
+  learningRate?: number;
+  /** linear warm-up steps, 0 … steps */
+  warmupSteps?: number;
+}
+
+export interface TrainingStep {
+  /** 1 for the first step */
+  step: number;
+  /** mean cross-entropy over the batch's targets, before the update */
+  loss: number;
+  /** share of those targets predicted right (argmax), before the update */
+  accuracy: number;
+  learningRate: number;
+  /** gradient norm before clipping (to 1) */
+  gradientNorm: number;
+  /** the forward trace of the batch's first example, when asked for */
+  trace?: Record<string, MatrixData>;
+}
+
+export interface RawTrainer {
+  /** one AdamW step on a fresh batch; a non-finite loss throws and keeps the weights */
+  step(options: { trace?: boolean | string[] }): TrainingStep;
+  progress(): { stepsDone: number; totalSteps: number; task: TaskName };
+  /** share of held-out examples the model solves exactly (default 200 examples, seed 2026) */
+  heldOutAccuracy(options: { count?: number; seed?: number }): number;
+  /** a Model holding a copy of the weights so far, with the task's vocabulary */
+  model(): RawModel;
+  /** one example of the task: tokens, the target at each position (−1: none), and its text */
+  example(options: { split?: 'train' | 'heldOut'; seed?: number }): { tokens: Int32Array; targets: Int32Array; text: string };
+  delete(): void;
+}
+
+/** a sentence of the coreference language, with the positions of "it" and of both nouns */
+export interface CoreferenceSentence {
+  text: string;
+  tokens: Int32Array;
+  pronoun: number;
+  referent: number;
+  distractor: number;
+}
+
 export interface AttnlabModule {
   buildInfo(): BuildInfo;
   /** threads used from now on, 1 … maxThreads; more is an error */
@@ -217,9 +270,15 @@ export interface AttnlabModule {
   /** weights: the bytes of model.safetensors; config and vocab: the JSON texts */
   modelFromFiles(options: { weights: Uint8Array; config: string; vocab: string }): RawModel;
 
-  /** the two classes, registered by Embind (instances come from the factories above) */
+  createTrainer(options: TrainerOptions): RawTrainer;
+  /** reads a sentence of the coreference language ("the cat sat on the mat because it was soft");
+   * anything else is an error */
+  coreferenceSentence(options: { text: string }): CoreferenceSentence;
+
+  /** the classes, registered by Embind (instances come from the factories above) */
   AttentionSteps: unknown;
   Model: unknown;
+  Trainer: unknown;
 }
 
 export interface ModuleOptions {

@@ -7,16 +7,18 @@
  *
  * `loadAttnlab` picks the threaded build where it can run (Node, or a cross-origin-isolated page
  * with SharedArrayBuffer and working atomics) and the single-thread build elsewhere. Objects that
- * hold engine memory (AttentionStepper, Model) free it when garbage-collected or on dispose().
+ * hold engine memory (AttentionStepper, Model, Trainer) free it when garbage-collected or on dispose().
  */
 import type {
-  AttentionResult, AttentionStage, AttnlabModule, BuildInfo, ForwardOptions, MatrixData, ModelConfig,
-  MultiHeadInput, RawAttentionSteps, RawModel, SamplingOptions, SingleHeadInput,
+  AttentionResult, AttentionStage, AttnlabModule, BuildInfo, CoreferenceSentence, ForwardOptions, MatrixData,
+  ModelConfig, MultiHeadInput, RawAttentionSteps, RawModel, RawTrainer, SamplingOptions, SingleHeadInput, TaskName,
+  TrainerOptions, TrainingStep,
 } from './attnlab.mjs';
 
 export type {
   AttentionInput, AttentionResult, AttentionStage, BuildInfo, FlashTile, ForwardOptions, HeadResult,
-  MatrixData, ModelConfig, MultiHeadInput, Numbers, SamplingOptions, SingleHeadInput,
+  MatrixData, ModelConfig, MultiHeadInput, Numbers, SamplingOptions, SingleHeadInput, TaskName, TrainerOptions,
+  TrainingStep, CoreferenceSentence,
 } from './attnlab.mjs';
 
 export interface LoadOptions {
@@ -183,6 +185,27 @@ export class Model extends EngineObject<RawModel> {
   }
 }
 
+/** Trains a built-in task one optimiser step per call (deterministic for a seed). */
+export class Trainer extends EngineObject<RawTrainer> {
+  constructor(handle: RawTrainer) {
+    super(handle, 'Trainer');
+  }
+
+  /** one AdamW step on a fresh batch: loss and accuracy before the update, and the trace of the
+   * batch's first example when asked for (true: every tensor; or a list of names) */
+  step(options: { trace?: boolean | string[] } = {}): TrainingStep { return this.live.step(options); }
+  get stepsDone(): number { return this.live.progress().stepsDone; }
+  get totalSteps(): number { return this.live.progress().totalSteps; }
+  get task(): TaskName { return this.live.progress().task; }
+  /** share of held-out examples solved exactly */
+  heldOutAccuracy(options: { count?: number; seed?: number } = {}): number { return this.live.heldOutAccuracy(options); }
+  /** a Model with a copy of the weights so far (it does not follow later steps) */
+  model(): Model { return new Model(this.live.model()); }
+  example(options: { split?: 'train' | 'heldOut'; seed?: number } = {}): { tokens: Int32Array; targets: Int32Array; text: string } {
+    return this.live.example(options);
+  }
+}
+
 /** The loaded engine. */
 export class Engine {
   private threadsUsed = 1;
@@ -235,5 +258,13 @@ export class Engine {
   /** a saved model: the bytes of model.safetensors and the texts of config.json and vocab.json */
   loadModel(options: { weights: Uint8Array; config: string; vocab: string }): Model {
     return new Model(this.raw.modelFromFiles(options));
+  }
+  /** a trainer for one of the built-in tasks, with a fresh model */
+  createTrainer(options: TrainerOptions): Trainer {
+    return new Trainer(this.raw.createTrainer(options));
+  }
+  /** the positions of "it", its referent and the other noun in a sentence of the coreference language */
+  coreferenceSentence(text: string): CoreferenceSentence {
+    return this.raw.coreferenceSentence({ text });
   }
 }

@@ -1,0 +1,85 @@
+#include "bindings/js_api.hpp"
+#include "bindings/marshal.hpp"
+#include "core/check.hpp"
+
+namespace attnlab::js {
+
+std::shared_ptr<TrainerHandle> create_trainer(const val& options) {
+  return guarded([&] {
+    std::shared_ptr<const Task> task = make_task(get_string(options, "task", ""));
+    TrainingOptions o = task->training_options();
+    o.seed = get_seed(options, "seed", o.seed);
+    o.schedule.total_steps = get_index(options, "steps", 1, 1000000, o.schedule.total_steps);
+    o.schedule.warmup_steps = std::min(o.schedule.warmup_steps, o.schedule.total_steps);
+    o.schedule.warmup_steps = get_index(options, "warmupSteps", 0, o.schedule.total_steps, o.schedule.warmup_steps);
+    o.batch_size = get_index(options, "batchSize", 1, 512, o.batch_size);
+    o.schedule.peak = static_cast<float>(get_number(options, "learningRate", o.schedule.peak));
+    return std::make_shared<TrainerHandle>(Trainer(task, o));
+  });
+}
+
+val TrainerHandle::step(const val& options) {
+  return guarded([&] {
+    Trace trace;
+    const bool want_trace = wants_trace(options);
+    const StepReport r = trainer_.step(want_trace ? &trace : nullptr);
+    val out = val::object();
+    out.set("step", static_cast<double>(r.step));
+    out.set("loss", r.loss);
+    out.set("accuracy", r.accuracy);
+    out.set("learningRate", r.learning_rate);
+    out.set("gradientNorm", r.gradient_norm);
+    if (want_trace) out.set("trace", trace_to_js(trace, options["trace"]));
+    return out;
+  });
+}
+
+val TrainerHandle::progress() const {
+  val out = val::object();
+  out.set("stepsDone", static_cast<double>(trainer_.steps_done()));
+  out.set("totalSteps", static_cast<double>(trainer_.options().schedule.total_steps));
+  out.set("task", trainer_.task().name());
+  return out;
+}
+
+val TrainerHandle::held_out_accuracy(const val& options) const {
+  return guarded([&] {
+    return val(trainer_.held_out_accuracy(get_index(options, "count", 1, 10000, 200), get_seed(options, "seed", 2026)));
+  });
+}
+
+std::shared_ptr<ModelHandle> TrainerHandle::model() const {
+  return guarded([&] { return std::make_shared<ModelHandle>(trainer_.model(), trainer_.task().tokenizer()); });
+}
+
+val TrainerHandle::example(const val& options) const {
+  return guarded([&] {
+    const std::string split = get_string(options, "split", "train");
+    require(split == "train" || split == "heldOut", "example: split must be \"train\" or \"heldOut\"");
+    Rng rng(get_seed(options, "seed", 0));
+    const Example e = trainer_.task().example(split == "train" ? Split::train : Split::held_out, rng);
+    val out = val::object();
+    out.set("tokens", to_js(e.tokens));
+    out.set("targets", to_js(e.targets));
+    out.set("text", trainer_.task().tokenizer().decode(e.tokens));
+    return out;
+  });
+}
+
+val coreference_sentence(const val& options) {
+  return guarded([&] {
+    const std::string text = get_string(options, "text", "");
+    require(text.size() <= 4096, "coreference: the text is longer than 4096 bytes");
+    static const CoreferenceTask language;
+    const CoreferenceTask::Sentence s = language.parse(text);
+    val out = val::object();
+    out.set("text", s.text);
+    out.set("tokens", to_js(s.tokens));
+    out.set("pronoun", static_cast<double>(s.pronoun));
+    out.set("referent", static_cast<double>(s.referent));
+    out.set("distractor", static_cast<double>(s.distractor));
+    return out;
+  });
+}
+
+}  // namespace attnlab::js
