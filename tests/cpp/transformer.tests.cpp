@@ -36,12 +36,8 @@ Transformer sharp_model(const ModelConfig& config, std::uint32_t seed) {
   return Transformer(config, std::move(p));
 }
 
-}  // namespace
-
-TEST_CASE("a 2-layer decoder-only model matches PyTorch", "[model][oracle]") {
-  const std::vector<FixtureCase> cases = load_fixture_cases("layers.json");
-  const FixtureCase& f = cases.back();
-  REQUIRE(f.kind == "decoder_only_model");
+// the GPT-2-shaped decoder-only model of a fixture (learned positions, pre-LN, tied head)
+ModelConfig gpt_config(const FixtureCase& f) {
   ModelConfig config;
   config.vocab_size = f.get<Index>("vocab_size");
   config.n_ctx = f.get<Index>("n_ctx");
@@ -50,6 +46,16 @@ TEST_CASE("a 2-layer decoder-only model matches PyTorch", "[model][oracle]") {
   config.d_ff = f.get<Index>("d_ff");
   config.n_layers = f.get<Index>("n_layers");
   config.activation = activation_from_string(f.get<std::string>("activation"));
+  return config;
+}
+
+}  // namespace
+
+TEST_CASE("a 2-layer decoder-only model matches PyTorch", "[model][oracle]") {
+  const std::vector<FixtureCase> cases = load_fixture_cases("layers.json");
+  const FixtureCase& f = cases.back();
+  REQUIRE(f.kind == "decoder_only_model");
+  const ModelConfig config = gpt_config(f);
   ModelParams params = ModelParams::init(config, 0);
   load_slots(tensor_slots(config, params), f, "");  // GPT-2 names, one to one
   const Transformer model(config, std::move(params));
@@ -61,14 +67,7 @@ TEST_CASE("a 2-layer decoder-only model matches PyTorch", "[model][oracle]") {
 
 TEST_CASE("a 2-layer model's loss and every gradient match PyTorch autograd", "[model][oracle][gradients]") {
   const FixtureCase f = load_fixture_cases("training.json").front();
-  ModelConfig config;
-  config.vocab_size = f.get<Index>("vocab_size");
-  config.n_ctx = f.get<Index>("n_ctx");
-  config.d_model = f.get<Index>("d_model");
-  config.n_heads = f.get<Index>("n_heads");
-  config.d_ff = f.get<Index>("d_ff");
-  config.n_layers = f.get<Index>("n_layers");
-  config.activation = activation_from_string(f.get<std::string>("activation"));
+  const ModelConfig config = gpt_config(f);
   ModelParams params = ModelParams::init(config, 0);
   load_slots(tensor_slots(config, params), f, "");
   const Transformer model(config, std::move(params));

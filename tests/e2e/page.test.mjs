@@ -32,6 +32,7 @@ describe('seminar page', () => {
     await page.locator('#engine-info', { hasText: 'SIMD on' }).waitFor();
     await page.locator('attn-attention-steps[data-ready]').waitFor();
     await page.locator('attn-positional-encoding[data-ready]').waitFor();
+    await page.locator('attn-coreference[data-ready]').waitFor();
     await page.screenshot({ path: `${SCREENSHOTS}page.png`, fullPage: true });
     assert.deepEqual(problems, []);
     const foreign = requests.filter((u) => !u.startsWith(server.url) && !u.startsWith('data:'));
@@ -131,6 +132,49 @@ describe('seminar page', () => {
     const { page, problems, close } = await openPage(browser, `${server.url}#n=1e99&d=abc&base=-5&q=<script>alert(1)</script>`);
     await page.locator('attn-positional-encoding', { hasText: 'PE (128×32)' }).waitFor();
     await page.locator('attn-attention-steps[data-ready]').waitFor();
+    assert.deepEqual(problems, []);
+    await close();
+  });
+
+  it('shows where the trained model\'s "it" looks, follows the adjective, and trains live', async () => {
+    const { page, problems, close } = await openPage(browser, server.url);
+    const widget = page.locator('attn-coreference');
+    await page.locator('attn-coreference[data-ready]').waitFor();
+    await widget.locator('p.answer', { hasText: 'reads “it” as mat' }).waitFor();
+    assert.match(await widget.locator('p.answer').textContent(), /mat \(p = 1\.000\) — right/);
+    // layer 1, head 0: "it" looks at the mat (6th word) with (almost) all its weight
+    const layer1 = await widget.locator('table.matrix tr').filter({ hasText: 'layer 1 · head 0' }).locator('td').allTextContents();
+    assert.equal(layer1.length, 10);
+    assert.ok(Number(layer1[5]) >= 0.9, `layer 1 head 0 on "mat": ${layer1[5]}`);
+    await widget.scrollIntoViewIfNeeded();
+    await widget.screenshot({ path: `${SCREENSHOTS}coreference.png` });
+
+    await widget.getByRole('button', { name: 'soft ⇄ hungry' }).click();
+    await widget.locator('p.answer', { hasText: 'reads “it” as cat' }).waitFor();
+    await page.waitForFunction(() => location.hash.includes('hungry'));
+
+    await widget.getByRole('button', { name: 'cat', exact: true }).click();
+    await widget.locator('figcaption', { hasText: 'attention of “cat”' }).waitFor();
+    await page.waitForFunction(() => location.hash.includes('tok=1'));
+
+    const input = widget.getByRole('textbox', { name: 'sentence' });
+    await input.fill('<img src=x onerror=alert(1)> the cat');
+    await input.press('Enter');
+    await widget.locator('p.error', { hasText: 'not a sentence of the language' }).waitFor();
+    assert.equal(await input.isVisible(), true, 'the input stays to correct the sentence');
+    await input.fill('The dog chased the ball because it was fast.');
+    await input.press('Enter');
+    await widget.locator('p.answer', { hasText: 'reads “it” as dog' }).waitFor();
+
+    await widget.getByRole('button', { name: 'Train a new model live' }).click();
+    await widget.locator('output', { hasText: /step [1-9]\d*\/600/ }).waitFor();
+    await widget.locator('p.answer', { hasText: 'The model being trained' }).waitFor();
+    await page.waitForFunction(() => /step (1\d\d|[2-9]\d\d)\/600/.test(
+      document.querySelector('attn-coreference').shadowRoot.querySelector('output').textContent), null, { timeout: 60000 });
+    await widget.screenshot({ path: `${SCREENSHOTS}coreference-training.png` });
+    await widget.getByRole('button', { name: 'Stop' }).click();
+    await widget.getByRole('button', { name: 'Back to the shipped model' }).click();
+    await widget.locator('p.answer', { hasText: 'The trained model reads “it” as dog' }).waitFor();
     assert.deepEqual(problems, []);
     await close();
   });

@@ -3,6 +3,7 @@
 import { decodeState, encodeState, type AppState } from './app/state';
 import { pageEngine } from './app/engine';
 import './widgets/attention-steps';
+import './widgets/coreference';
 import './widgets/positional-encoding';
 
 let state: AppState = decodeState(location.hash);
@@ -18,6 +19,9 @@ function applyState(s: AppState): void {
   pe?.setAttribute('base', String(s.positional.base));
   pe?.setAttribute('kind', s.positional.kind);
   pe?.setAttribute('head', String(s.positional.head));
+  const coreference = document.querySelector('attn-coreference');
+  coreference?.setAttribute('sentence', s.coreference.sentence);
+  coreference?.setAttribute('token', String(s.coreference.token));
 }
 
 document.addEventListener('attn-change', (event) => {
@@ -25,6 +29,7 @@ document.addEventListener('attn-change', (event) => {
   const target = event.target as Element;
   if (target.localName === 'attn-attention-steps') state = { ...state, attention: { ...state.attention, ...detail } };
   if (target.localName === 'attn-positional-encoding') state = { ...state, positional: { ...state.positional, ...detail } };
+  if (target.localName === 'attn-coreference') state = { ...state, coreference: { ...state.coreference, ...detail } };
   history.replaceState(null, '', encodeState(state) || location.pathname + location.search);
 });
 

@@ -16,7 +16,15 @@ export interface AppState {
     /** ALiBi head whose bias is shown */
     head: number;
   };
+  coreference: {
+    /** a sentence of the trained model's language */
+    sentence: string;
+    /** the word whose attention is shown; −1 means "it" */
+    token: number;
+  };
 }
+
+export const SEMINAR_SENTENCE = 'the cat sat on the mat because it was soft';
 
 export const POSITIONAL_KINDS = ['sinusoidal', 'learned', 'rope', 'alibi'] as const;
 export type PositionalKind = (typeof POSITIONAL_KINDS)[number];
@@ -27,12 +35,15 @@ export const LIMITS = {
   d: { min: 2, max: 128 },
   base: { min: 10, max: 100000 },
   head: { min: 0, max: 7 },
+  token: { min: -1, max: 15 },
+  sentenceLength: 200,
 } as const;
 
 export function defaultState(): AppState {
   return {
     attention: { causal: false, scaled: true, query: 0 },
     positional: { kind: 'sinusoidal', n: 32, d: 32, base: 10000, head: 0 },
+    coreference: { sentence: SEMINAR_SENTENCE, token: -1 },
   };
 }
 
@@ -65,6 +76,10 @@ export function decodeState(hash: string): AppState {
       base: clampInt(params.get('base'), s.positional.base, LIMITS.base),
       head: clampInt(params.get('head'), s.positional.head, LIMITS.head),
     },
+    coreference: {
+      sentence: (params.get('it') ?? s.coreference.sentence).slice(0, LIMITS.sentenceLength),
+      token: clampInt(params.get('tok'), s.coreference.token, LIMITS.token),
+    },
   };
 }
 
@@ -80,6 +95,8 @@ export function encodeState(state: AppState): string {
   if (state.positional.d !== s.positional.d) params.set('d', String(state.positional.d));
   if (state.positional.base !== s.positional.base) params.set('base', String(state.positional.base));
   if (state.positional.head !== s.positional.head) params.set('head', String(state.positional.head));
+  if (state.coreference.sentence !== s.coreference.sentence) params.set('it', state.coreference.sentence);
+  if (state.coreference.token !== s.coreference.token) params.set('tok', String(state.coreference.token));
   const text = params.toString();
   return text ? `#${text}` : '';
 }
