@@ -29,7 +29,7 @@ TEST_CASE("the coreference model resolves \"it\" in held-out sentences", "[train
     REQUIRE(head != scores.end());
     INFO("layer 1 head 0: " << head->share);
     CHECK(head->share >= 0.9);
-    // layer 0 gathers the adjective into "it" instead: it does not look at the referent
+    // from "it", layer 0 spreads out over the sentence rather than looking at the referent
     for (const auto& s : scores)
       if (s.layer == 0) CHECK(s.share < 0.5);
   }
