@@ -13,10 +13,12 @@ export async function launch() {
   });
 }
 
-/** A page that fails the test on console errors and records every request it makes. */
-export async function openPage(browser, url, { colorScheme = 'light' } = {}) {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, colorScheme });
+/** A page that fails the test on console errors and records every request it makes; `init` runs
+ * in the page before its own scripts. */
+export async function openPage(browser, url, { colorScheme = 'light', viewport = { width: 1280, height: 720 }, init } = {}) {
+  const context = await browser.newContext({ viewport, colorScheme });
   const page = await context.newPage();
+  if (init) await page.addInitScript(init);
   const problems = [];
   const requests = [];
   page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));

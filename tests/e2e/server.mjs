@@ -3,10 +3,15 @@
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** the built page: web/dist, or another build folder named by ATTNLAB_DIST */
+export const DIST = process.env.ATTNLAB_DIST ?? fileURLToPath(new URL('../../web/dist/', import.meta.url));
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript',
   '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json', '.svg': 'image/svg+xml',
+  '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf',
 };
 
 export async function serve(root, { isolated = true } = {}) {

@@ -1,28 +1,79 @@
 import { describe, expect, it } from 'vitest';
-import { decodeState, defaultState, encodeState } from '../../web/src/app/state';
+import {
+  attributesFor, decodeHash, encodeHash, fieldFor, FIELDS, parseValue, withValue, type Field, type PageState,
+} from '../../web/src/app/state';
 
-describe('app state in the URL', () => {
-  it('round-trips every field', () => {
-    const state = {
-      attention: { causal: true, scaled: false, query: 2 },
-      positional: { kind: 'rope' as const, n: 64, d: 16, base: 100, head: 5 },
-      coreference: { sentence: 'the dog chased the ball because it was fast & <b>', token: 3 },
-    };
-    expect(decodeState(encodeState(state))).toEqual(state);
+const field = (element: string, attribute: string): Field => {
+  const f = fieldFor(element, attribute);
+  if (!f) throw new Error(`no field ${element}.${attribute}`);
+  return f;
+};
+
+describe('the page state in the URL', () => {
+  it('gives every field a unique key and a default within its limits', () => {
+    expect(new Set(FIELDS.map((f) => f.key)).size).toBe(FIELDS.length);
+    expect(new Set(FIELDS.map((f) => `${f.element}.${f.attribute}`)).size).toBe(FIELDS.length);
+    for (const f of FIELDS) expect(parseValue(f, null)).toBe(f.default);
+    for (const f of FIELDS) if (f.type === 'int' || f.type === 'number') expect(f.default).toBe(parseValue(f, String(f.default)));
   });
-  it('writes nothing for the defaults', () => {
-    expect(encodeState(defaultState())).toBe('');
-    expect(decodeState('')).toEqual(defaultState());
+
+  it('round-trips the slide and every field set to a non-default value', () => {
+    let state: PageState = { slide: 'worked-example', values: new Map() };
+    for (const f of FIELDS) {
+      const value = f.type === 'bool' ? !f.default : f.type === 'enum' ? f.values.find((v) => v !== f.default)!
+        : f.type === 'text' ? 'the dog chased the ball because it was fast & <b>' : f.max;
+      state = withValue(state, f, value);
+    }
+    const decoded = decodeHash(encodeHash(state));
+    expect(decoded.slide).toBe('worked-example');
+    expect([...decoded.values].sort()).toEqual([...state.values].sort());
   });
+
+  it('writes only the slide for the defaults', () => {
+    expect(encodeHash({ slide: 'title', values: new Map() })).toBe('#title');
+    const empty = decodeHash('');
+    expect(empty.slide).toBe('');
+    expect(empty.values.size).toBe(0);
+  });
+
+  it('reads settings without a slide', () => {
+    const s = decodeHash('#causal=1&q=2');
+    expect(s.slide).toBe('');
+    expect(s.values.get('causal')).toBe(true);
+    expect(s.values.get('q')).toBe(2);
+  });
+
   it('clamps or ignores hostile values instead of failing', () => {
-    const s = decodeState('#n=1e99&d=abc&base=-5&q=<script>&causal=maybe&pe=fourier&head=-9&unknown=1');
-    expect(s.positional).toEqual({ kind: 'sinusoidal', n: 128, d: 32, base: 10, head: 0 });
-    expect(s.attention).toEqual(defaultState().attention);
-    const long = decodeState(`#it=${'x'.repeat(5000)}&tok=99`).coreference;
-    expect(long.sentence.length).toBe(200);
-    expect(long.token).toBe(15);
+    const s = decodeHash('#%E0%A4%A&n=1e99&d=abc&base=-5&q=<script>&causal=maybe&pe=fourier&head=-9&unknown=1');
+    expect(s.slide).toBe('');
+    expect(s.values.get('n')).toBe(128);
+    expect(s.values.has('d')).toBe(false);
+    expect(s.values.get('base')).toBe(10);
+    expect(s.values.has('q')).toBe(false);
+    expect(s.values.has('causal')).toBe(false);
+    expect(s.values.has('pe')).toBe(false);
+    expect(s.values.has('head')).toBe(false);
+    const sentence = field('attn-explorer', 'sentence');
+    const long = decodeHash(`#x&${sentence.key}=${'x'.repeat(5000)}`).values.get(sentence.key) as string;
+    expect(long.length).toBe(200);
   });
-  it('keeps the width even', () => {
-    expect(decodeState('#d=7').positional.d % 2).toBe(0);
+
+  it('keeps multiples where a field asks for them (an even width)', () => {
+    expect(decodeHash('#d=7').values.get('d')).toBe(8);
+    expect(parseValue(field('attn-positional-encoding', 'd'), '3')).toBe(4);
+  });
+
+  it('reads boolean attributes as HTML does: present and empty means true', () => {
+    const causal = field('attn-attention-steps', 'causal');
+    expect(parseValue(causal, '')).toBe(true);
+    expect(parseValue(causal, '0')).toBe(false);
+    expect(parseValue(causal, null)).toBe(false);
+  });
+
+  it('lists a widget\'s attributes for a state, removing those at their default', () => {
+    const state = withValue({ slide: '', values: new Map() }, field('attn-attention-steps', 'causal'), true);
+    const attributes = new Map(attributesFor('attn-attention-steps', state));
+    expect(attributes.get('causal')).toBe('1');
+    expect(attributes.get('query')).toBeNull();
   });
 });

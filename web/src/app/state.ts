@@ -1,102 +1,177 @@
-// The page's one typed state, saved to and restored from the URL hash, so that any view can be
-// shared or embedded as a link. DOM-free; decoding never throws and clamps whatever it is given.
+// The page's one state: the slide shown and every widget's settings, saved to and restored from
+// the URL hash so that any view can be shared as a link. One table of fields (FIELDS) drives
+// decoding, encoding and the widgets' attributes alike; nothing lists the fields again. DOM-free;
+// decoding never throws and clamps whatever it is given.
 
-export interface AppState {
-  attention: {
-    causal: boolean;
-    scaled: boolean;
-    /** which query row is highlighted */
-    query: number;
-  };
-  positional: {
-    kind: PositionalKind;
-    n: number;
-    d: number;
-    base: number;
-    /** ALiBi head whose bias is shown */
-    head: number;
-  };
-  coreference: {
-    /** a sentence of the trained model's language */
-    sentence: string;
-    /** the word whose attention is shown; −1 means "it" */
-    token: number;
-  };
+interface FieldBase {
+  /** key in the URL hash, unique over the page */
+  key: string;
+  /** the custom element and attribute this field sets */
+  element: string;
+  attribute: string;
 }
+export interface IntField extends FieldBase { type: 'int'; min: number; max: number; default: number; multipleOf?: number }
+export interface NumberField extends FieldBase { type: 'number'; min: number; max: number; default: number }
+export interface BoolField extends FieldBase { type: 'bool'; default: boolean }
+export interface EnumField extends FieldBase { type: 'enum'; values: readonly string[]; default: string }
+export interface TextField extends FieldBase { type: 'text'; maxLength: number; default: string }
+export type Field = IntField | NumberField | BoolField | EnumField | TextField;
+export type Value = number | boolean | string;
 
 export const SEMINAR_SENTENCE = 'the cat sat on the mat because it was soft';
-
+export const WORKED_EXAMPLES = ['deck', 'writeup', 'custom'] as const;
+export type WorkedExampleName = (typeof WORKED_EXAMPLES)[number];
 export const POSITIONAL_KINDS = ['sinusoidal', 'learned', 'rope', 'alibi'] as const;
 export type PositionalKind = (typeof POSITIONAL_KINDS)[number];
 
-export const LIMITS = {
-  query: { min: 0, max: 2 },
-  n: { min: 2, max: 128 },
-  d: { min: 2, max: 128 },
-  base: { min: 10, max: 100000 },
-  head: { min: 0, max: 7 },
-  token: { min: -1, max: 15 },
-  sentenceLength: 200,
-} as const;
+const STEPS = 'attn-attention-steps';
+const FOUR_STEPS = 'attn-four-steps';
+const POSITIONAL = 'attn-positional-encoding';
+const EXPLORER = 'attn-explorer';
+const MULTI_HEAD = 'attn-multi-head';
+export const EXPLORER_VIEWS = ['heatmap', 'head', 'model'] as const;
+export type ExplorerView = (typeof EXPLORER_VIEWS)[number];
+const ARCHITECTURE = 'attn-architecture';
+const COMPONENTS = 'attn-components';
 
-export function defaultState(): AppState {
-  return {
-    attention: { causal: false, scaled: true, query: 0 },
-    positional: { kind: 'sinusoidal', n: 32, d: 32, base: 10000, head: 0 },
-    coreference: { sentence: SEMINAR_SENTENCE, token: -1 },
-  };
+/** Every setting a reader can change, with its type, limits and default. */
+export const FIELDS: readonly Field[] = [
+  { key: 'causal', element: STEPS, attribute: 'causal', type: 'bool', default: false },
+  { key: 'scaled', element: STEPS, attribute: 'scaled', type: 'bool', default: true },
+  { key: 'q', element: STEPS, attribute: 'query', type: 'int', min: 0, max: 7, default: 0 },
+  { key: 'stage', element: STEPS, attribute: 'step', type: 'int', min: 0, max: 5, default: 0 },
+  { key: 'ex', element: STEPS, attribute: 'example', type: 'enum', values: WORKED_EXAMPLES, default: 'deck' },
+  // the reader's own matrices (math/worked-example.ts encodeCustom); empty: start from the deck's
+  { key: 'mx', element: STEPS, attribute: 'matrices', type: 'text', maxLength: 2400, default: '' },
+  { key: 'check', element: STEPS, attribute: 'check', type: 'bool', default: false },
+
+  { key: 'sa-layer', element: FOUR_STEPS, attribute: 'layer', type: 'int', min: 0, max: 1, default: 1 },
+  { key: 'sa-head', element: FOUR_STEPS, attribute: 'head', type: 'int', min: 0, max: 3, default: 0 },
+  { key: 'sa-step', element: FOUR_STEPS, attribute: 'step', type: 'int', min: 1, max: 4, default: 1 },
+
+  { key: 'pe', element: POSITIONAL, attribute: 'kind', type: 'enum', values: POSITIONAL_KINDS, default: 'sinusoidal' },
+  { key: 'n', element: POSITIONAL, attribute: 'n', type: 'int', min: 2, max: 128, default: 32 },
+  { key: 'd', element: POSITIONAL, attribute: 'd', type: 'int', min: 2, max: 128, default: 32, multipleOf: 2 },
+  { key: 'base', element: POSITIONAL, attribute: 'base', type: 'int', min: 10, max: 100000, default: 10000 },
+  { key: 'head', element: POSITIONAL, attribute: 'head', type: 'int', min: 0, max: 7, default: 0 },
+
+  { key: 'family', element: ARCHITECTURE, attribute: 'family', type: 'enum', values: ['encoder-decoder', 'encoder', 'decoder'], default: 'encoder-decoder' },
+
+  { key: 'cl', element: COMPONENTS, attribute: 'layer', type: 'int', min: 0, max: 1, default: 0 },
+  { key: 'ct', element: COMPONENTS, attribute: 'token', type: 'int', min: 0, max: 63, default: 7 },
+
+  { key: 'it', element: EXPLORER, attribute: 'sentence', type: 'text', maxLength: 200, default: SEMINAR_SENTENCE },
+  { key: 'tok', element: EXPLORER, attribute: 'token', type: 'int', min: -1, max: 63, default: -1 },
+  // layer and head of the shipped coreference model (2 layers, 4 heads)
+  { key: 'xlayer', element: EXPLORER, attribute: 'layer', type: 'int', min: 0, max: 1, default: 1 },
+  { key: 'xhead', element: EXPLORER, attribute: 'head', type: 'int', min: 0, max: 3, default: 0 },
+  { key: 'xview', element: EXPLORER, attribute: 'view', type: 'enum', values: EXPLORER_VIEWS, default: 'heatmap' },
+
+  { key: 'mh', element: MULTI_HEAD, attribute: 'sentence', type: 'text', maxLength: 200, default: SEMINAR_SENTENCE },
+  { key: 'mhlayer', element: MULTI_HEAD, attribute: 'layer', type: 'int', min: 0, max: 1, default: 0 },
+  { key: 'mhtok', element: MULTI_HEAD, attribute: 'token', type: 'int', min: -1, max: 63, default: -1 },
+];
+
+export function fieldsOf(element: string): Field[] {
+  return FIELDS.filter((f) => f.element === element);
 }
 
-function clampInt(text: string | null, fallback: number, { min, max }: { min: number; max: number }) {
-  const value = text === null ? NaN : Number(text);
-  if (!Number.isFinite(value)) return fallback;
-  return Math.min(max, Math.max(min, Math.round(value)));
+export function fieldFor(element: string, attribute: string): Field | undefined {
+  return FIELDS.find((f) => f.element === element && f.attribute === attribute);
 }
 
-function flag(text: string | null, fallback: boolean): boolean {
-  if (text === '1' || text === 'true') return true;
-  if (text === '0' || text === 'false') return false;
-  return fallback;
+/** a numeric setting's range and step, for its slider */
+export function limitsOf(element: string, attribute: string): { min: number; max: number; step: number } {
+  const field = fieldFor(element, attribute);
+  if (!field || (field.type !== 'int' && field.type !== 'number')) throw new Error(`${element} has no numeric setting "${attribute}"`);
+  return { min: field.min, max: field.max, step: field.type === 'int' ? field.multipleOf ?? 1 : (field.max - field.min) / 100 };
 }
 
-/** "#causal=1&scaled=0&q=2&pe=rope&n=32&d=32&base=10000&head=3" → state (unknown keys ignored, values clamped) */
-export function decodeState(hash: string): AppState {
-  const params = new URLSearchParams(hash.replace(/^#/, ''));
-  const s = defaultState();
-  return {
-    attention: {
-      causal: flag(params.get('causal'), s.attention.causal),
-      scaled: flag(params.get('scaled'), s.attention.scaled),
-      query: clampInt(params.get('q'), s.attention.query, LIMITS.query),
-    },
-    positional: {
-      kind: POSITIONAL_KINDS.find((k) => k === params.get('pe')) ?? s.positional.kind,
-      n: clampInt(params.get('n'), s.positional.n, LIMITS.n),
-      d: 2 * Math.round(clampInt(params.get('d'), s.positional.d, LIMITS.d) / 2),
-      base: clampInt(params.get('base'), s.positional.base, LIMITS.base),
-      head: clampInt(params.get('head'), s.positional.head, LIMITS.head),
-    },
-    coreference: {
-      sentence: (params.get('it') ?? s.coreference.sentence).slice(0, LIMITS.sentenceLength),
-      token: clampInt(params.get('tok'), s.coreference.token, LIMITS.token),
-    },
-  };
+/** text (from a URL or an attribute; null = absent) → the field's value, clamped; the default
+ * when absent or unreadable. A boolean attribute that is present but empty means true. */
+export function parseValue(field: Field, text: string | null): Value {
+  if (text === null) return field.default;
+  switch (field.type) {
+    case 'bool':
+      if (text === '' || text === '1' || text === 'true') return true;
+      if (text === '0' || text === 'false') return false;
+      return field.default;
+    case 'enum':
+      return field.values.includes(text) ? text : field.default;
+    case 'text':
+      return [...text].slice(0, field.maxLength).join('');
+    case 'int':
+    case 'number': {
+      const value = text.trim() === '' ? NaN : Number(text);
+      if (!Number.isFinite(value)) return field.default;
+      const clamped = Math.min(field.max, Math.max(field.min, value));
+      if (field.type === 'number') return clamped;
+      const unit = field.multipleOf ?? 1;
+      return Math.min(field.max, Math.max(field.min, unit * Math.round(clamped / unit)));
+    }
+  }
 }
 
-/** state → "#…", listing only what differs from the defaults */
-export function encodeState(state: AppState): string {
-  const s = defaultState();
+/** the field's value as text for a URL or an attribute */
+export function formatValue(field: Field, value: Value): string {
+  if (field.type === 'bool') return value ? '1' : '0';
+  return String(value);
+}
+
+export interface PageState {
+  /** id of the slide shown ('' = the first) */
+  slide: string;
+  /** settings that differ from their defaults, by URL key */
+  values: Map<string, Value>;
+}
+
+/** "#worked-example&causal=1&q=2" → state (unknown keys ignored, values clamped) */
+export function decodeHash(hash: string): PageState {
+  const text = hash.replace(/^#/, '');
+  const [first = '', ...rest] = text.split('&');
+  const slide = first.includes('=') ? '' : safeDecode(first);
+  const params = new URLSearchParams((first.includes('=') ? [first, ...rest] : rest).join('&'));
+  const values = new Map<string, Value>();
+  for (const field of FIELDS) {
+    if (!params.has(field.key)) continue;
+    const value = parseValue(field, params.get(field.key));
+    if (value !== field.default) values.set(field.key, value);
+  }
+  return { slide, values };
+}
+
+/** state → "#slide&key=value…", listing only settings that differ from their defaults */
+export function encodeHash(state: PageState): string {
   const params = new URLSearchParams();
-  if (state.attention.causal !== s.attention.causal) params.set('causal', state.attention.causal ? '1' : '0');
-  if (state.attention.scaled !== s.attention.scaled) params.set('scaled', state.attention.scaled ? '1' : '0');
-  if (state.attention.query !== s.attention.query) params.set('q', String(state.attention.query));
-  if (state.positional.kind !== s.positional.kind) params.set('pe', state.positional.kind);
-  if (state.positional.n !== s.positional.n) params.set('n', String(state.positional.n));
-  if (state.positional.d !== s.positional.d) params.set('d', String(state.positional.d));
-  if (state.positional.base !== s.positional.base) params.set('base', String(state.positional.base));
-  if (state.positional.head !== s.positional.head) params.set('head', String(state.positional.head));
-  if (state.coreference.sentence !== s.coreference.sentence) params.set('it', state.coreference.sentence);
-  if (state.coreference.token !== s.coreference.token) params.set('tok', String(state.coreference.token));
-  const text = params.toString();
-  return text ? `#${text}` : '';
+  for (const field of FIELDS) {
+    const value = state.values.get(field.key);
+    if (value !== undefined && value !== field.default) params.set(field.key, formatValue(field, value));
+  }
+  const query = params.toString();
+  const slide = encodeURIComponent(state.slide);
+  return `#${slide}${query ? `&${query}` : ''}`;
+}
+
+/** the state with one setting changed (a default value is dropped from the state) */
+export function withValue(state: PageState, field: Field, value: Value): PageState {
+  const values = new Map(state.values);
+  if (value === field.default) values.delete(field.key);
+  else values.set(field.key, value);
+  return { ...state, values };
+}
+
+/** the attributes a widget should carry for this state: [name, text or null to remove] */
+export function attributesFor(element: string, state: PageState): [string, string | null][] {
+  return fieldsOf(element).map((field) => {
+    const value = state.values.get(field.key);
+    return [field.attribute, value === undefined ? null : formatValue(field, value)];
+  });
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return '';
+  }
 }

@@ -31,6 +31,8 @@ export interface LoadOptions {
   /** browsers: URLs of individual engine files by name (e.g. "attnlab.wasm"), for bundlers that
    * rename assets; files not listed are looked up in engineUrl */
   files?: Record<string, string>;
+  /** browsers: called as the engine's WebAssembly downloads (bytes so far, total or 0 if unknown) */
+  onProgress?: (loaded: number, total: number) => void;
 }
 
 export interface EngineInfo extends BuildInfo {
@@ -86,9 +88,35 @@ async function instantiate(name: string, options: LoadOptions): Promise<AttnlabM
   const folder = base.href.endsWith('/') ? base.href : `${base.href}/`;
   const locate = (file: string) => new URL(options.files?.[file] ?? `${folder}${file}`, globalThis.location?.href).href;
   const script = locate(`${name}.mjs`);
-  const factory = (await import(/* @vite-ignore */ script)).default;
+  const [factory, wasmBinary] = await Promise.all([
+    import(/* @vite-ignore */ script).then((m) => m.default),
+    options.onProgress ? download(locate(`${name}.wasm`), options.onProgress) : undefined,
+  ]);
   // pthread workers import the module again: tell them its (possibly renamed) URL
-  return factory({ locateFile: (path: string) => locate(path), mainScriptUrlOrBlob: script });
+  return factory({ locateFile: (path: string) => locate(path), mainScriptUrlOrBlob: script, wasmBinary });
+}
+
+/** the bytes at url, reporting progress as they arrive */
+async function download(url: string, onProgress: (loaded: number, total: number) => void): Promise<Uint8Array> {
+  const response = await fetch(url);
+  if (!response.ok || !response.body) throw new Error(`attnlab: ${url}: HTTP ${response.status}`);
+  const total = Number(response.headers.get('Content-Length')) || 0;
+  const chunks: Uint8Array[] = [];
+  let loaded = 0;
+  for (const reader = response.body.getReader(); ;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    loaded += value.byteLength;
+    onProgress(loaded, total);
+  }
+  const bytes = new Uint8Array(loaded);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
 }
 
 /** Loads the engine (one instance per call). */

@@ -1,20 +1,46 @@
 /**
- * The engine in a Web Worker: the same calls as Engine and Model, asynchronous, so that model
- * forwards, training and benchmarks never block the page.
+ * The engine in a Web Worker: every call of Engine, Model, Trainer and AttentionStepper,
+ * asynchronous, so that model forwards, training and benchmarks never block the page.
  *
  *   import { createEngineWorker } from 'attnlab/worker';
  *   const engine = await createEngineWorker();
  *   const model = await engine.createModel({ config });
  *   const { logits } = await model.forward({ tokens: [1, 2, 3] });
+ *   const config = await model.config();      // getters become calls too
+ *
+ * The client is a Proxy: a member it is asked for becomes a message naming that member, and
+ * worker.ts calls it on the real object. The Engine class in index.ts is the one declaration of
+ * the API; nothing is listed again here.
  */
-import type { AttentionResult, EngineInfo, LoadOptions } from './index.js';
-import type { Request } from './worker.js';
-import type { ForwardOptions, MatrixData, ModelConfig, MultiHeadInput, SamplingOptions, SingleHeadInput } from './attnlab.mjs';
+import type { Engine, EngineInfo, LoadOptions } from './index.js';
+import type { Request, Response } from './worker.js';
 
-export interface WorkerOptions extends LoadOptions {
+export interface WorkerOptions extends Omit<LoadOptions, 'onProgress'> {
   /** URL of worker.js (default: beside this module) */
   workerUrl?: string | URL;
+  /** a Worker already started on worker.js (bundlers that build the worker themselves) */
+  worker?: Worker;
+  /** bytes of the engine's WebAssembly received so far, while it downloads */
+  onProgress?: (loaded: number, total: number) => void;
 }
+
+/** What a call returns through the worker: objects owning engine memory stay there, as remotes. */
+type RemoteValue<R> = R extends { dispose(): void } ? Remote<R> : R;
+
+/** T's methods and getters as asynchronous calls: `model.config` becomes `model.config()`. */
+export type Remote<T> = {
+  [K in keyof T]: T[K] extends (...args: infer A) => infer R
+    ? (...args: A) => Promise<RemoteValue<Awaited<R>>>
+    : () => Promise<RemoteValue<T[K]>>;
+};
+
+export type RemoteEngine = Remote<Engine> & {
+  /** stops the worker and frees everything in it */
+  terminate(): void;
+};
+export type RemoteModel = Remote<import('./index.js').Model>;
+export type RemoteTrainer = Remote<import('./index.js').Trainer>;
+export type RemoteAttentionStepper = Remote<import('./index.js').AttentionStepper>;
 
 type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void };
 
@@ -22,77 +48,64 @@ class Channel {
   private next = 1;
   private readonly pending = new Map<number, Pending>();
 
-  constructor(readonly worker: Worker) {
-    worker.onmessage = (event: MessageEvent<{ id: number; result?: unknown; error?: string }>) => {
-      const waiting = this.pending.get(event.data.id);
+  constructor(readonly worker: Worker, private readonly onProgress?: WorkerOptions['onProgress']) {
+    worker.onmessage = (event: MessageEvent<Response>) => {
+      const message = event.data;
+      if ('progress' in message) {
+        this.onProgress?.(message.progress.loaded, message.progress.total);
+        return;
+      }
+      const waiting = this.pending.get(message.id);
       if (!waiting) return;
-      this.pending.delete(event.data.id);
-      if (event.data.error !== undefined) waiting.reject(new Error(event.data.error));
-      else waiting.resolve(event.data.result);
+      this.pending.delete(message.id);
+      if ('error' in message) waiting.reject(new Error(message.error));
+      else if ('remote' in message) waiting.resolve(remote(this, message.remote));
+      else waiting.resolve(message.result);
     };
-    worker.onerror = (event) => {
-      const error = new Error(`attnlab worker failed: ${event.message}`);
-      for (const waiting of this.pending.values()) waiting.reject(error);
-      this.pending.clear();
-    };
+    worker.onerror = (event) => this.fail(new Error(`attnlab worker failed: ${event.message}`));
   }
 
-  call<T>(method: string, args: unknown[] = [], model?: number): Promise<T> {
+  call(target: number, member: string, args: unknown[]): Promise<unknown> {
     const id = this.next++;
-    const request: Request = { id, method, args, model };
-    return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.worker.postMessage(request);
+    const request: Request = { id, target, member, args };
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      try {
+        this.worker.postMessage(request);
+      } catch (error) {  // an argument that cannot be cloned (a function, a DOM node …)
+        this.pending.delete(id);
+        reject(new Error(`attnlab: ${member}: ${error instanceof Error ? error.message : String(error)}`));
+      }
     });
   }
+
+  fail(error: Error): void {
+    for (const waiting of this.pending.values()) waiting.reject(error);
+    this.pending.clear();
+  }
 }
 
-/** A model living in the worker. */
-export class RemoteModel {
-  constructor(private readonly channel: Channel, private readonly id: number) {}
-  config(): Promise<Required<ModelConfig>> { return this.channel.call('config', [], this.id); }
-  tokenize(text: string): Promise<{ ids: Int32Array; pieces: string[] }> { return this.channel.call('tokenize', [text], this.id); }
-  decode(ids: ArrayLike<number>): Promise<string> { return this.channel.call('decode', [Array.from(ids)], this.id); }
-  forward(options: ForwardOptions): Promise<{ logits: MatrixData; trace?: Record<string, MatrixData> }> {
-    return this.channel.call('forward', [options], this.id);
-  }
-  nextTokenProbabilities(options: { tokens: ArrayLike<number> } & SamplingOptions): Promise<Float32Array> {
-    return this.channel.call('nextTokenProbabilities', [options], this.id);
-  }
-  startGeneration(tokens: ArrayLike<number>): Promise<{ length: number; cacheBytes: number }> {
-    return this.channel.call('startGeneration', [Array.from(tokens)], this.id);
-  }
-  generateStep(options: SamplingOptions = {}): Promise<{ token: number; probabilities: Float32Array; length: number; cacheBytes: number }> {
-    return this.channel.call('generateStep', [options], this.id);
-  }
-  save(): Promise<{ weights: Uint8Array; config: string; vocab?: string }> { return this.channel.call('save', [], this.id); }
-  dispose(): Promise<void> { return this.channel.call('dispose', [], this.id); }
+function remote<T>(channel: Channel, target: number): Remote<T> {
+  return new Proxy({} as Remote<T>, {
+    get(_, member) {
+      // not a promise itself, and not a member that a string cannot name
+      if (member === 'then' || typeof member !== 'string') return undefined;
+      if (member === 'terminate' && target === 0) {
+        return () => {
+          channel.worker.terminate();
+          channel.fail(new Error('attnlab: the engine worker was terminated'));
+        };
+      }
+      return (...args: unknown[]) => channel.call(target, member, args);
+    },
+  });
 }
 
-/** The engine living in the worker. */
-export class RemoteEngine {
-  constructor(private readonly channel: Channel, readonly info: EngineInfo) {}
-  setThreads(threads: number): Promise<number> { return this.channel.call('setThreads', [threads]); }
-  memoryInUse(): Promise<number> { return this.channel.call('memoryInUse'); }
-  positionalTable(options: Record<string, unknown>): Promise<MatrixData> { return this.channel.call('positionalTable', [options]); }
-  attention(options: SingleHeadInput | MultiHeadInput): Promise<AttentionResult> { return this.channel.call('attention', [options]); }
-  benchmark(options: { kernel: 'single_head' | 'multi_head'; n: number; repeats?: number; minMs?: number }): Promise<{ medianMs: number; gflops: number; repeats: number }> {
-    return this.channel.call('benchmark', [options]);
-  }
-  async createModel(options: { config: ModelConfig; seed?: number; vocab?: string }): Promise<RemoteModel> {
-    return new RemoteModel(this.channel, await this.channel.call<number>('createModel', [options]));
-  }
-  async loadModel(options: { weights: Uint8Array; config: string; vocab: string }): Promise<RemoteModel> {
-    return new RemoteModel(this.channel, await this.channel.call<number>('loadModel', [options]));
-  }
-  /** stops the worker and frees everything in it */
-  terminate(): void { this.channel.worker.terminate(); }
-}
-
+/** Starts the engine in a Worker; resolves once it has loaded. */
 export async function createEngineWorker(options: WorkerOptions = {}): Promise<RemoteEngine> {
-  const { workerUrl, ...load } = options;
-  const worker = new Worker(workerUrl ?? new URL('./worker.js', import.meta.url), { type: 'module' });
-  const channel = new Channel(worker);
-  const info = await channel.call<EngineInfo>('load', [{ ...load, engineUrl: load.engineUrl?.toString() }]);
-  return new RemoteEngine(channel, info);
+  const { workerUrl, worker: started, onProgress, ...load } = options;
+  const worker = started ?? new Worker(workerUrl ?? new URL('./worker.js', import.meta.url), { type: 'module' });
+  const channel = new Channel(worker, onProgress);
+  await channel.call(0, '@load', [{ ...load, engineUrl: load.engineUrl?.toString() }]) as EngineInfo;
+  return remote<Engine>(channel, 0) as RemoteEngine;
 }

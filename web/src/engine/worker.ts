@@ -1,64 +1,90 @@
-// The engine inside a Web Worker, so that heavy calls never block the page: it answers the
-// messages of worker-client.ts. Models live here and are named by number.
-import { loadAttnlab, type Engine, type LoadOptions, type Model } from './index.js';
+// The engine inside a Web Worker, so that heavy calls never block the page. It answers the
+// messages of worker-client.ts generically: any member of the Engine, or of an object an engine
+// call returned (Model, Trainer, AttentionStepper), is called here by name. No method is listed
+// twice: the Engine class in index.ts is the whole API.
+import { loadAttnlab, type LoadOptions } from './index.js';
 
 export interface Request {
   id: number;
-  method: string;
+  /** 0: the engine; otherwise an object a call returned */
+  target: number;
+  /** a method or property of the target, or "@load" to load the engine */
+  member: string;
   args: unknown[];
-  model?: number;
 }
 
-let engine: Engine | undefined;
-const models = new Map<number, Model>();
-let nextModel = 1;
+export type Response =
+  | { id: number; result: unknown }
+  | { id: number; remote: number }
+  | { id: number; error: string }
+  | { progress: { loaded: number; total: number } };
 
-// engine methods a client may call, and model methods by name
-const ENGINE_METHODS = new Set([
-  'setThreads', 'memoryInUse', 'positionalTable', 'positionSimilarity', 'sinusoidalShiftMatrix', 'ropeApply',
-  'ropeRotation', 'alibiSlopes', 'alibiBias', 'attention', 'benchmark',
-]);
-const MODEL_METHODS = new Set([
-  'tokenize', 'decode', 'forward', 'nextTokenProbabilities', 'startGeneration', 'generateStep', 'save',
-]);
-
-async function handle(request: Request): Promise<unknown> {
-  const { method, args } = request;
-  if (method === 'load') {
-    engine = await loadAttnlab(args[0] as LoadOptions);
-    return engine.info;
-  }
-  if (!engine) throw new Error('attnlab: the worker has not loaded the engine');
-  if (method === 'info') return engine.info;
-  if (method === 'createModel' || method === 'loadModel') {
-    const id = nextModel++;
-    models.set(id, method === 'createModel'
-      ? engine.createModel(args[0] as Parameters<Engine['createModel']>[0])
-      : engine.loadModel(args[0] as Parameters<Engine['loadModel']>[0]));
-    return id;
-  }
-  if (request.model !== undefined) {
-    const model = models.get(request.model);
-    if (!model) throw new Error(`attnlab: model ${request.model} does not exist (disposed?)`);
-    if (method === 'dispose') {
-      model.dispose();
-      models.delete(request.model);
-      return undefined;
-    }
-    if (method === 'config') return model.config;
-    if (!MODEL_METHODS.has(method)) throw new Error(`attnlab: models have no method "${method}"`);
-    return (model as unknown as Record<string, (...a: unknown[]) => unknown>)[method](...args);
-  }
-  if (!ENGINE_METHODS.has(method)) throw new Error(`attnlab: the engine has no method "${method}"`);
-  return (engine as unknown as Record<string, (...a: unknown[]) => unknown>)[method](...args);
+/** Objects that own engine memory stay in the worker; the client gets a handle to them. */
+function ownsEngineMemory(value: unknown): value is { dispose(): void } {
+  return typeof value === 'object' && value !== null && typeof (value as { dispose?: unknown }).dispose === 'function';
 }
 
-self.onmessage = async (event: MessageEvent<Request>) => {
+/** typed-array buffers in a result, moved to the page instead of copied */
+function transferables(value: unknown, found: Set<ArrayBuffer> = new Set()): Set<ArrayBuffer> {
+  if (ArrayBuffer.isView(value)) {
+    if (value.buffer instanceof ArrayBuffer && value.byteLength === value.buffer.byteLength) found.add(value.buffer);
+  } else if (Array.isArray(value)) {
+    for (const item of value) transferables(item, found);
+  } else if (typeof value === 'object' && value !== null) {
+    for (const item of Object.values(value)) transferables(item, found);
+  }
+  return found;
+}
+
+/** methods and getters of the object's classes; not its own fields (its private state) */
+function isPublicMember(object: object, member: string): boolean {
+  if (member === 'constructor') return false;
+  for (let p = Object.getPrototypeOf(object); p && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
+    if (Object.prototype.hasOwnProperty.call(p, member)) return true;
+  }
+  return false;
+}
+
+const scope = self as unknown as {
+  postMessage(message: Response, transfer?: Transferable[]): void;
+  onmessage: ((event: MessageEvent<Request>) => void) | null;
+};
+const objects = new Map<number, object>();
+let nextObject = 1;
+
+async function handle({ target, member, args }: Request): Promise<Response | Omit<Response, 'id'>> {
+  if (member === '@load') {
+    const engine = await loadAttnlab({
+      ...(args[0] as LoadOptions),
+      onProgress: (loaded, total) => scope.postMessage({ progress: { loaded, total } }),
+    });
+    objects.set(0, engine);
+    return { result: engine.info };
+  }
+  const object = objects.get(target) as Record<string, unknown> | undefined;
+  if (!object) {
+    throw new Error(target === 0 ? 'attnlab: the worker has not loaded the engine' : 'attnlab: this object was disposed');
+  }
+  if (!isPublicMember(object, member)) {
+    throw new Error(`attnlab: ${object.constructor.name} has no member "${member}"`);
+  }
+  const value = object[member];
+  const result = typeof value === 'function' ? await (value as (...a: unknown[]) => unknown).apply(object, args) : value;
+  if (member === 'dispose') objects.delete(target);
+  if (ownsEngineMemory(result)) {
+    const id = nextObject++;
+    objects.set(id, result);
+    return { remote: id };
+  }
+  return { result };
+}
+
+scope.onmessage = async (event: MessageEvent<Request>) => {
   const { id } = event.data;
   try {
-    const result = await handle(event.data);
-    self.postMessage({ id, result });
+    const response = { id, ...(await handle(event.data)) } as Response;
+    scope.postMessage(response, 'result' in response ? [...transferables(response.result)] : []);
   } catch (error) {
-    self.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
+    scope.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
   }
 };

@@ -26,3 +26,11 @@ export function maxAbsFinite(m: MatrixData): number {
   for (const v of m.data) if (Number.isFinite(v)) max = Math.max(max, Math.abs(v));
   return max;
 }
+
+/** Mean and standard deviation of row i's entries (a summary printed beside a picture). */
+export function rowStatistics(m: MatrixData, i: number): { mean: number; std: number } {
+  const values = row(m, i);
+  const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  const variance = values.reduce((a, b) => a + (b - mean) ** 2, 0) / values.length;
+  return { mean, std: Math.sqrt(variance) };
+}

@@ -1,31 +1,54 @@
-// Base of every widget: a custom element with its own shadow root and styles that loads the
-// shared engine, renders, and re-renders when an observed attribute changes. Errors from the
-// engine are shown inside the widget instead of breaking the page.
-import { pageEngine } from '../app/engine';
-import type { Engine } from '../engine/index';
+// Base of every widget: a custom element with its own shadow root and styles that asks the shared
+// engine (in its Worker) for numbers and draws them. It shows a loading bar until the engine is
+// there, renders once per batch of attribute changes (the latest settings win, one render at a
+// time), reads its settings through the page's field table (app/state.ts), and shows errors
+// inside the widget instead of breaking the page.
+import { engineFraction, engineProgress, pageEngine, type RemoteEngine } from '../app/engine';
+import { fieldFor, fieldsOf, formatValue, parseValue, type Value } from '../app/state';
+import { katexSheet } from './equation';
 import { baseStyles } from './styles';
 
 export abstract class EngineElement extends HTMLElement {
   protected readonly root: ShadowRoot;
-  private readonly body: HTMLElement;
-  private engine?: Engine;
-  private scheduled = false;
+  /** the widget's picture and controls */
+  protected readonly body: HTMLElement;
+  private readonly status: HTMLElement;
+  private engine?: RemoteEngine;
+  private rendering = false;
+  private dirty = false;
+  private readonly showProgress = () => this.showLoading();
 
-  constructor(styles: string) {
+  /** the attributes of `element` in the page's field table, and any others the widget reads */
+  static attributesOf(element: string, ...others: string[]): string[] {
+    return [...fieldsOf(element).map((f) => f.attribute), ...others];
+  }
+
+  constructor(styles: string, hint: string) {
     super();
     this.root = this.attachShadow({ mode: 'open' });
+    this.root.adoptedStyleSheets = [katexSheet()];
     const style = document.createElement('style');
     style.textContent = baseStyles + styles;
+    const hintLine = document.createElement('p');
+    hintLine.className = 'hint';
+    hintLine.textContent = hint;
+    this.status = document.createElement('div');
+    this.status.className = 'status';
+    this.status.setAttribute('role', 'status');
     this.body = document.createElement('div');
     this.body.className = 'body';
-    this.body.textContent = 'Loading the engine…';
-    this.root.append(style, this.body);
+    this.root.append(style, hintLine, this.status, this.body);
   }
 
   connectedCallback(): void {
+    if (this.engine) return;
+    this.showLoading();
+    engineProgress.addEventListener('progress', this.showProgress);
     pageEngine().then(
       (engine) => {
+        engineProgress.removeEventListener('progress', this.showProgress);
         this.engine = engine;
+        this.status.replaceChildren();
         this.update();
       },
       (error: unknown) => this.showError(`The engine could not be loaded: ${String(error)}`),
@@ -36,43 +59,63 @@ export abstract class EngineElement extends HTMLElement {
     this.update();
   }
 
-  /** Schedules one render for the next frame, however many attributes changed. */
+  /** Renders with the current attributes: now if idle, else once the running render is done. */
   protected update(): void {
-    if (!this.engine || this.scheduled) return;
-    this.scheduled = true;
-    requestAnimationFrame(() => {
-      this.scheduled = false;
-      if (!this.engine) return;
-      try {
-        const view = this.render(this.engine);
-        // a widget may return the view it already shows (keeping a slider mid-drag in place)
-        if (view !== this.body.firstChild || this.body.childNodes.length !== 1) this.body.replaceChildren(view);
+    if (!this.engine) return;
+    if (this.rendering) {
+      this.dirty = true;
+      return;
+    }
+    this.rendering = true;
+    this.dirty = false;
+    const engine = this.engine;
+    this.render(engine)
+      .then(() => {
+        this.status.replaceChildren();
         this.dataset.ready = 'true';
-      } catch (error) {
-        this.showError(error instanceof Error ? error.message : String(error));
-      }
-    });
+      })
+      .catch((error: unknown) => this.showError(error instanceof Error ? error.message : String(error)))
+      .finally(() => {
+        this.rendering = false;
+        if (this.dirty) this.update();
+        else this.dispatchEvent(new Event('attn-rendered'));
+      });
   }
 
-  /** Builds (or updates and returns) the widget's view from its current attributes. */
-  protected abstract render(engine: Engine): Node;
+  /** Draws the widget for its current attributes into this.body, asking the engine what it needs. */
+  protected abstract render(engine: RemoteEngine): Promise<void>;
 
-  /** Tells the page (and anything embedding the widget) that the user changed a setting. */
-  protected announce(detail: Record<string, unknown>): void {
-    this.dispatchEvent(new CustomEvent('attn-change', { detail, bubbles: true, composed: true }));
+  /** a setting, read from its attribute through the page's field table (clamped, or its default) */
+  protected value<T extends Value>(attribute: string): T {
+    const field = fieldFor(this.localName, attribute);
+    if (!field) throw new Error(`${this.localName} has no setting "${attribute}"`);
+    return parseValue(field, this.getAttribute(attribute)) as T;
   }
 
-  protected intAttribute(name: string, fallback: number, min: number, max: number): number {
-    const value = Number(this.getAttribute(name));
-    if (this.getAttribute(name) === null || !Number.isFinite(value)) return fallback;
-    return Math.min(max, Math.max(min, Math.round(value)));
+  /** The reader changed settings: set the attributes (which re-renders) and tell the page. */
+  protected change(settings: Record<string, Value>): void {
+    for (const [attribute, value] of Object.entries(settings)) {
+      const field = fieldFor(this.localName, attribute);
+      this.setAttribute(attribute, field ? formatValue(field, value) : String(value));
+    }
+    this.dispatchEvent(new CustomEvent('attn-change', { detail: settings, bubbles: true, composed: true }));
   }
 
-  private showError(message: string): void {
+  private showLoading(): void {
+    const bar = document.createElement('progress');
+    bar.max = 1;
+    if (engineFraction > 0) bar.value = engineFraction;
+    bar.setAttribute('aria-label', 'loading the engine');
+    const text = document.createElement('span');
+    text.textContent = engineFraction > 0 ? `Loading the engine… ${Math.round(100 * engineFraction)} %` : 'Loading the engine…';
+    this.status.replaceChildren(bar, text);
+  }
+
+  protected showError(message: string): void {
     const p = document.createElement('p');
     p.className = 'error';
     p.setAttribute('role', 'alert');
     p.textContent = message;
-    this.body.replaceChildren(p);
+    this.status.replaceChildren(p);
   }
 }

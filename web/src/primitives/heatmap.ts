@@ -1,21 +1,28 @@
-// A canvas heatmap with axis labels and a colour legend, for matrices too large to print
-// (positional tables, similarity matrices). Draws at the device's pixel ratio; labels are thinned
-// so they never overlap; hovering shows the entry under the pointer.
+// A matrix as a canvas heatmap with axis labels (numbers or tokens) and a colour legend, for
+// matrices too large to print as numbers; the same numbers are in a table for screen readers.
+// Labels are thinned so they never overlap; hovering shows the entry under the pointer.
 import { css, diverging, sequential } from '../math/colormap';
 import { formatNumber } from '../math/format';
 import { at, maxAbsFinite, type MatrixData } from '../math/matrix';
+import { CANVAS_FONT, foreground, sharpCanvas, type SharpCanvas } from './canvas';
 
 export interface HeatmapOptions {
   xLabel: string;
   yLabel: string;
+  /** "weights": values in [0, 1]; "signed": diverging around 0 */
   tint: 'weights' | 'signed';
   /** CSS pixel size of the plot area (without axes) */
   width: number;
   height: number;
+  /** names of the rows and columns (tokens); default: their numbers */
+  rowLabels?: readonly string[];
+  colLabels?: readonly string[];
+  /** hide the legend (small multiples that share one) */
+  legend?: boolean;
+  /** called with the cell under the pointer (or undefined when it leaves) */
+  onHover?: (cell: { row: number; col: number } | undefined) => void;
+  onClick?: (cell: { row: number; col: number }) => void;
 }
-
-const MARGIN = { left: 46, top: 8, right: 86, bottom: 38 };
-const FONT = '12px system-ui, "DejaVu Sans", sans-serif';
 
 /** every k-th tick so that labels of `labelPx` pixels fit into `cellPx` cells */
 export function tickStep(count: number, cellPx: number, labelPx: number): number {
@@ -25,93 +32,169 @@ export function tickStep(count: number, cellPx: number, labelPx: number): number
 
 export class Heatmap {
   readonly element: HTMLElement;
-  private readonly canvas: HTMLCanvasElement;
+  private readonly picture: SharpCanvas;
   private readonly readout: HTMLElement;
+  private readonly table: HTMLTableElement;
   private matrix?: MatrixData;
+  private highlight?: { row?: number; col?: number };
+  private margin = { left: 46, top: 8, right: 86, bottom: 38 };
 
-  constructor(private readonly options: HeatmapOptions) {
-    this.element = document.createElement('div');
+  constructor(private options: HeatmapOptions) {
+    this.element = document.createElement('figure');
     this.element.className = 'heatmap';
-    this.canvas = document.createElement('canvas');
-    this.readout = document.createElement('div');
+    this.element.style.margin = '0';
+    this.picture = sharpCanvas(`${options.yLabel} by ${options.xLabel} heatmap`);
+    this.readout = document.createElement('figcaption');
     this.readout.className = 'muted readout';
     this.readout.textContent = '\u00a0';
-    this.element.append(this.canvas, this.readout);
-    this.canvas.addEventListener('mousemove', (e) => this.describe(e));
-    this.canvas.addEventListener('mouseleave', () => (this.readout.textContent = '\u00a0'));
+    this.table = document.createElement('table');
+    this.table.className = 'sr-only';
+    this.element.append(this.picture.canvas, this.readout, this.table);
+    const canvas = this.picture.canvas;
+    canvas.addEventListener('mousemove', (e) => this.hover(this.cellAt(e)));
+    canvas.addEventListener('mouseleave', () => this.hover(undefined));
+    canvas.addEventListener('click', (e) => {
+      const cell = this.cellAt(e);
+      if (cell) this.options.onClick?.(cell);
+    });
+  }
+
+  /** changes options (labels, size) for the next draw */
+  configure(options: Partial<HeatmapOptions>): void {
+    this.options = { ...this.options, ...options };
+  }
+
+  /** outlines a row and/or column (undefined: none) */
+  setHighlight(highlight?: { row?: number; col?: number }): void {
+    this.highlight = highlight;
+    this.picture.redraw();
   }
 
   draw(m: MatrixData): void {
     this.matrix = m;
-    const { width, height, tint } = this.options;
-    const ratio = globalThis.devicePixelRatio || 1;
-    const fullW = MARGIN.left + width + MARGIN.right;
-    const fullH = MARGIN.top + height + MARGIN.bottom;
-    this.canvas.width = Math.round(fullW * ratio);
-    this.canvas.height = Math.round(fullH * ratio);
-    this.canvas.style.width = `${fullW}px`;
-    this.canvas.style.height = `${fullH}px`;
-    const g = this.canvas.getContext('2d');
-    if (!g) return;
-    g.setTransform(ratio, 0, 0, ratio, 0, 0);
-    g.clearRect(0, 0, fullW, fullH);
+    const { width, height, rowLabels, colLabels, legend = true } = this.options;
+    const longest = (labels?: readonly string[]) => Math.max(0, ...(labels ?? []).map((l) => l.length));
+    this.margin = {
+      left: rowLabels ? Math.min(110, 14 + 7 * longest(rowLabels)) : 46,
+      top: 8,
+      right: legend ? 86 : 8,
+      bottom: colLabels ? Math.min(90, 30 + 6 * longest(colLabels)) : 38,
+    };
+    const M = this.margin;
+    this.picture.draw(M.left + width + M.right, M.top + height + M.bottom, (g) => this.paint(g, m));
+    this.fillTable(m);
+  }
+
+  private paint(g: CanvasRenderingContext2D, m: MatrixData): void {
+    const { width, height, tint, rowLabels, colLabels, legend = true } = this.options;
+    const M = this.margin;
     const range = tint === 'weights' ? 1 : maxAbsFinite(m) || 1;
     const cw = width / m.cols;
     const ch = height / m.rows;
     for (let i = 0; i < m.rows; i++) {
       for (let j = 0; j < m.cols; j++) {
         const v = at(m, i, j);
-        g.fillStyle = tint === 'weights' ? css(sequential(v / range)) : css(diverging(v, range));
+        g.fillStyle = !Number.isFinite(v) ? 'rgba(128,128,128,0.25)'
+          : tint === 'weights' ? css(sequential(v / range)) : css(diverging(v, range));
         // overlap by a hair so no seams show between cells
-        g.fillRect(MARGIN.left + j * cw, MARGIN.top + i * ch, cw + 0.5, ch + 0.5);
+        g.fillRect(M.left + j * cw, M.top + i * ch, cw + 0.5, ch + 0.5);
       }
     }
-    const style = getComputedStyle(this.element);
-    const fg = style.color || '#222';
+    const fg = foreground(this.element);
+    if (this.highlight) {
+      g.strokeStyle = fg;
+      g.lineWidth = 2;
+      const { row, col } = this.highlight;
+      if (row !== undefined) g.strokeRect(M.left + 1, M.top + row * ch + 1, width - 2, ch - 2);
+      if (col !== undefined) g.strokeRect(M.left + col * cw + 1, M.top + 1, cw - 2, height - 2);
+    }
     g.fillStyle = fg;
-    g.font = FONT;
-    // x ticks
-    g.textAlign = 'center';
-    g.textBaseline = 'top';
-    const xStep = tickStep(m.cols, cw, 26);
-    for (let j = 0; j < m.cols; j += xStep) g.fillText(String(j), MARGIN.left + (j + 0.5) * cw, MARGIN.top + height + 4);
-    g.fillText(this.options.xLabel, MARGIN.left + width / 2, MARGIN.top + height + 21);
+    g.font = CANVAS_FONT;
+    // x ticks (token names are written downwards)
+    if (colLabels) {
+      const step = tickStep(m.cols, cw, 14);
+      for (let j = 0; j < m.cols; j += step) {
+        g.save();
+        g.translate(M.left + (j + 0.5) * cw, M.top + height + 4);
+        g.rotate(Math.PI / 3);
+        g.textAlign = 'left';
+        g.textBaseline = 'middle';
+        g.fillText(colLabels[j] ?? '', 0, 0);
+        g.restore();
+      }
+    } else {
+      g.textAlign = 'center';
+      g.textBaseline = 'top';
+      const step = tickStep(m.cols, cw, 26);
+      for (let j = 0; j < m.cols; j += step) g.fillText(String(j), M.left + (j + 0.5) * cw, M.top + height + 4);
+      g.fillText(this.options.xLabel, M.left + width / 2, M.top + height + 21);
+    }
     // y ticks
     g.textAlign = 'right';
     g.textBaseline = 'middle';
     const yStep = tickStep(m.rows, ch, 15);
-    for (let i = 0; i < m.rows; i += yStep) g.fillText(String(i), MARGIN.left - 6, MARGIN.top + (i + 0.5) * ch);
-    g.save();
-    g.translate(12, MARGIN.top + height / 2);
-    g.rotate(-Math.PI / 2);
-    g.textAlign = 'center';
-    g.fillText(this.options.yLabel, 0, 0);
-    g.restore();
-    // legend
-    const lx = MARGIN.left + width + 14;
+    for (let i = 0; i < m.rows; i += yStep) g.fillText(rowLabels?.[i] ?? String(i), M.left - 6, M.top + (i + 0.5) * ch);
+    if (!rowLabels) {
+      g.save();
+      g.translate(12, M.top + height / 2);
+      g.rotate(-Math.PI / 2);
+      g.textAlign = 'center';
+      g.fillText(this.options.yLabel, 0, 0);
+      g.restore();
+    }
+    if (!legend) return;
+    const lx = M.left + width + 14;
     for (let y = 0; y < height; y++) {
       const t = 1 - y / (height - 1);
       g.fillStyle = tint === 'weights' ? css(sequential(t)) : css(diverging((2 * t - 1) * range, range));
-      g.fillRect(lx, MARGIN.top + y, 12, 1.5);
+      g.fillRect(lx, M.top + y, 12, 1.5);
     }
     g.fillStyle = fg;
     g.textAlign = 'left';
     g.textBaseline = 'top';
-    g.fillText(formatNumber(range, 2), lx + 16, MARGIN.top);
+    g.fillText(formatNumber(range, 2), lx + 16, M.top);
     g.textBaseline = 'bottom';
-    g.fillText(formatNumber(tint === 'weights' ? 0 : -range, 2), lx + 16, MARGIN.top + height);
+    g.fillText(formatNumber(tint === 'weights' ? 0 : -range, 2), lx + 16, M.top + height);
   }
 
-  private describe(e: MouseEvent): void {
+  private fillTable(m: MatrixData): void {
+    const { rowLabels, colLabels } = this.options;
+    const caption = this.table.createCaption();
+    caption.textContent = `${this.options.yLabel} (rows) by ${this.options.xLabel} (columns)`;
+    while (this.table.rows.length) this.table.deleteRow(0);
+    const head = this.table.insertRow();
+    head.append(document.createElement('th'));
+    for (let j = 0; j < m.cols; j++) head.append(Object.assign(document.createElement('th'), { textContent: colLabels?.[j] ?? String(j) }));
+    for (let i = 0; i < m.rows; i++) {
+      const tr = this.table.insertRow();
+      tr.append(Object.assign(document.createElement('th'), { textContent: rowLabels?.[i] ?? String(i) }));
+      for (let j = 0; j < m.cols; j++) tr.insertCell().textContent = formatNumber(at(m, i, j), 4);
+    }
+  }
+
+  private cellAt(e: MouseEvent): { row: number; col: number } | undefined {
     const m = this.matrix;
-    if (!m) return;
-    const box = this.canvas.getBoundingClientRect();
-    const j = Math.floor(((e.clientX - box.left - MARGIN.left) / this.options.width) * m.cols);
-    const i = Math.floor(((e.clientY - box.top - MARGIN.top) / this.options.height) * m.rows);
-    if (i < 0 || j < 0 || i >= m.rows || j >= m.cols) {
+    if (!m) return undefined;
+    const canvas = this.picture.canvas;
+    const box = canvas.getBoundingClientRect();
+    // the pointer in CSS pixels of the canvas, whatever scaling its container applies
+    const scale = box.width / (canvas.offsetWidth || box.width);
+    const x = (e.clientX - box.left) / scale - this.margin.left;
+    const y = (e.clientY - box.top) / scale - this.margin.top;
+    const col = Math.floor((x / this.options.width) * m.cols);
+    const row = Math.floor((y / this.options.height) * m.rows);
+    return row < 0 || col < 0 || row >= m.rows || col >= m.cols ? undefined : { row, col };
+  }
+
+  private hover(cell: { row: number; col: number } | undefined): void {
+    this.options.onHover?.(cell);
+    const m = this.matrix;
+    if (!m || !cell) {
       this.readout.textContent = '\u00a0';
       return;
     }
-    this.readout.textContent = `${this.options.yLabel} ${i}, ${this.options.xLabel} ${j}: ${formatNumber(at(m, i, j), 4)}`;
+    const { rowLabels, colLabels, yLabel, xLabel } = this.options;
+    const name = (labels: readonly string[] | undefined, axis: string, k: number) => (labels ? `“${labels[k]}”` : `${axis} ${k}`);
+    this.readout.textContent = `${name(rowLabels, yLabel, cell.row)} → ${name(colLabels, xLabel, cell.col)}: ${formatNumber(at(m, cell.row, cell.col), 4)}`;
   }
 }

@@ -1,26 +1,43 @@
-// Styles every widget adopts inside its shadow root, so a widget looks the same on this page and
-// inside someone else's slides. Colours follow the host's light/dark preference.
+// Styles every widget adopts inside its shadow root, so a widget looks the same in the deck and
+// inside someone else's slides. Colours come from the host page's --attn-* variables when it sets
+// them (the deck's theme toggle), else from the reader's light/dark preference.
 export const baseStyles = `
 :host {
   display: block;
   font: 15px/1.45 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif;
-  color: var(--attn-fg, #1d2330);
-  --attn-muted: #5b6477;
-  --attn-border: #d7dce5;
-  --attn-accent: #1f5fbf;
-  --attn-panel: #f6f8fb;
+  --fg: var(--attn-fg, #1d2330);
+  --muted: var(--attn-muted, #4f586b);
+  --border: var(--attn-border, #c9d0dc);
+  --accent: var(--attn-accent, #1f5fbf);
+  --panel: var(--attn-panel, #f4f6fa);
+  --good: var(--attn-good, #1b7a3a);
+  --bad: var(--attn-bad, #b3261e);
+  color: var(--fg);
 }
 @media (prefers-color-scheme: dark) {
-  :host { color: var(--attn-fg, #e6e9ef); --attn-muted: #a3acbd; --attn-border: #3a4152;
-          --attn-accent: #7fb0ff; --attn-panel: #1b1f29; }
+  :host { --fg: var(--attn-fg, #e6e9ef); --muted: var(--attn-muted, #a9b2c3); --border: var(--attn-border, #3a4152);
+          --accent: var(--attn-accent, #8ab8ff); --panel: var(--attn-panel, #1b1f29);
+          --good: var(--attn-good, #6fd08c); --bad: var(--attn-bad, #ff8a80); }
 }
-.panel { background: var(--attn-panel); border: 1px solid var(--attn-border); border-radius: 8px; padding: 12px 14px; }
+.panel { background: var(--panel); border: 1px solid var(--border); border-radius: 8px; padding: 12px 14px; }
 .row { display: flex; flex-wrap: wrap; gap: 18px; align-items: flex-start; }
-.muted { color: var(--attn-muted); font-size: 13px; }
-.error { color: #b3261e; font-weight: 600; }
-button, select, input { font: inherit; }
-button { border: 1px solid var(--attn-border); background: transparent; color: inherit; border-radius: 6px; padding: 4px 10px; cursor: pointer; }
-button[aria-pressed="true"], button.active { background: var(--attn-accent); border-color: var(--attn-accent); color: #fff; }
+.muted { color: var(--muted); font-size: 13px; }
+.hint { margin: 0 0 8px; color: var(--muted); font-size: 14px; }
+.hint::before { content: "Look for: "; font-weight: 600; }
+.status:empty { display: none; }
+.status { display: flex; gap: 10px; align-items: center; margin: 6px 0; font-size: 14px; color: var(--muted); }
+.error { color: var(--bad); font-weight: 600; }
+.sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+[hidden] { display: none !important; }
+button, select, input { font: inherit; color: inherit; }
+button { border: 1px solid var(--border); background: transparent; border-radius: 6px; padding: 4px 10px; cursor: pointer; }
+button:disabled { opacity: 0.5; cursor: default; }
+button[aria-pressed="true"], button.active { background: var(--accent); border-color: var(--accent); color: var(--attn-on-accent, #fff); }
+@media (prefers-color-scheme: dark) { button[aria-pressed="true"], button.active { color: var(--attn-on-accent, #0b1220); } }
+:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+select, input[type="text"], input[type="number"] { background: transparent; border: 1px solid var(--border); border-radius: 6px; padding: 3px 6px; }
+select option { background: var(--panel); }
 label.control { display: inline-flex; gap: 8px; align-items: center; font-size: 14px; }
-.eq { font-family: "DejaVu Serif", "Cambria Math", Georgia, serif; font-size: 16px; }
+output { font-variant-numeric: tabular-nums; }
+.eq { font-size: 17px; }
 `;

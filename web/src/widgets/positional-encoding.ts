@@ -1,8 +1,8 @@
 // <attn-positional-encoding>: how each positional scheme looks, computed by the engine. Sinusoidal,
 // learned and RoPE show their table (n × d) and the similarity of positions; ALiBi shows one head's
 // additive bias. Attributes: kind (sinusoidal | learned | rope | alibi), n, d (even), base, head.
-import { LIMITS, POSITIONAL_KINDS, type PositionalKind } from '../app/state';
-import type { Engine } from '../engine/index';
+import type { RemoteEngine } from '../app/engine';
+import { limitsOf, POSITIONAL_KINDS, type PositionalKind } from '../app/state';
 import { formatNumber } from '../math/format';
 import { EngineElement } from '../primitives/engine-element';
 import { Heatmap } from '../primitives/heatmap';
@@ -23,23 +23,24 @@ const NAMES: Record<PositionalKind, string> = { sinusoidal: 'Sinusoidal', learne
 type Control = { element: HTMLElement; set(value: number): void };
 
 export class PositionalEncoding extends EngineElement {
-  static readonly observedAttributes = ['kind', 'n', 'd', 'base', 'head'];
+  static readonly observedAttributes = EngineElement.attributesOf('attn-positional-encoding');
   private readonly table = new Heatmap({ xLabel: 'dimension', yLabel: 'position', tint: 'signed', width: 300, height: 240 });
   private readonly similarity = new Heatmap({ xLabel: 'position', yLabel: 'position', tint: 'signed', width: 240, height: 240 });
   private readonly bias = new Heatmap({ xLabel: 'key position', yLabel: 'query position', tint: 'signed', width: 240, height: 240 });
   private view?: ReturnType<PositionalEncoding['build']>;
 
   constructor() {
-    super(styles);
+    super(styles, 'the stripes of the sinusoidal table slow down to the right, and PE·PEᵀ depends only on the distance |i − j|.');
   }
 
-  protected render(engine: Engine): Node {
-    const kind = POSITIONAL_KINDS.find((k) => k === this.getAttribute('kind')) ?? 'sinusoidal';
-    const n = this.intAttribute('n', 32, LIMITS.n.min, LIMITS.n.max);
-    const d = 2 * Math.round(this.intAttribute('d', 32, LIMITS.d.min, LIMITS.d.max) / 2);
-    const base = this.intAttribute('base', 10000, LIMITS.base.min, LIMITS.base.max);
-    const head = this.intAttribute('head', 0, LIMITS.head.min, LIMITS.head.max);
+  protected async render(engine: RemoteEngine): Promise<void> {
+    const kind = this.value<PositionalKind>('kind');
+    const n = this.value<number>('n');
+    const d = this.value<number>('d');
+    const base = this.value<number>('base');
+    const head = this.value<number>('head');
     const view = (this.view ??= this.build());
+    if (!view.root.isConnected) this.body.replaceChildren(view.root);
     view.sliders.n.set(n);
     view.sliders.d.set(d);
     view.sliders.base.set(Math.round(Math.log10(base)));
@@ -54,17 +55,17 @@ export class PositionalEncoding extends EngineElement {
     view.biasFigure.hidden = !alibi;
 
     if (alibi) {
-      const slope = engine.alibiSlopes({ heads: 8 })[head];
-      const bias = engine.alibiBias({ heads: 8, head, n });
+      const [slopes, bias] = await Promise.all([engine.alibiSlopes({ heads: 8 }), engine.alibiBias({ heads: 8, head, n })]);
+      const slope = slopes[head];
       view.equation.textContent = `softmax(QKᵀ/√d_k − m·|i − j|),  head ${head + 1} of 8: m = ${formatNumber(slope, 5)}`;
       view.biasTitle.textContent = `bias −m·|i − j| (${n}×${n})`;
       view.note.textContent = 'No vector is added to the tokens: each head subtracts a penalty that grows with distance. ' +
         'Steep heads (first) look close by, shallow heads (last) far away; the slopes fall geometrically, 1/2, 1/4, … 1/256.';
-      queueMicrotask(() => this.bias.draw(bias));
-      return view.root;
+      this.bias.draw(bias);
+      return;
     }
-    const pe = engine.positionalTable({ kind, n, d, base, seed: 1 });
-    const similarity = engine.positionSimilarity({ pe: pe.data, n, d });
+    const pe = await engine.positionalTable({ kind, n, d, base, seed: 1 });
+    const similarity = await engine.positionSimilarity({ pe: pe.data, n, d });
     const text = {
       sinusoidal: [`PE(pos, 2i) = sin(pos / ${base}^(2i/${d})),  PE(pos, 2i+1) = cos(pos / ${base}^(2i/${d}))`,
         `PE (${n}×${d})`, `PE·PEᵀ (${n}×${n}): depends only on |i − j|`,
@@ -77,20 +78,13 @@ export class PositionalEncoding extends EngineElement {
         'Nothing is added: queries and keys are rotated, so their dot product sees only the offset between positions.'],
     }[kind];
     [view.equation.textContent, view.tableTitle.textContent, view.similarityTitle.textContent, view.note.textContent] = text;
-    // draw once the view is in the document, so the canvas can read the inherited text colour
-    queueMicrotask(() => {
-      this.table.draw(pe);
-      this.similarity.draw(similarity);
-    });
-    return view.root;
+    this.table.draw(pe);
+    this.similarity.draw(similarity);
   }
 
   private build() {
     const root = document.createElement('div');
-    const set = (name: string) => (value: number | string) => {
-      this.setAttribute(name, String(value));
-      this.announce({ [name]: value });
-    };
+    const set = (name: string) => (value: number | string) => this.change({ [name]: value });
     const kinds = document.createElement('div');
     kinds.className = 'kinds';
     kinds.setAttribute('role', 'group');
@@ -108,11 +102,11 @@ export class PositionalEncoding extends EngineElement {
     const controls = document.createElement('div');
     controls.className = 'controls';
     const sliders: Record<'n' | 'd' | 'base' | 'head', Control> = {
-      n: slider({ label: 'positions n', ...LIMITS.n, step: 1, value: 32, onInput: set('n') }),
-      d: slider({ label: 'width d', ...LIMITS.d, step: 2, value: 32, onInput: set('d') }),
+      n: slider({ label: 'positions n', ...limitsOf(this.localName, 'n'), value: 32, onInput: set('n') }),
+      d: slider({ label: 'width d', ...limitsOf(this.localName, 'd'), value: 32, onInput: set('d') }),
       base: slider({ label: 'base', min: 1, max: 5, step: 1, value: 4, format: (e) => String(10 ** e),
         onInput: (e) => set('base')(10 ** e) }),
-      head: slider({ label: 'head', ...LIMITS.head, step: 1, value: 0, format: (h) => String(h + 1),
+      head: slider({ label: 'head', ...limitsOf(this.localName, 'head'), value: 0, format: (h) => String(h + 1),
         onInput: set('head') }),
     };
     controls.append(...Object.values(sliders).map((s) => s.element));

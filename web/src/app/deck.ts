@@ -1,0 +1,226 @@
+// The deck: one slide at a time, scaled to the window, driven by the keyboard (app/navigation.ts)
+// and the URL hash (app/state.ts). Widgets that have steps of their own (fragments) implement
+// Stepper; → and ← go through a slide's steps before leaving it.
+import { KeyMap, slideScale, SLIDE, type Command } from './navigation';
+import { attributesFor, decodeHash, encodeHash, fieldFor, withValue, type PageState, type Value } from './state';
+
+/** A widget whose picture advances in steps, like a slide's fragments. */
+export interface Stepper extends Element {
+  /** shows the next step; false when it is already at its last one */
+  stepForward(): boolean;
+  /** shows the previous step; false when it is already at its first one */
+  stepBack(): boolean;
+}
+
+function isStepper(element: Element): element is Stepper {
+  return typeof (element as Partial<Stepper>).stepForward === 'function';
+}
+
+/** keys typed into these belong to them, not to the deck */
+function isEditable(target: EventTarget): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable) return true;
+  return target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement;
+}
+
+export class Deck {
+  readonly slides: HTMLElement[];
+  private current = -1;
+  private state: PageState;
+  private readonly keys = new KeyMap();
+
+  constructor(private readonly root: HTMLElement, private readonly stage: HTMLElement) {
+    this.slides = [...root.querySelectorAll<HTMLElement>('section.slide')];
+    this.state = decodeHash(location.hash);
+    this.buildOverview();
+    this.applySettings();
+    this.show(this.indexOf(this.state.slide), 'replace');
+
+    addEventListener('resize', () => this.fit());
+    addEventListener('popstate', () => this.restore());
+    addEventListener('hashchange', () => this.restore());
+    addEventListener('keydown', (e) => this.onKey(e));
+    matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => dispatchEvent(new Event('attn-redraw')));
+    root.addEventListener('attn-change', (e) => this.onWidgetChange(e as CustomEvent<Record<string, Value>>));
+    document.querySelector('#previous-slide')?.addEventListener('click', () => this.run({ kind: 'previous' }));
+    document.querySelector('#next-slide')?.addEventListener('click', () => this.run({ kind: 'next' }));
+    document.querySelector('#overview-toggle')?.addEventListener('click', () => this.run({ kind: 'overview' }));
+    document.querySelector('#theme-toggle')?.addEventListener('click', () => this.run({ kind: 'theme' }));
+    root.addEventListener('click', (e) => {
+      // links to another slide ("#causal-mask") move within the deck
+      const origin = e.composedPath()[0];
+      const link = origin instanceof Element ? origin.closest('a[href^="#"]') : null;
+      if (!link) return;
+      e.preventDefault();
+      this.show(this.indexOf((link.getAttribute('href') ?? '').slice(1)), 'push');
+    });
+    this.fit();
+  }
+
+  get index(): number {
+    return this.current;
+  }
+
+  /** slide by id or 1-based number ("7"); the first when unknown */
+  indexOf(id: string): number {
+    const byId = this.slides.findIndex((s) => s.id === id);
+    if (byId >= 0) return byId;
+    const number = Number(id);
+    return Number.isInteger(number) && number >= 1 && number <= this.slides.length ? number - 1 : 0;
+  }
+
+  run(command: Command): void {
+    const last = this.slides.length - 1;
+    switch (command.kind) {
+      case 'next':
+        if (!this.stepWidgets('forward')) this.show(Math.min(last, this.current + 1), 'push');
+        break;
+      case 'previous':
+        if (!this.stepWidgets('back')) this.show(Math.max(0, this.current - 1), 'push');
+        break;
+      case 'first': this.show(0, 'push'); break;
+      case 'last': this.show(last, 'push'); break;
+      case 'goto': this.show(command.slide, 'push'); break;
+      case 'overview': this.toggleOverview(); break;
+      case 'theme': this.toggleTheme(); break;
+    }
+  }
+
+  show(index: number, history: 'push' | 'replace' | 'none'): void {
+    this.closeOverview();
+    const changed = index !== this.current;
+    this.current = index;
+    this.slides.forEach((slide, i) => {
+      slide.classList.toggle('active', i === index);
+      slide.setAttribute('aria-hidden', String(i !== index));
+    });
+    const slide = this.slides[index];
+    this.state = { ...this.state, slide: slide.id };
+    const counter = document.querySelector('#slide-counter');
+    if (counter) counter.textContent = `${index + 1} / ${this.slides.length}`;
+    document.title = `${slide.dataset.title ?? ''} — attnlab`;
+    const hash = encodeHash(this.state);
+    if (history === 'push' && changed && hash !== location.hash) window.history.pushState(null, '', hash);
+    else if (history !== 'none') window.history.replaceState(null, '', hash);
+    if (this.stacked()) {
+      if (changed && history !== 'replace') slide.scrollIntoView({ block: 'start' });
+    }
+    if (changed) requestAnimationFrame(() => dispatchEvent(new Event('attn-redraw')));
+  }
+
+  private stacked(): boolean {
+    return document.documentElement.classList.contains('stacked');
+  }
+
+  private fit(): void {
+    const scale = slideScale(innerWidth, innerHeight);
+    document.documentElement.classList.toggle('stacked', scale === 'stacked');
+    if (scale === 'stacked') {
+      this.root.style.transform = '';
+      this.stage.style.height = '';
+    } else {
+      const left = (innerWidth - SLIDE.width * scale) / 2;
+      const top = (innerHeight - SLIDE.height * scale) / 2;
+      this.root.style.transform = `translate(${left}px, ${top}px) scale(${scale})`;
+    }
+    dispatchEvent(new Event('attn-redraw'));
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    if (e.defaultPrevented) return;
+    const origin = e.composedPath()[0] ?? e.target;
+    if (origin && isEditable(origin)) return;
+    // Space and Enter press a focused button; the deck leaves them to it
+    if ((e.key === ' ' || e.key === 'Enter') && origin instanceof HTMLButtonElement) return;
+    const overview = document.querySelector<HTMLElement>('#overview');
+    if (overview && !overview.hidden && e.key !== 'Escape') return;
+    const command = this.keys.press(e, this.slides.length);
+    if (!command) return;
+    e.preventDefault();
+    this.run(command);
+  }
+
+  private stepWidgets(direction: 'forward' | 'back'): boolean {
+    const slide = this.slides[this.current];
+    for (const widget of slide.querySelectorAll('*')) {
+      if (!isStepper(widget)) continue;
+      if (direction === 'forward' ? widget.stepForward() : widget.stepBack()) return true;
+    }
+    return false;
+  }
+
+  private restore(): void {
+    const next = decodeHash(location.hash);
+    this.state = next;
+    this.applySettings();
+    this.show(this.indexOf(next.slide), 'none');
+  }
+
+  /** every widget taking part in the page state gets its settings as attributes */
+  private applySettings(): void {
+    for (const widget of this.root.querySelectorAll<HTMLElement>('[data-state]')) {
+      for (const [name, text] of attributesFor(widget.localName, this.state)) {
+        if (text === null) {
+          if (widget.hasAttribute(name)) widget.removeAttribute(name);
+        } else if (widget.getAttribute(name) !== text) {
+          widget.setAttribute(name, text);
+        }
+      }
+    }
+  }
+
+  private onWidgetChange(e: CustomEvent<Record<string, Value>>): void {
+    const widget = e.target as HTMLElement;
+    if (!widget.hasAttribute('data-state')) return;
+    for (const [attribute, value] of Object.entries(e.detail)) {
+      const field = fieldFor(widget.localName, attribute);
+      if (field) this.state = withValue(this.state, field, value);
+    }
+    window.history.replaceState(null, '', encodeHash(this.state));
+  }
+
+  private buildOverview(): void {
+    const list = document.querySelector('#overview ol');
+    if (!list) return;
+    list.replaceChildren(...this.slides.map((slide, i) => {
+      const item = document.createElement('li');
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.dataset.slide = String(i);
+      button.innerHTML = '<span class="number"></span><span class="name"></span>';
+      button.querySelector('.number')!.textContent = String(i + 1);
+      button.querySelector('.name')!.textContent = slide.dataset.title ?? slide.id;
+      button.addEventListener('click', () => this.show(i, 'push'));
+      item.append(button);
+      return item;
+    }));
+  }
+
+  private toggleOverview(): void {
+    const overview = document.querySelector<HTMLElement>('#overview');
+    if (!overview) return;
+    if (!overview.hidden) {
+      this.closeOverview();
+      return;
+    }
+    overview.hidden = false;
+    overview.querySelector<HTMLButtonElement>(`button[data-slide="${this.current}"]`)?.focus();
+  }
+
+  private closeOverview(): void {
+    const overview = document.querySelector<HTMLElement>('#overview');
+    if (overview && !overview.hidden) overview.hidden = true;
+  }
+
+  private toggleTheme(): void {
+    const html = document.documentElement;
+    const dark = html.dataset.theme ? html.dataset.theme === 'dark' : matchMedia('(prefers-color-scheme: dark)').matches;
+    html.dataset.theme = dark ? 'light' : 'dark';
+    try {
+      localStorage.setItem('attnlab-theme', html.dataset.theme);
+    } catch {
+      // private mode: the choice lasts for this visit
+    }
+    dispatchEvent(new Event('attn-redraw'));
+  }
+}
