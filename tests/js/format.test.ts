@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { css, diverging, sequential, textOn } from '../../web/src/math/colormap';
-import { formatNumber } from '../../web/src/math/format';
+import { formatNumber, formatSignificant } from '../../web/src/math/format';
 import { at, fromRows, maxAbsFinite, row } from '../../web/src/math/matrix';
 
 describe('formatNumber', () => {
@@ -13,6 +13,16 @@ describe('formatNumber', () => {
     expect(formatNumber(-Infinity)).toBe('−∞');
     expect(formatNumber(Infinity)).toBe('∞');
     expect(formatNumber(NaN)).toBe('NaN');
+  });
+});
+
+describe('formatSignificant', () => {
+  it('keeps significant digits across many orders of magnitude', () => {
+    expect(formatSignificant(0.012345, 2)).toBe('0.012');
+    expect(formatSignificant(63.87, 3)).toBe('63.9');
+    expect(formatSignificant(3.21e-9, 2)).toBe('3.2e−9');
+    expect(formatSignificant(-4.5e7, 2)).toBe('−4.5e7');
+    expect(formatSignificant(0)).toBe('0');
   });
 });
 

@@ -21,7 +21,8 @@ describe('the page state in the URL', () => {
     let state: PageState = { slide: 'worked-example', values: new Map() };
     for (const f of FIELDS) {
       const value = f.type === 'bool' ? !f.default : f.type === 'enum' ? f.values.find((v) => v !== f.default)!
-        : f.type === 'text' ? 'the dog chased the ball because it was fast & <b>' : f.max;
+        // the end of the text, as much as the field holds: it keeps the characters URLs must escape
+        : f.type === 'text' ? 'the dog chased the ball because it was fast & <b>'.slice(-f.maxLength) : f.max;
       state = withValue(state, f, value);
     }
     const decoded = decodeHash(encodeHash(state));

@@ -66,7 +66,7 @@ async function handle({ target, member, args }: Request): Promise<Response | Omi
     throw new Error(target === 0 ? 'attnlab: the worker has not loaded the engine' : 'attnlab: this object was disposed');
   }
   if (!isPublicMember(object, member)) {
-    throw new Error(`attnlab: ${object.constructor.name} has no member "${member}"`);
+    throw new Error(`attnlab: ${target === 0 ? "the engine" : "this object"} has no member "${member}"`);
   }
   const value = object[member];
   const result = typeof value === 'function' ? await (value as (...a: unknown[]) => unknown).apply(object, args) : value;

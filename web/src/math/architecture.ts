@@ -53,7 +53,7 @@ function stack(config: Required<ModelConfig>, trace: Record<string, MatrixData>,
   const sublayer = (label: string, kind: Block['kind'], slide: string, norm_: string, into: string, out: string, cross = false) => {
     if (config.pre_norm) {
       blocks.push({ label: norm, kind: 'norm', slide: 'components', shapeIn: shape(into), repeated: true });
-      blocks.push({ label: `${label}, + residual`, kind, slide, shapeIn: shape(norm_), repeated: true, cross });
+      blocks.push({ label: `${label} + residual`, kind, slide, shapeIn: shape(norm_), repeated: true, cross });
     } else {
       blocks.push({ label, kind, slide, shapeIn: shape(into), repeated: true, cross });
       blocks.push({ label: `+ residual, ${norm}`, kind: 'norm', slide: 'components', shapeIn: shape(out), repeated: true });
@@ -67,7 +67,7 @@ function stack(config: Required<ModelConfig>, trace: Record<string, MatrixData>,
       config.pre_norm ? 'layer0.residual_1' : 'layer0.ln_1', 'layer0.cross.out', true);
   }
   const hidden = shape('layer0.mlp.hidden');
-  sublayer(`Feed-forward${hidden ? ` (hidden ${hidden})` : ''}`, 'ffn', 'components', 'layer0.ln_2',
+  sublayer(`FFN${hidden ? ` (hidden ${hidden})` : ''}`, 'ffn', 'components', 'layer0.ln_2',
     config.pre_norm ? (parts.cross ? 'layer0.residual_cross' : 'layer0.residual_1') : (parts.cross ? 'layer0.ln_cross_attn' : 'layer0.ln_1'),
     'layer0.mlp.out');
   const last = `layer${layers - 1}.out`;

@@ -10,3 +10,12 @@ export function formatNumber(x: number, decimals = 2): string {
   if (text === `-${zero}`) return zero;
   return text.startsWith('-') ? `−${text.slice(1)}` : text;
 }
+
+/** A number of any size to `digits` significant digits: plain between 0.001 and 100000, else
+ * scientific ("3.2e−9"); true minus signs. */
+export function formatSignificant(x: number, digits = 2): string {
+  if (!Number.isFinite(x) || x === 0) return formatNumber(x, 0);
+  const a = Math.abs(x);
+  const text = a >= 1e-3 && a < 1e5 ? String(Number(x.toPrecision(digits))) : x.toExponential(digits - 1).replace('e+', 'e');
+  return text.replaceAll('-', '−');
+}

@@ -19,6 +19,8 @@ export interface HeatmapOptions {
   colLabels?: readonly string[];
   /** hide the legend (small multiples that share one) */
   legend?: boolean;
+  /** hide the ticks and axis names (thumbnails; default: shown) */
+  axes?: boolean;
   /** called with the cell under the pointer (or undefined when it leaves) */
   onHover?: (cell: { row: number; col: number } | undefined) => void;
   onClick?: (cell: { row: number; col: number }) => void;
@@ -28,6 +30,12 @@ export interface HeatmapOptions {
 export function tickStep(count: number, cellPx: number, labelPx: number): number {
   const candidates = [1, 2, 4, 5, 8, 10, 16, 20, 25, 32, 50, 64, 100];
   return candidates.find((k) => k * cellPx >= labelPx) ?? Math.ceil(count / 2);
+}
+
+/** black for a light CSS colour "rgb(r, g, b)", white for a dark one */
+function opposite(colour: string): string {
+  const [r = 0, g = 0, b = 0] = (colour.match(/\d+(\.\d+)?/g) ?? []).map(Number);
+  return 0.299 * r + 0.587 * g + 0.114 * b > 128 ? '#000' : '#fff';
 }
 
 export class Heatmap {
@@ -72,21 +80,21 @@ export class Heatmap {
 
   draw(m: MatrixData): void {
     this.matrix = m;
-    const { width, height, rowLabels, colLabels, legend = true } = this.options;
+    const { width, height, rowLabels, colLabels, legend = true, axes = true } = this.options;
     const longest = (labels?: readonly string[]) => Math.max(0, ...(labels ?? []).map((l) => l.length));
-    this.margin = {
+    this.margin = axes ? {
       left: rowLabels ? Math.min(110, 14 + 7 * longest(rowLabels)) : 46,
       top: 8,
       right: legend ? 86 : 8,
       bottom: colLabels ? Math.min(90, 30 + 6 * longest(colLabels)) : 38,
-    };
+    } : { left: 2, top: 2, right: legend ? 86 : 2, bottom: 2 };
     const M = this.margin;
     this.picture.draw(M.left + width + M.right, M.top + height + M.bottom, (g) => this.paint(g, m));
     this.fillTable(m);
   }
 
   private paint(g: CanvasRenderingContext2D, m: MatrixData): void {
-    const { width, height, tint, rowLabels, colLabels, legend = true } = this.options;
+    const { width, height, tint, legend = true } = this.options;
     const M = this.margin;
     const range = tint === 'weights' ? 1 : maxAbsFinite(m) || 1;
     const cw = width / m.cols;
@@ -102,14 +110,36 @@ export class Heatmap {
     }
     const fg = foreground(this.element);
     if (this.highlight) {
-      g.strokeStyle = fg;
-      g.lineWidth = 2;
       const { row, col } = this.highlight;
-      if (row !== undefined) g.strokeRect(M.left + 1, M.top + row * ch + 1, width - 2, ch - 2);
-      if (col !== undefined) g.strokeRect(M.left + col * cw + 1, M.top + 1, cw - 2, height - 2);
+      // the text colour with a thin line of the opposite one inside, visible on light and dark cells alike
+      for (const [colour, lineWidth] of [[fg, 3], [opposite(fg), 1]] as const) {
+        g.strokeStyle = colour;
+        g.lineWidth = lineWidth;
+        if (row !== undefined) g.strokeRect(M.left + 1.5, M.top + row * ch + 1.5, width - 3, ch - 3);
+        if (col !== undefined) g.strokeRect(M.left + col * cw + 1.5, M.top + 1.5, cw - 3, height - 3);
+      }
     }
     g.fillStyle = fg;
     g.font = CANVAS_FONT;
+    if (this.options.axes !== false) this.paintAxes(g, m, cw, ch);
+    if (!legend) return;
+    const lx = M.left + width + 14;
+    for (let y = 0; y < height; y++) {
+      const t = 1 - y / (height - 1);
+      g.fillStyle = tint === 'weights' ? css(sequential(t)) : css(diverging((2 * t - 1) * range, range));
+      g.fillRect(lx, M.top + y, 12, 1.5);
+    }
+    g.fillStyle = fg;
+    g.textAlign = 'left';
+    g.textBaseline = 'top';
+    g.fillText(formatNumber(range, 2), lx + 16, M.top);
+    g.textBaseline = 'bottom';
+    g.fillText(formatNumber(tint === 'weights' ? 0 : -range, 2), lx + 16, M.top + height);
+  }
+
+  private paintAxes(g: CanvasRenderingContext2D, m: MatrixData, cw: number, ch: number): void {
+    const { width, height, rowLabels, colLabels } = this.options;
+    const M = this.margin;
     // x ticks (token names are written downwards)
     if (colLabels) {
       const step = tickStep(m.cols, cw, 14);
@@ -142,19 +172,6 @@ export class Heatmap {
       g.fillText(this.options.yLabel, 0, 0);
       g.restore();
     }
-    if (!legend) return;
-    const lx = M.left + width + 14;
-    for (let y = 0; y < height; y++) {
-      const t = 1 - y / (height - 1);
-      g.fillStyle = tint === 'weights' ? css(sequential(t)) : css(diverging((2 * t - 1) * range, range));
-      g.fillRect(lx, M.top + y, 12, 1.5);
-    }
-    g.fillStyle = fg;
-    g.textAlign = 'left';
-    g.textBaseline = 'top';
-    g.fillText(formatNumber(range, 2), lx + 16, M.top);
-    g.textBaseline = 'bottom';
-    g.fillText(formatNumber(tint === 'weights' ? 0 : -range, 2), lx + 16, M.top + height);
   }
 
   private fillTable(m: MatrixData): void {

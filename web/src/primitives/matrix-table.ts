@@ -61,6 +61,7 @@ export function matrixTable(m: MatrixData, options: MatrixTableOptions): HTMLEle
     for (let j = 0; j < m.cols; j++) {
       const value = at(m, i, j);
       const td = tr.insertCell();
+      td.dataset.col = String(j);
       td.textContent = formatNumber(value, decimals);
       if (tint !== 'plain' && Number.isFinite(value)) {
         const colour = tint === 'weights' ? sequential(value) : diverging(value, range);

@@ -1,6 +1,6 @@
 // A line/point plot of one or more series on linear or logarithmic axes, with ticks, axis names,
 // a legend and a table of the numbers for screen readers: the shared way widgets draw curves.
-import { formatNumber } from '../math/format';
+import { formatNumber, formatSignificant } from '../math/format';
 import { niceTicks } from '../math/ticks';
 import { CANVAS_FONT, foreground, sharpCanvas, type SharpCanvas } from './canvas';
 
@@ -72,8 +72,9 @@ export class Plot {
       caption.append(Object.assign(document.createElement('th'), { textContent: s.name, colSpan: 2 }));
       for (let i = 0; i < s.x.length; i++) {
         const tr = this.table.insertRow();
-        tr.insertCell().textContent = formatNumber(s.x[i], 4);
-        tr.insertCell().textContent = formatNumber(s.y[i], 6);
+        // on a log axis values span decades: fixed decimals would read tiny ones as 0
+        tr.insertCell().textContent = this.options.xLog ? formatSignificant(s.x[i], 4) : formatNumber(s.x[i], 4);
+        tr.insertCell().textContent = this.options.yLog ? formatSignificant(s.y[i], 4) : formatNumber(s.y[i], 6);
       }
     }
   }
@@ -97,27 +98,33 @@ export class Plot {
     const [xa, xb] = [Math.min(x0, xTicks[0]), Math.max(x1, xTicks[xTicks.length - 1])];
     const [ya, yb] = [Math.min(y0, yTicks[0]), Math.max(y1, yTicks[yTicks.length - 1])];
     const t = (v: number, a: number, b: number, log: boolean) => (log ? Math.log(v / a) / Math.log(b / a) : (v - a) / (b - a));
-    const pw = width - M.left - M.right;
+    g.font = CANVAS_FONT;
+    // room for the widest y tick ("1e−10") beside the rotated axis name
+    const left = Math.max(M.left, 26 + Math.max(...yTicks.map((v) => g.measureText(tickText(v)).width)));
+    const pw = width - left - M.right;
     const ph = height - M.top - M.bottom;
-    const px = (v: number) => M.left + t(v, xa, xb, xLog) * pw;
+    const px = (v: number) => left + t(v, xa, xb, xLog) * pw;
     const py = (v: number) => M.top + (1 - t(v, ya, yb, yLog)) * ph;
     const fg = foreground(this.element);
-    g.font = CANVAS_FONT;
     g.strokeStyle = fg;
     g.globalAlpha = 0.18;
     g.lineWidth = 1;
     for (const v of xTicks) { g.beginPath(); g.moveTo(px(v), M.top); g.lineTo(px(v), M.top + ph); g.stroke(); }
-    for (const v of yTicks) { g.beginPath(); g.moveTo(M.left, py(v)); g.lineTo(M.left + pw, py(v)); g.stroke(); }
+    for (const v of yTicks) { g.beginPath(); g.moveTo(left, py(v)); g.lineTo(left + pw, py(v)); g.stroke(); }
     g.globalAlpha = 1;
-    g.strokeRect(M.left, M.top, pw, ph);
+    g.strokeRect(left, M.top, pw, ph);
     g.fillStyle = fg;
     g.textAlign = 'center';
     g.textBaseline = 'top';
-    for (const v of xTicks) g.fillText(tickText(v), px(v), M.top + ph + 4);
-    g.fillText(this.options.xLabel, M.left + pw / 2, M.top + ph + 22);
+    for (const v of xTicks) {
+      // the last label may be wider than the right margin: keep it on the canvas
+      const text = tickText(v);
+      g.fillText(text, Math.min(px(v), width - g.measureText(text).width / 2 - 1), M.top + ph + 4);
+    }
+    g.fillText(this.options.xLabel, left + pw / 2, M.top + ph + 22);
     g.textAlign = 'right';
     g.textBaseline = 'middle';
-    for (const v of yTicks) g.fillText(tickText(v), M.left - 5, py(v));
+    for (const v of yTicks) g.fillText(tickText(v), left - 5, py(v));
     g.save();
     g.translate(12, M.top + ph / 2);
     g.rotate(-Math.PI / 2);
@@ -126,7 +133,7 @@ export class Plot {
     g.restore();
     g.save();
     g.beginPath();
-    g.rect(M.left, M.top, pw, ph);
+    g.rect(left, M.top, pw, ph);
     g.clip();
     for (const s of series) {
       const style = s.style ?? 'line';
@@ -161,5 +168,7 @@ export class Plot {
 function tickText(v: number): string {
   const a = Math.abs(v);
   if (a !== 0 && (a >= 1e5 || a < 1e-3)) return v.toExponential(0).replace('-', '−');
-  return formatNumber(v, a >= 10 || Number.isInteger(v) ? 0 : a >= 1 ? 1 : 2);
+  // as few decimals as show the tick exactly (0.001 needs three, 2.5 one)
+  const decimals = [0, 1, 2, 3].find((d) => Math.abs(Number(v.toFixed(d)) - v) <= 1e-9 * Math.max(1, a)) ?? 4;
+  return formatNumber(v, decimals);
 }

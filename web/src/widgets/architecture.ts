@@ -12,7 +12,7 @@ import { EngineElement } from '../primitives/engine-element';
 const styles = `
 .families { display: inline-flex; gap: 4px; margin-bottom: 6px; flex-wrap: wrap; }
 .about { margin: 2px 0 6px; font-size: 14px; }
-svg { display: block; width: 100%; height: auto; max-height: 500px; }
+svg { display: block; height: 445px; width: auto; max-width: 100%; }
 svg text { fill: var(--fg); font: 13px system-ui, "DejaVu Sans", sans-serif; }
 svg .shape { fill: var(--muted); font-size: 12px; font-variant-numeric: tabular-nums; }
 svg .box rect { fill: var(--panel); stroke: var(--border); stroke-width: 1.5; }
@@ -37,7 +37,7 @@ interface Run {
   about: string;
 }
 
-const BOX = { width: 250, height: 30, gap: 24 };
+const BOX = { width: 270, height: 30, gap: 22 };
 
 export class Architecture extends EngineElement {
   static readonly observedAttributes = EngineElement.attributesOf('attn-architecture');
@@ -132,7 +132,7 @@ export class Architecture extends EngineElement {
       if (text !== undefined) node.textContent = text;
       return node;
     };
-    const columnWidth = 360;
+    const columnWidth = 380;
     const rows = Math.max(...stacks.map((s) => s.blocks.length));
     const height = 40 + rows * (BOX.height + BOX.gap) + 10;
     const width = columnWidth * stacks.length;

@@ -75,7 +75,7 @@ export class Components extends EngineElement {
     label.append(layer);
     const note = document.createElement('span');
     note.className = 'muted';
-    note.textContent = `the trained coreference model on “${SEMINAR_SENTENCE}”; rows are tokens, columns dimensions; hover a row`;
+    note.textContent = `the trained coreference model on “${SEMINAR_SENTENCE}”; rows are tokens, columns dimensions, red > 0 > blue; hover a row`;
     bar.append(label, note);
     const grid = document.createElement('div');
     grid.className = 'grid';

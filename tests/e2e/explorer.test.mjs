@@ -1,0 +1,138 @@
+// <attn-explorer> on its slide: the trained model's reading of "it" and where each word looks, the
+// soft ⇄ hungry switch, the head and model views, words outside the vocabulary, text outside the
+// language, and hostile input shown as text. The expected weights are the ones README pins (and
+// ctest checks through examples/05_coreference_attention).
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openPage, SCREENSHOTS } from './browser.mjs';
+import { DIST, serve } from './server.mjs';
+import { canvasColours, screenshotSlide } from './widget-checks.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await serve(DIST);
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+const PINNED = {
+  'layer 1, head 0': ['0.000', '0.000', '0.000', '0.000', '0.000', '1.000', '0.000', '0.000', '0.000', '0.000'],
+  'layer 0, head 0': ['0.112', '0.091', '0.101', '0.107', '0.092', '0.073', '0.116', '0.106', '0.117', '0.085'],
+};
+
+/** the bars: [word, weight] for the query word shown */
+const bars = (widget) => widget.locator('.distribution li').evaluateAll((items) =>
+  items.map((li) => [li.querySelector('.word').textContent, li.querySelector('output').textContent]));
+const rounded = (pairs) => pairs.map(([, w]) => Number(w).toFixed(3));
+
+async function open(hash = '') {
+  const opened = await openPage(browser, `${server.url}#explorer${hash}`);
+  opened.page.on('dialog', (d) => {
+    opened.problems.push(`a dialog opened: ${d.message()}`);
+    d.dismiss();
+  });
+  await opened.page.locator('attn-explorer[data-ready]').waitFor({ timeout: 60000 });
+  return { ...opened, widget: opened.page.locator('attn-explorer') };
+}
+
+describe('the attention explorer', () => {
+  it('reads "it" as mat, then as cat with "hungry", and shows where "it" looks', async () => {
+    const { page, widget, problems, requests, close } = await open();
+    await widget.locator('.reading', { hasText: 'The model reads “it” = mat (p = ' }).waitFor();
+    assert.match(await widget.locator('.reading').textContent(), /mat \(p = (0\.9\d\d|1\.000)\) — right/);
+    assert.match(await widget.locator('.distribution h3').textContent(), /“it” looks at \(layer 1, head 0\)/);
+    const shown = await bars(widget);
+    assert.equal(await widget.locator('.distribution li.top .word').textContent(), 'mat');
+    assert.ok(Number(shown[5][1]) >= 0.9, `layer 1 head 0, "it" → "mat": ${shown[5][1]}`);
+    assert.deepEqual(rounded(shown), PINNED['layer 1, head 0']);
+    // the same number in the heatmap's table for screen readers
+    const itRow = await widget.locator('.picture table tr').filter({ has: page.locator('th', { hasText: /^it$/ }) }).locator('td').allTextContents();
+    assert.equal(itRow[5], shown[5][1]);
+    const [heatmap] = await canvasColours(widget.locator('.picture'));
+    assert.ok(heatmap > 20, `the heatmap shows ${heatmap} colours`);
+
+    await widget.getByRole('button', { name: 'soft ⇄ hungry' }).click();
+    await widget.locator('.reading', { hasText: '“it” = cat' }).waitFor();
+    await page.waitForFunction(() => location.hash.includes('hungry'));
+    assert.equal(await widget.locator('.distribution li.top .word').textContent(), 'cat');
+
+    await widget.locator('.words').getByRole('button', { name: 'sat', exact: true }).click();
+    await page.waitForFunction(() => location.hash.includes('tok=2'));
+    await widget.locator('.distribution h3', { hasText: '“sat” looks at' }).waitFor();
+    assert.deepEqual(problems, []);
+    assert.deepEqual(requests.filter((u) => !u.startsWith(server.url) && !u.startsWith('data:')), []);
+    await close();
+  });
+
+  it('draws the head view and the model view; a thumbnail opens its layer and head', async () => {
+    const { page, widget, problems, close } = await open();
+    await widget.getByRole('button', { name: 'Head view' }).click();
+    await page.waitForFunction(() => location.hash.includes('xview=head'));
+    const [lines] = await canvasColours(widget.locator('.picture'));
+    assert.ok(lines > 20, `the head view shows ${lines} colours`);
+
+    await widget.getByRole('button', { name: 'Model view' }).click();
+    await page.waitForFunction(() => location.hash.includes('xview=model'));
+    const thumbs = await canvasColours(widget.locator('.picture'));
+    assert.equal(thumbs.length, 8, 'two layers × four heads');
+    for (const count of thumbs) assert.ok(count > 10, `a thumbnail shows ${count} colours`);
+
+    await widget.getByRole('button', { name: 'layer 0 · head 0' }).click();
+    await page.waitForFunction(() => location.hash.includes('xlayer=0') && !location.hash.includes('xview'));
+    await widget.locator('.distribution h3', { hasText: 'layer 0, head 0' }).waitFor();
+    assert.deepEqual(rounded(await bars(widget)), PINNED['layer 0, head 0']);
+    assert.equal((await canvasColours(widget.locator('.picture'))).length, 1, 'back to one heatmap');
+
+    // a shared link opens the same view
+    await page.goto(`${server.url}#explorer&xview=model&xlayer=1&xhead=2`);
+    await page.reload();
+    await page.locator('attn-explorer[data-ready]').waitFor();
+    await widget.locator('.thumbs figure.current', { hasText: 'layer 1 · head 2' }).waitFor();
+    assert.deepEqual(problems, []);
+    await close();
+  });
+
+  it('names words outside the vocabulary and says when a text is not of the language', async () => {
+    const { widget, problems, close } = await open();
+    const input = widget.getByRole('textbox', { name: 'sentence' });
+    await input.fill('the zebra sat on the quokka because it was soft');
+    await input.press('Enter');
+    await widget.locator('.notes', { hasText: 'Outside the model\'s vocabulary (read as [UNK]): “zebra”, “quokka”.' }).waitFor();
+    assert.match(await widget.locator('.notes').textContent(), /Not a sentence of the model's toy language/);
+    assert.match(await widget.locator('.reading').textContent(), /no reading/);
+    const [heatmap] = await canvasColours(widget.locator('.picture'));
+    assert.ok(heatmap > 10, 'the attention is still drawn');
+    assert.equal(await widget.locator('.words button.unknown').count(), 2);
+    assert.deepEqual(problems, []);
+    await close();
+  });
+
+  it('shows hostile text as text', async () => {
+    const { page, widget, problems, close } = await open();
+    const input = widget.getByRole('textbox', { name: 'sentence' });
+    const hostile = `<img src=x onerror=alert(1)><b>bold</b> 🐈‍⬛ \uD800 ${'long '.repeat(60)}`;
+    await input.fill(hostile);
+    await input.press('Enter');
+    await widget.locator('.notes', { hasText: 'reads 16 tokens at most' }).waitFor();
+    await widget.locator('.words button', { hasText: '<' }).first().waitFor();
+    assert.equal(await widget.locator('img, b').count(), 0, 'no element made from the text');
+    assert.match(await widget.locator('.notes').textContent(), /“img”/);
+    const words = await widget.locator('.words button').allTextContents();
+    assert.equal(words.length, 16);
+    await widget.screenshot({ path: `${SCREENSHOTS}explorer-hostile.png` });
+    await page.waitForFunction(() => location.hash.includes('it='));
+    assert.deepEqual(problems, []);
+    await close();
+  });
+
+  it('looks right at both sizes in both themes, in each view', async () => {
+    for (const [name, hash] of [['explorer', ''], ['explorer-head', '&xview=head'], ['explorer-model', '&xview=model']]) {
+      const { problems } = await screenshotSlide(browser, `${server.url}#explorer${hash}`, name);
+      assert.deepEqual(problems, []);
+    }
+  });
+});

@@ -1,0 +1,125 @@
+// <attn-four-steps> on the self-attention slide: the trained coreference model's attention on the
+// seminar sentence, one step per → (projections, scores, softmax, weighted sum), each drawn as a
+// heatmap with the model's shapes.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { launch, openPage } from './browser.mjs';
+import { DIST, serve } from './server.mjs';
+import { canvasColours, screenshotSlide, slideReady } from './widget-checks.mjs';
+
+const config = JSON.parse(readFileSync(join(DIST, 'models/coreference/config.json'), 'utf8'));
+const N = 'the cat sat on the mat because it was soft'.split(' ').length;
+const D_K = config.d_model / config.n_heads;
+
+let server;
+let browser;
+before(async () => {
+  server = await serve(DIST);
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+/** the panels drawn (not waiting for a later step), with their shapes and distinct colours */
+const drawn = (widget) => widget.locator('.panel:not(.pending)').evaluateAll((panels) => panels.map((p) => p.dataset.panel));
+const shape = (widget, panel) => widget.locator(`.panel[data-panel="${panel}"]`).getAttribute('data-shape');
+const onStep = (page, step) => page.waitForFunction((s) => document.querySelector('attn-four-steps').shadowRoot
+  .querySelector(`.panel.current`)?.dataset.step === String(s), step);
+
+describe('self-attention in four steps', () => {
+  it('advances one step per →, drawing each intermediate with the model\'s shapes', async () => {
+    assert.equal(D_K, 16);
+    const { page, problems, requests, close } = await openPage(browser, `${server.url}#self-attention`);
+    await slideReady(page);
+    const widget = page.locator('attn-four-steps');
+    const counter = await page.locator('#slide-counter').textContent();
+
+    await onStep(page, 1);
+    assert.deepEqual(await drawn(widget), ['q', 'k', 'v']);
+    for (const panel of ['q', 'k', 'v']) assert.equal(await shape(widget, panel), `${N}x${D_K}`);
+    const first = await canvasColours(widget.locator('.panel:not(.pending)'));
+    assert.equal(first.length, 3);
+    for (const count of first) assert.ok(count > 20, `step 1 shows only ${count} colours`);
+
+    const expected = [[2, 'e', `${N}x${N}`], [3, 'alpha', `${N}x${N}`], [4, 'out', `${N}x${D_K}`]];
+    for (const [step, panel, size] of expected) {
+      await page.keyboard.press('ArrowRight');
+      await onStep(page, step);
+      await page.waitForFunction((s) => location.hash.includes(`sa-step=${s}`), step);
+      assert.equal(await page.locator('#slide-counter').textContent(), counter, `still on the slide at step ${step}`);
+      assert.ok((await drawn(widget)).includes(panel));
+      assert.equal(await shape(widget, panel), size);
+      const counts = await canvasColours(widget.locator(`.panel[data-panel="${panel}"]`));
+      assert.ok(counts[0] > 20, `step ${step} shows only ${counts[0]} colours`);
+    }
+
+    // the weights' rows sum to 1, read from the screen-reader table
+    const table = await widget.locator('.panel[data-panel="alpha"] table tr').evaluateAll((trs) =>
+      trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+    assert.deepEqual(table[0].slice(1), 'the cat sat on the mat because it was soft'.split(' '));
+    assert.equal(table.length, N + 1);
+    for (const row of table.slice(1)) {
+      const sum = row.slice(1).reduce((s, text) => s + Number(text), 0);
+      assert.ok(Math.abs(sum - 1) < 0.002, `row "${row[0]}" sums to ${sum}`);
+    }
+
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction((before) => document.querySelector('#slide-counter').textContent !== before, counter);
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction(() => document.querySelector('section.slide.active').id === 'self-attention');
+    await page.keyboard.press('ArrowLeft');
+    await onStep(page, 3);
+    assert.deepEqual(problems, []);
+    assert.deepEqual(requests.filter((u) => !u.startsWith(server.url) && !u.startsWith('data:')), []);
+    await close();
+  });
+
+  it('switches layer and head from the URL and the buttons', async () => {
+    const { page, problems, close } = await openPage(browser, `${server.url}#self-attention&sa-layer=0&sa-head=2&sa-step=4`);
+    await slideReady(page);
+    const widget = page.locator('attn-four-steps');
+    await onStep(page, 4);
+    const pressed = (group) => widget.locator(`[role="group"][aria-label="${group}"] button[aria-pressed="true"]`).textContent();
+    assert.equal(await pressed('layer'), '0');
+    assert.equal(await pressed('head'), '2');
+    const before = await widget.locator('.panel[data-panel="alpha"] table').textContent();
+    await widget.locator('[role="group"][aria-label="layer"]').getByRole('button', { name: '1' }).click();
+    await page.waitForFunction(() => location.hash.includes('sa-layer=1') || !location.hash.includes('sa-layer'));
+    await page.waitForFunction((old) => document.querySelector('attn-four-steps').shadowRoot
+      .querySelector('.panel[data-panel="alpha"] table').textContent !== old, before);
+    assert.deepEqual(problems, []);
+    await close();
+  });
+
+  it('fits the slide and looks right at both sizes in both themes', async () => {
+    for (const step of [1, 4]) {
+      const { page, close } = await openPage(browser, `${server.url}#self-attention&sa-step=${step}`);
+      await page.setViewportSize({ width: 1280, height: 720 });
+      await slideReady(page);
+      const overflow = await page.evaluate(() => {
+        const slide = document.querySelector('#self-attention');
+        const widget = slide.querySelector('attn-four-steps');
+        const box = slide.getBoundingClientRect();
+        const style = getComputedStyle(slide);
+        const inner = [...widget.shadowRoot.querySelectorAll('*')].filter((e) => !e.closest('.sr-only, table'))
+          .map((e) => e.getBoundingClientRect()).filter((r) => r.width > 1);
+        return {
+          below: Math.max(...inner.map((r) => r.bottom)) - (box.bottom - parseFloat(style.paddingBottom)),
+          beyond: Math.max(...inner.map((r) => r.right)) - (box.right - parseFloat(style.paddingRight)),
+        };
+      });
+      assert.ok(overflow.below <= 0, `step ${step}: ${overflow.below} px below the slide`);
+      assert.ok(overflow.beyond <= 0, `step ${step}: ${overflow.beyond} px beyond its right edge`);
+      await close();
+    }
+    for (const step of [1, 4]) {
+      const { paths, problems } = await screenshotSlide(browser, `${server.url}#self-attention&sa-step=${step}`, `four-steps-${step}`);
+      assert.equal(paths.length, 4);
+      assert.deepEqual(problems, []);
+    }
+  });
+});

@@ -1,0 +1,68 @@
+// <attn-multi-head> on its slide: the four heads of a layer of the trained model side by side, what
+// each head's "it" looks at, and Concat(head_1…head_h)·W_O with the shapes of a real forward pass.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openPage } from './browser.mjs';
+import { DIST, serve } from './server.mjs';
+import { canvasColours, screenshotSlide } from './widget-checks.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await serve(DIST);
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+describe('multi-head attention', () => {
+  it('shows four heads and the shapes of Concat and W_O for the seminar sentence', async () => {
+    const { page, problems, requests, close } = await openPage(browser, `${server.url}#multi-head`);
+    const widget = page.locator('attn-multi-head');
+    await page.locator('attn-multi-head[data-ready]').waitFor({ timeout: 60000 });
+    const maps = await canvasColours(widget.locator('.heads'));
+    assert.equal(maps.length, 4, 'one heatmap per head');
+    for (const count of maps) assert.ok(count > 20, `a head's heatmap shows ${count} colours`);
+    const blocks = await canvasColours(widget.locator('.flow'));
+    assert.equal(blocks.length, 6, 'four head outputs, Concat and the output');
+    for (const count of blocks) assert.ok(count > 20, `a matrix block shows ${count} colours`);
+
+    const captions = await widget.locator('.flow figcaption').allTextContents();
+    assert.deepEqual(captions, ['head 0: 10×16', 'head 1: 10×16', 'head 2: 10×16', 'head 3: 10×16',
+      'Concat: 10×64', 'W_O: 64×64', 'MultiHead(X): 10×64']);
+    assert.match(await widget.locator('.dims').textContent(), /n = 10 words, d_model = 64, h = 4, so d_k = d_model\/h = 64\/4 = 16/);
+    const titles = await widget.locator('.heads h4').allTextContents();
+    assert.equal(titles.length, 4);
+    for (const [h, title] of titles.entries()) assert.match(title, new RegExp(`^head ${h}: “it” → “\\S+” \\d\\.\\d\\d$`));
+
+    // layer 1: every head of "it" has found the mat
+    await widget.getByRole('button', { name: 'layer 1' }).click();
+    await page.waitForFunction(() => location.hash.includes('mhlayer=1'));
+    await widget.locator('.summary', { hasText: '“it” looks most at “mat” in all 4 heads' }).waitFor();
+    for (const title of await widget.locator('.heads h4').allTextContents()) assert.match(title, /“it” → “mat” (0\.9\d|1\.00)$/);
+    assert.deepEqual(problems, []);
+    assert.deepEqual(requests.filter((u) => !u.startsWith(server.url) && !u.startsWith('data:')), []);
+    await close();
+  });
+
+  it('compares another word across the heads, and reads a typed sentence', async () => {
+    const { page, problems, close } = await openPage(browser, `${server.url}#multi-head&mhtok=1`);
+    const widget = page.locator('attn-multi-head');
+    await widget.locator('.summary', { hasText: '“cat”' }).waitFor({ timeout: 60000 });
+    const input = widget.getByRole('textbox', { name: 'sentence' });
+    await input.fill('the dog chased the ball because it was fast');
+    await input.press('Enter');
+    await page.waitForFunction(() => location.hash.includes('mh=the+dog'));
+    await widget.locator('.flow figcaption', { hasText: 'Concat: 9×64' }).waitFor();
+    await widget.locator('.heads h4', { hasText: 'head 0: “it”' }).waitFor();
+    assert.deepEqual(problems, []);
+    await close();
+  });
+
+  it('looks right at both sizes in both themes', async () => {
+    const { problems } = await screenshotSlide(browser, `${server.url}#multi-head`, 'multi-head');
+    assert.deepEqual(problems, []);
+  });
+});

@@ -1,0 +1,63 @@
+// Checks shared by the widget tests: whether canvases show a picture, and screenshots of one slide
+// at the deck's two reference sizes in both themes, for a person to look at.
+import { openPage, SCREENSHOTS } from './browser.mjs';
+
+/** distinct colours on each visible canvas inside `locator` (a blank canvas has one) */
+export const canvasColours = (locator) => locator.locator('canvas').evaluateAll((canvases) =>
+  canvases.filter((c) => c.checkVisibility()).map((c) => {
+    const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
+    const seen = new Set();
+    for (let i = 0; i < data.length; i += 4 * 3) seen.add(`${data[i]},${data[i + 1]},${data[i + 2]},${data[i + 3]}`);
+    return seen.size;
+  }));
+
+/** every widget on the active slide has drawn */
+export const slideReady = (page) => page.waitForFunction(() => [...document.querySelectorAll('section.slide.active *')]
+  .filter((e) => e.localName.startsWith('attn-') && customElements.get(e.localName))
+  .every((e) => e.dataset.ready === 'true'), null, { timeout: 60000 });
+
+/** Screenshots `${SCREENSHOTS}<name>-<width>-<theme>.png` of `url` at 1280×720 and 1920×1080, light
+ * and dark; returns their paths and any console problems. */
+export async function screenshotSlide(browser, url, name) {
+  const paths = [];
+  const problems = [];
+  for (const colorScheme of ['light', 'dark']) {
+    const opened = await openPage(browser, url, { colorScheme });
+    for (const [width, height] of [[1280, 720], [1920, 1080]]) {
+      await opened.page.setViewportSize({ width, height });
+      await slideReady(opened.page);
+      // the deck rescales on resize and canvases redraw at the new scale on the next frame
+      await opened.page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      const path = `${SCREENSHOTS}${name}-${width}-${colorScheme}.png`;
+      await opened.page.screenshot({ path });
+      paths.push(path);
+    }
+    problems.push(...opened.problems);
+    await opened.close();
+  }
+  return { paths, problems };
+}
+
+/** the series of a Plot (`figure`: its figure.plot), read from its screen-reader table: { name: [[x, y], …] } */
+export const plotSeries = (figure) => figure.locator('table').evaluate((table) => {
+  const number = (text) => Number(text.replaceAll('−', '-'));
+  const series = {};
+  let points;
+  for (const tr of table.rows) {
+    const header = tr.querySelector('th');
+    if (header) series[header.textContent] = points = [];
+    else points.push([...tr.cells].map((cell) => number(cell.textContent)));
+  }
+  return series;
+});
+
+/** whether the element lies inside its slide's padding box (nothing clipped by the slide) */
+export const fitsSlide = (locator) => locator.evaluate((element) => {
+  const slide = element.closest('section.slide');
+  const inner = element.getBoundingClientRect();
+  const outer = slide.getBoundingClientRect();
+  const scale = outer.width / slide.offsetWidth;
+  const padding = getComputedStyle(slide);
+  return inner.right <= outer.right - parseFloat(padding.paddingRight) * scale + 1
+    && inner.bottom <= outer.bottom - parseFloat(padding.paddingBottom) * scale + 1;
+});

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { DECK_EXAMPLE, WRITEUP_EXAMPLE } from '../../web/src/app/seminar';
+import { fromRows, row } from '../../web/src/math/matrix';
+import {
+  decodeCustom, encodeCustom, float32Text, grade, parseEntry, parseInputEntry, provenance, resizeCustom, slips,
+  type CustomExample,
+} from '../../web/src/math/worked-example';
+
+const deck: CustomExample = { n: 3, d: 4, dK: 2, dV: 2, ...DECK_EXAMPLE };
+
+describe('reading typed numbers', () => {
+  it('reads decimals, exponents and a true minus sign', () => {
+    expect(parseEntry('−1.5')).toEqual({ ok: true, value: -1.5 });
+    expect(parseEntry(' 2e-3 ')).toEqual({ ok: true, value: 0.002 });
+    expect(parseEntry('.5')).toEqual({ ok: true, value: 0.5 });
+  });
+  it('names what is wrong with hostile text', () => {
+    expect(parseEntry('NaN')).toEqual({ ok: false, problem: 'is not a number' });
+    expect(parseEntry('abc')).toEqual({ ok: false, problem: 'is not a number' });
+    expect(parseEntry('0x10')).toEqual({ ok: false, problem: 'is not a number' });
+    expect(parseEntry('1e999')).toEqual({ ok: false, problem: 'is not a finite number' });
+    expect(parseEntry('')).toEqual({ ok: false, problem: 'is empty' });
+    expect(parseEntry('-inf').ok).toBe(false);
+    expect(parseEntry('−∞', { infinite: true })).toEqual({ ok: true, value: -Infinity });
+  });
+  it('keeps inputs within the entry limit', () => {
+    expect(parseInputEntry('1e5')).toEqual({ ok: false, problem: 'is outside ±1000' });
+    expect(parseInputEntry('-999')).toEqual({ ok: true, value: -999 });
+  });
+});
+
+describe("the reader's own matrices as URL text", () => {
+  it('round-trip, with float32 entries written short', () => {
+    const example = { ...deck, x: fromRows([[0.1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 0, -2.5]]) };
+    const text = encodeCustom(example);
+    expect(text.startsWith('3_4_2_2_0.1_0_1_0_')).toBe(true);
+    expect(text).toMatch(/^[0-9._e-]+$/);
+    const back = decodeCustom(text);
+    expect(back && row(back.x, 2)).toEqual([1, 1, 0, -2.5]);
+    expect(back?.wV).toEqual(deck.wV);
+    expect(float32Text(Math.fround(0.1))).toBe('0.1');
+  });
+  it('reject anything malformed or beyond the limits', () => {
+    expect(decodeCustom('')).toBeUndefined();
+    expect(decodeCustom('3_4_2_2_1')).toBeUndefined();
+    expect(decodeCustom(encodeCustom(deck).replace(/^3/, '9'))).toBeUndefined();
+    expect(decodeCustom(encodeCustom(deck).replace(/_0_/, '_NaN_'))).toBeUndefined();
+    expect(decodeCustom(encodeCustom(deck).replace(/_0_/, '_1e999_'))).toBeUndefined();
+  });
+  it('resize, keeping the entries that still fit and padding with zeros', () => {
+    const bigger = resizeCustom(deck, { n: 4, d: 4, dK: 3, dV: 2 });
+    expect(row(bigger.x, 3)).toEqual([0, 0, 0, 0]);
+    expect(row(bigger.wQ, 0)).toEqual([1, 0, 0]);
+    const smaller = resizeCustom(deck, { n: 2, d: 2, dK: 1, dV: 1 });
+    expect(Array.from(smaller.x.data)).toEqual([1, 0, 0, 1]);
+    expect(decodeCustom(encodeCustom(smaller))).toEqual(smaller);
+  });
+});
+
+describe('provenance', () => {
+  it('traces each stage to the rows and columns it reads', () => {
+    expect(provenance('q', 2, 1)).toEqual([{ matrix: 'x', row: 2 }, { matrix: 'wQ', col: 1 }]);
+    expect(provenance('scores', 0, 2)).toEqual([{ matrix: 'q', row: 0 }, { matrix: 'k', row: 2 }]);
+    expect(provenance('weights', 1, 0)).toEqual([{ matrix: 'masked', row: 1 }]);
+    expect(provenance('output', 1, 0)).toEqual([{ matrix: 'weights', row: 1 }, { matrix: 'v', col: 0 }]);
+    expect(provenance('x', 0, 0)).toEqual([]);
+  });
+});
+
+describe('printed numbers against the engine', () => {
+  it("flags the deck's first softmax row, not rows that round to what is printed", () => {
+    const engine = fromRows([[0.0454, 0.7679, 0.1867], [0.7679, 0.0454, 0.1867], [1 / 3, 1 / 3, 1 / 3]]);
+    const found = slips(engine, DECK_EXAMPLE.printed.weights ?? []);
+    expect(found.map((s) => s.row)).toEqual([0, 1]);
+    expect(found[0].printed).toEqual(['0.05', '0.78', '0.17']);
+  });
+  it("flags the write-up's third row of Q", () => {
+    const q = fromRows([[0.6, 0.5], [1.2, 1.0], [0.65, 0.95]]);
+    expect(slips(q, WRITEUP_EXAMPLE.printed.q ?? [])).toEqual([{ row: 2, printed: ['0.65', '1.1'], engine: [0.65, 0.95].map(Math.fround) }]);
+  });
+});
+
+describe('grading a hand calculation', () => {
+  it('accepts entries within the tolerance and reports the difference otherwise', () => {
+    expect(grade('0.05', 0.0454)).toEqual({ kind: 'right', typed: 0.05 });
+    expect(grade('0.77', 0.7679)).toEqual({ kind: 'right', typed: 0.77 });
+    const wrong = grade('0.78', 0.7679);
+    expect(wrong.kind).toBe('wrong');
+    expect(wrong.kind === 'wrong' && wrong.difference).toBeCloseTo(0.0121, 6);
+  });
+  it('handles masked entries, blanks and unreadable text', () => {
+    expect(grade('-inf', -Infinity).kind).toBe('right');
+    expect(grade('0', -Infinity).kind).toBe('wrong');
+    expect(grade('  ', 1)).toEqual({ kind: 'empty' });
+    expect(grade('abc', 1)).toEqual({ kind: 'unreadable', problem: 'is not a number' });
+  });
+});

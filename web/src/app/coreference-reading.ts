@@ -1,0 +1,110 @@
+// The shipped coreference model reading a sentence a reader typed: its tokens and their labels,
+// the words outside its vocabulary, whether the text is a sentence of the model's toy language
+// (only then does its reading of "it" mean anything), and one forward pass with the attention
+// weights asked for. Shared by the attention widgets; every number comes from the engine.
+import type { CoreferenceSentence, MatrixData, ModelConfig } from '../engine/index';
+import { argmax, probabilityOf } from '../math/ranking';
+import { pageModel, type RemoteEngine, type RemoteModel } from './engine';
+
+/** the id the tokenizer gives a word outside the vocabulary ([UNK]) */
+const UNKNOWN_ID = 1;
+const PRONOUN = 'it';
+/** unknown words named at most (the rest are counted) */
+const NAMED_WORDS = 10;
+
+export interface SentenceReading {
+  model: RemoteModel;
+  config: Required<ModelConfig>;
+  /** the ids the model reads (at most n_ctx) */
+  tokens: Int32Array;
+  /** one label per token: the word as typed (lowercased by the tokenizer) */
+  labels: string[];
+  /** positions whose word is outside the vocabulary (read as [UNK]) */
+  unknownAt: Set<number>;
+  /** those words, each once, in order (of the tokens read) */
+  unknownWords: string[];
+  /** tokens beyond the model's context that were left out */
+  dropped: number;
+  /** the parse when the text is a sentence of the language */
+  sentence?: CoreferenceSentence;
+  /** the text is not a sentence of the language (the parser's message would only repeat it) */
+  notInLanguage: boolean;
+  /** position of "it" (−1: the text has none) */
+  pronoun: number;
+}
+
+export interface ItReading {
+  /** the word the model reads "it" as, and its probability */
+  word: string;
+  probability: number;
+  /** whether it is the referent the language's grammar gives */
+  right: boolean;
+}
+
+export const weightsName = (layer: number, head: number) => `layer${layer}.attn.head${head}.weights`;
+
+/** Tokenizes `text` for the shipped coreference model and parses it as a sentence of its language. */
+export async function readSentence(engine: RemoteEngine, text: string): Promise<SentenceReading> {
+  const model = await pageModel('coreference');
+  const [config, tokenized, sentence] = await Promise.all([
+    model.config(),
+    model.tokenize(text),
+    engine.coreferenceSentence(text).catch(() => undefined),
+  ]);
+  if (sentence) {
+    // the parser drops punctuation the vocabulary lacks; its tokens are what the model was trained on
+    const labels = await Promise.all(Array.from(sentence.tokens, (id) => model.decode([id])));
+    return { model, config, tokens: sentence.tokens, labels, unknownAt: new Set(), unknownWords: [], dropped: 0,
+      sentence, notInLanguage: false, pronoun: sentence.pronoun };
+  }
+  const kept = Math.min(tokenized.ids.length, config.n_ctx);
+  const tokens = tokenized.ids.slice(0, kept);
+  const labels = tokenized.pieces.slice(0, kept);
+  const unknownAt = new Set<number>();
+  tokens.forEach((id, i) => id === UNKNOWN_ID && unknownAt.add(i));
+  const unknownWords = [...new Set(labels.filter((_, i) => unknownAt.has(i)))];
+  return { model, config, tokens, labels, unknownAt, unknownWords, dropped: tokenized.ids.length - kept,
+    notInLanguage: true, pronoun: labels.indexOf(PRONOUN) };
+}
+
+/** One forward pass: the logits and the named intermediates (e.g. weightsName(1, 0)). */
+export async function runModel(reading: SentenceReading, trace: string[]): Promise<{ logits: MatrixData; trace: Record<string, MatrixData> }> {
+  const result = await reading.model.forward({ tokens: reading.tokens, trace });
+  return { logits: result.logits, trace: result.trace ?? {} };
+}
+
+/** The model's reading of "it": the most likely word at its position (only for a sentence of the language). */
+export async function readIt(reading: SentenceReading, logits: MatrixData): Promise<ItReading | undefined> {
+  const { sentence } = reading;
+  if (!sentence) return undefined;
+  const row = logits.data.subarray(sentence.pronoun * logits.cols, (sentence.pronoun + 1) * logits.cols);
+  const best = argmax(row);
+  return {
+    word: await reading.model.decode([best]),
+    probability: probabilityOf(row, best),
+    right: best === sentence.tokens[sentence.referent],
+  };
+}
+
+/** the query row a token setting means: −1 (or a position past the end) is "it", else the first word */
+export function queryRow(reading: SentenceReading, token: number): number {
+  if (token >= 0 && token < reading.tokens.length) return token;
+  return Math.max(0, reading.pronoun);
+}
+
+/** what to tell the reader about the text (nothing for a sentence of the language) */
+export function readingNotes(reading: SentenceReading): string[] {
+  const notes: string[] = [];
+  if (reading.unknownWords.length) {
+    const named = reading.unknownWords.slice(0, NAMED_WORDS).map((w) => `“${w}”`);
+    const more = reading.unknownWords.length - named.length;
+    const names = more > 0 ? `${named.join(', ')} and ${more} more` : named.join(', ');
+    notes.push(`Outside the model's vocabulary (read as [UNK]): ${names}.`);
+  }
+  if (reading.dropped) notes.push(`The model reads ${reading.config.n_ctx} tokens at most; the last ${reading.dropped} are left out.`);
+  if (reading.notInLanguage && reading.tokens.length) {
+    notes.push('Not a sentence of the model\'s toy language, so its reading of “it” means nothing here; ' +
+      'the attention shown is still what it computes.');
+  }
+  return notes;
+}

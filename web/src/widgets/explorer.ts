@@ -1,0 +1,417 @@
+// <attn-explorer>: the trained coreference model's attention on a sentence the reader types. One
+// word's attention over the sentence as bars, one head as a heatmap or as lines between two columns
+// of words (the head view), every layer and head as thumbnails (the model view), and what the model
+// reads "it" as. Words outside the vocabulary and text outside the model's language are named;
+// the attention is shown regardless. Settings: sentence, token (the query word; −1 = "it"), layer,
+// head, view (heatmap | head | model).
+import { pageModel, type RemoteEngine } from '../app/engine';
+import {
+  queryRow, readIt, readingNotes, readSentence, runModel, weightsName, type ItReading, type SentenceReading,
+} from '../app/coreference-reading';
+import { EXPLORER_VIEWS, type ExplorerView } from '../app/state';
+import { formatNumber } from '../math/format';
+import { at, row, type MatrixData } from '../math/matrix';
+import { topIndices } from '../math/ranking';
+import { shortLabel, wellFormed } from '../math/text';
+import { foreground, sharpCanvas } from '../primitives/canvas';
+import { EngineElement } from '../primitives/engine-element';
+import { Heatmap } from '../primitives/heatmap';
+
+const styles = `
+.bar { display: flex; gap: 8px 14px; align-items: center; flex-wrap: wrap; margin-bottom: 6px; font-size: 14px; }
+.bar input[type="text"] { width: 31em; }
+.group { display: inline-flex; gap: 4px; align-items: center; }
+.group > span { color: var(--muted); margin-right: 2px; }
+.reading { font-size: 15px; }
+.reading strong { color: var(--accent); }
+.notes:empty { display: none; }
+.notes { margin: 0 0 6px; font-size: 13px; color: var(--bad); overflow-wrap: anywhere; }
+.words-row { display: flex; gap: 10px; align-items: baseline; margin: 0 0 8px; font-size: 14px; }
+.words-row > span { color: var(--muted); white-space: nowrap; }
+.words { display: flex; flex-wrap: wrap; gap: 4px; }
+.words button { padding: 2px 8px; max-width: 12em; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.words button.unknown { border-style: dashed; border-color: var(--bad); }
+.main { display: flex; gap: 28px; align-items: flex-start; }
+.picture { flex: 0 0 560px; min-height: 380px; }
+.thumbs { display: grid; gap: 6px 12px; justify-content: start; }
+.thumbs figure { margin: 0; }
+.thumbs .readout { display: none; }
+.thumbs button { width: 100%; margin-top: 2px; font-size: 13px; padding: 2px 4px; }
+.thumbs .current .heatmap canvas { outline: 2px solid var(--accent); outline-offset: 1px; }
+.distribution h3 { margin: 0 0 6px; font-size: 15px; font-weight: 600; overflow-wrap: anywhere; }
+.distribution ol { list-style: none; margin: 0; padding: 0; font-size: 14px; }
+.distribution li { display: grid; grid-template-columns: 8.5em 1fr 4.2em; gap: 8px; align-items: center; height: 21px; }
+.distribution .word { text-align: right; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.distribution .track { height: 12px; background: color-mix(in srgb, var(--border) 45%, transparent); border-radius: 3px; }
+.distribution .fill { height: 100%; background: var(--accent); border-radius: 3px; }
+.distribution li.top .word { font-weight: 700; }
+.distribution output { text-align: right; }
+.distribution .muted { margin-top: 6px; }
+`;
+
+const VIEW_NAMES: Record<ExplorerView, string> = { heatmap: 'Heatmap', head: 'Head view', model: 'Model view' };
+const LABEL_CHARS = 12;
+/** above this many words the head view draws only each query's strongest lines */
+const ALL_LINES_UP_TO = 8;
+const LINES_PER_QUERY = 3;
+
+/** what one render computed, kept so that hovering a word can redraw without asking the engine */
+interface Shown {
+  reading: SentenceReading;
+  labels: string[];
+  /** the attention weights of every head, [layer][head] */
+  weights: MatrixData[][];
+  layer: number;
+  head: number;
+  /** the query word chosen (the URL's) */
+  query: number;
+}
+
+/** Lines from each query word (left column) to every key word (right), weight as opacity and width. */
+class HeadView {
+  readonly element = document.createElement('div');
+  private readonly picture = sharpCanvas('head view: lines from each query word to the key words, thicker for more attention');
+  private labels: string[] = [];
+  private weights?: MatrixData;
+  private query = 0;
+  private readonly geometry = { width: 460, top: 26, leftX: 170, rightX: 290, rowHeight: 24 };
+
+  constructor(onQuery: (query: number, commit: boolean) => void) {
+    this.element.append(this.picture.canvas);
+    const canvas = this.picture.canvas;
+    canvas.addEventListener('mousemove', (e) => {
+      const q = this.queryAt(e);
+      if (q !== undefined && q !== this.query) onQuery(q, false);
+    });
+    canvas.addEventListener('mouseleave', () => onQuery(-1, false));
+    canvas.addEventListener('click', (e) => {
+      const q = this.queryAt(e);
+      if (q !== undefined) onQuery(q, true);
+    });
+  }
+
+  draw(weights: MatrixData, labels: string[], query: number): void {
+    this.weights = weights;
+    this.labels = labels;
+    this.query = query;
+    const G = this.geometry;
+    G.rowHeight = Math.min(26, Math.floor(400 / Math.max(1, weights.rows)));
+    this.picture.draw(G.width, G.top + weights.rows * G.rowHeight + 6, (g) => this.paint(g));
+  }
+
+  private paint(g: CanvasRenderingContext2D): void {
+    const m = this.weights;
+    if (!m) return;
+    const G = this.geometry;
+    const fg = foreground(this.element);
+    const accent = getComputedStyle(this.element).getPropertyValue('--accent').trim() || '#1f5fbf';
+    const y = (i: number) => G.top + (i + 0.5) * G.rowHeight;
+    g.font = '12px system-ui, "DejaVu Sans", sans-serif';
+    g.fillStyle = fg;
+    g.textBaseline = 'middle';
+    g.textAlign = 'right';
+    g.fillText('query (looking)', G.leftX, 10);
+    g.textAlign = 'left';
+    g.fillText('key (looked at)', G.rightX, 10);
+    g.lineCap = 'round';
+    // the other queries faintly, their strongest lines only when the sentence is long
+    g.strokeStyle = fg;
+    for (let i = 0; i < m.rows; i++) {
+      if (i === this.query) continue;
+      const keys = m.cols > ALL_LINES_UP_TO ? topIndices(row(m, i), LINES_PER_QUERY) : row(m, i).map((_, j) => j);
+      for (const j of keys) this.line(g, y(i), y(j), at(m, i, j), 0.18);
+    }
+    g.strokeStyle = accent;
+    for (let j = 0; j < m.cols; j++) this.line(g, y(this.query), y(j), at(m, this.query, j), 1);
+    // key words tinted by the chosen query's weight on them
+    g.font = '14px system-ui, "DejaVu Sans", sans-serif';
+    for (let j = 0; j < m.cols; j++) {
+      const w = at(m, this.query, j);
+      g.globalAlpha = Math.min(1, w) * 0.35;
+      g.fillStyle = accent;
+      g.fillRect(G.rightX - 4, y(j) - G.rowHeight / 2 + 2, G.width - G.rightX, G.rowHeight - 4);
+      g.globalAlpha = 1;
+      g.fillStyle = fg;
+      g.textAlign = 'left';
+      g.fillText(this.labels[j] ?? '', G.rightX + 4, y(j));
+    }
+    for (let i = 0; i < m.rows; i++) {
+      g.textAlign = 'right';
+      g.font = `${i === this.query ? '700 ' : ''}14px system-ui, "DejaVu Sans", sans-serif`;
+      g.fillStyle = i === this.query ? accent : fg;
+      g.fillText(this.labels[i] ?? '', G.leftX - 10, y(i));
+    }
+  }
+
+  private line(g: CanvasRenderingContext2D, from: number, to: number, weight: number, strength: number): void {
+    if (!(weight > 0.005)) return;
+    const G = this.geometry;
+    g.globalAlpha = Math.min(1, weight) * strength;
+    g.lineWidth = 0.75 + 5 * Math.min(1, weight);
+    g.beginPath();
+    g.moveTo(G.leftX - 4, from);
+    g.lineTo(G.rightX - 8, to);
+    g.stroke();
+    g.globalAlpha = 1;
+  }
+
+  /** the query row under the pointer (the left half of the picture), if any */
+  private queryAt(e: MouseEvent): number | undefined {
+    const m = this.weights;
+    if (!m) return undefined;
+    const canvas = this.picture.canvas;
+    const box = canvas.getBoundingClientRect();
+    const scale = box.width / (canvas.offsetWidth || box.width);
+    const x = (e.clientX - box.left) / scale;
+    const i = Math.floor(((e.clientY - box.top) / scale - this.geometry.top) / this.geometry.rowHeight);
+    return x < (this.geometry.leftX + this.geometry.rightX) / 2 && i >= 0 && i < m.rows ? i : undefined;
+  }
+}
+
+export class Explorer extends EngineElement {
+  static readonly observedAttributes = EngineElement.attributesOf('attn-explorer');
+  private view?: ReturnType<Explorer['build']>;
+  private shown?: Shown;
+  private readonly map = new Heatmap({
+    xLabel: 'key word', yLabel: 'query word', tint: 'weights', width: 310, height: 310,
+    onClick: (cell) => this.chooseQuery(cell.row),
+  });
+  private readonly headView = new HeadView((query, commit) => (commit ? this.chooseQuery(query) : this.paint(query < 0 ? undefined : query)));
+  private thumbs: { figure: HTMLElement; map: Heatmap }[][] = [];
+
+  constructor() {
+    super(styles, 'the row of “it” in layer 1: every head puts almost all its weight on the referent, and “soft ⇄ hungry” moves it from the mat to the cat.');
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    pageModel('coreference').catch(() => undefined);
+  }
+
+  protected async render(engine: RemoteEngine): Promise<void> {
+    const text = this.value<string>('sentence');
+    const reading = await readSentence(engine, text);
+    const { n_layers: layers, n_heads: heads } = reading.config;
+    const view = (this.view ??= this.build(layers, heads));
+    if (!view.root.isConnected) this.body.replaceChildren(view.root);
+    if (view.input.value !== text && this.root.activeElement !== view.input) view.input.value = text;
+    view.swap.disabled = !/\b(soft|hungry)\b/i.test(text);
+    view.notes.textContent = readingNotes(reading).join(' ');
+    const layer = Math.min(this.value<number>('layer'), layers - 1);
+    const head = Math.min(this.value<number>('head'), heads - 1);
+    const viewName = this.value<ExplorerView>('view');
+    for (const [name, button] of view.viewButtons) button.setAttribute('aria-pressed', String(name === viewName));
+    view.layerButtons.forEach((b, l) => b.setAttribute('aria-pressed', String(l === layer)));
+    view.headButtons.forEach((b, h) => b.setAttribute('aria-pressed', String(h === head)));
+    if (!reading.tokens.length) {
+      this.shown = undefined;
+      view.words.replaceChildren();
+      view.reading.textContent = '';
+      throw new Error('Type a sentence: it has no words.');
+    }
+
+    const names = Array.from({ length: layers * heads }, (_, k) => weightsName(Math.floor(k / heads), k % heads));
+    const { logits, trace } = await runModel(reading, names);
+    const weights = Array.from({ length: layers }, (_, l) => Array.from({ length: heads }, (_, h) => trace[weightsName(l, h)]));
+    const labels = reading.labels.map((l) => shortLabel(l, LABEL_CHARS));
+    const query = queryRow(reading, this.value<number>('token'));
+    this.shown = { reading, labels, weights, layer, head, query };
+
+    this.showReading(await readIt(reading, logits), reading);
+    this.showWords(reading, labels, query);
+    view.heatmapPanel.hidden = viewName !== 'heatmap';
+    view.headPanel.hidden = viewName !== 'head';
+    view.modelPanel.hidden = viewName !== 'model';
+    if (viewName === 'heatmap') {
+      this.map.configure({ rowLabels: labels, colLabels: labels });
+      this.map.draw(weights[layer][head]);
+    }
+    if (viewName === 'model') {
+      this.thumbs.forEach((line, l) => line.forEach(({ figure, map }, h) => {
+        figure.classList.toggle('current', l === layer && h === head);
+        map.configure({ rowLabels: labels, colLabels: labels });
+        map.draw(weights[l][h]);
+      }));
+    }
+    this.paint();
+  }
+
+  /** Shows one query word's attention (a preview while hovering, else the chosen one). */
+  private paint(preview?: number): void {
+    const shown = this.shown;
+    const view = this.view;
+    if (!shown || !view) return;
+    const { labels, layer, head } = shown;
+    const query = preview !== undefined && preview < labels.length ? preview : shown.query;
+    const weights = shown.weights[layer][head];
+    const viewName = this.value<ExplorerView>('view');
+    if (viewName === 'heatmap') this.map.setHighlight({ row: query });
+    if (viewName === 'head') this.headView.draw(weights, labels, query);
+    if (viewName === 'model') for (const line of this.thumbs) for (const { map } of line) map.setHighlight({ row: query });
+
+    const values = row(weights, query);
+    const top = topIndices(values, 1)[0];
+    view.distributionTitle.textContent = `“${labels[query]}” looks at (layer ${layer}, head ${head}):`;
+    view.distribution.replaceChildren(...values.map((w, j) => {
+      const item = document.createElement('li');
+      item.dataset.key = String(j);
+      if (j === top) item.classList.add('top');
+      const word = Object.assign(document.createElement('span'), { className: 'word', textContent: labels[j], title: shown.reading.labels[j] });
+      const track = Object.assign(document.createElement('span'), { className: 'track' });
+      const fill = Object.assign(document.createElement('span'), { className: 'fill' });
+      fill.style.width = `${(100 * Math.min(1, Math.max(0, w))).toFixed(1)}%`;
+      fill.style.display = 'block';
+      track.append(fill);
+      const number = Object.assign(document.createElement('output'), { textContent: formatNumber(w, 4) });
+      item.append(word, track, number);
+      return item;
+    }));
+    for (const button of view.words.querySelectorAll('button')) {
+      button.setAttribute('aria-pressed', String(Number(button.dataset.position) === shown.query));
+    }
+  }
+
+  private showReading(it: ItReading | undefined, reading: SentenceReading): void {
+    const target = this.view!.reading;
+    if (!it) {
+      target.textContent = reading.pronoun >= 0 ? '“it”: no reading (not a sentence of the language)' : '';
+      return;
+    }
+    const referent = reading.labels[reading.sentence!.referent];
+    target.replaceChildren('The model reads “it” = ', Object.assign(document.createElement('strong'), { textContent: it.word }),
+      ` (p = ${formatNumber(it.probability, 3)}) — ${it.right ? 'right' : `wrong: the referent is “${referent}”`}`);
+  }
+
+  private showWords(reading: SentenceReading, labels: string[], query: number): void {
+    this.view!.words.replaceChildren(...labels.map((label, i) => {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.textContent = label;
+      button.dataset.position = String(i);
+      button.setAttribute('aria-pressed', String(i === query));
+      const unknown = reading.unknownAt.has(i);
+      if (unknown) button.classList.add('unknown');
+      button.title = unknown ? `“${reading.labels[i]}” is outside the vocabulary: the model reads [UNK]` : `where “${reading.labels[i]}” looks`;
+      button.addEventListener('click', () => this.chooseQuery(i));
+      button.addEventListener('mouseenter', () => this.paint(i));
+      button.addEventListener('mouseleave', () => this.paint());
+      button.addEventListener('focus', () => this.paint(i));
+      button.addEventListener('blur', () => this.paint());
+      return button;
+    }));
+  }
+
+  private chooseQuery(position: number): void {
+    const pronoun = this.shown?.reading.pronoun ?? -1;
+    this.change({ token: position === pronoun ? -1 : position });
+  }
+
+  private buildThumbnails(grid: HTMLElement, layers: number, heads: number): void {
+    grid.style.gridTemplateColumns = `repeat(${heads}, auto)`;
+    this.thumbs = Array.from({ length: layers }, (_, l) => Array.from({ length: heads }, (_, h) => {
+      const open = () => this.change({ layer: l, head: h, view: 'heatmap' });
+      const map = new Heatmap({ xLabel: 'key word', yLabel: 'query word', tint: 'weights', width: 122, height: 122,
+        legend: false, axes: false, onClick: open });
+      const figure = document.createElement('figure');
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.textContent = `layer ${l} · head ${h}`;
+      button.addEventListener('click', open);
+      figure.append(map.element, button);
+      grid.append(figure);
+      return { figure, map };
+    }));
+  }
+
+  private build(layers: number, heads: number) {
+    const root = document.createElement('div');
+    const sentenceBar = document.createElement('div');
+    sentenceBar.className = 'bar';
+    const sentenceLabel = document.createElement('label');
+    sentenceLabel.className = 'control';
+    sentenceLabel.textContent = 'sentence';
+    const input = document.createElement('input');
+    input.type = 'text';
+    input.maxLength = 200;
+    input.spellcheck = false;
+    input.addEventListener('change', () => this.change({ sentence: wellFormed(input.value), token: -1 }));
+    sentenceLabel.append(input);
+    const swap = document.createElement('button');
+    swap.type = 'button';
+    swap.textContent = 'soft ⇄ hungry';
+    swap.title = 'swap the adjective: the referent of “it” changes with it';
+    swap.addEventListener('click', () => {
+      const text = this.value<string>('sentence');
+      const next = /\bsoft\b/i.test(text) ? text.replace(/\bsoft\b/i, 'hungry') : text.replace(/\bhungry\b/i, 'soft');
+      this.change({ sentence: next, token: -1 });
+    });
+    const reading = document.createElement('span');
+    reading.className = 'reading';
+    reading.setAttribute('aria-live', 'polite');
+    sentenceBar.append(sentenceLabel, swap, reading);
+
+    const controls = document.createElement('div');
+    controls.className = 'bar';
+    const group = (name: string, buttons: HTMLButtonElement[]) => {
+      const element = document.createElement('div');
+      element.className = 'group';
+      element.setAttribute('role', 'group');
+      element.setAttribute('aria-label', name);
+      element.append(Object.assign(document.createElement('span'), { textContent: name }), ...buttons);
+      controls.append(element);
+    };
+    const button = (text: string, label: string, settings: Record<string, string | number>) => {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = text;
+      b.setAttribute('aria-label', label);
+      b.addEventListener('click', () => this.change(settings));
+      return b;
+    };
+    const viewButtons = new Map(EXPLORER_VIEWS.map((v) => [v, button(VIEW_NAMES[v], VIEW_NAMES[v], { view: v })]));
+    const layerButtons = Array.from({ length: layers }, (_, l) => button(String(l), `layer ${l}`, { layer: l }));
+    const headButtons = Array.from({ length: heads }, (_, h) => button(String(h), `head ${h}`, { head: h }));
+    group('view', [...viewButtons.values()]);
+    group('layer', layerButtons);
+    group('head', headButtons);
+
+    const notes = document.createElement('p');
+    notes.className = 'notes';
+    notes.setAttribute('role', 'status');
+    const words = document.createElement('div');
+    words.className = 'words';
+    words.setAttribute('role', 'group');
+    words.setAttribute('aria-label', 'query word');
+    const wordsRow = document.createElement('div');
+    wordsRow.className = 'words-row';
+    wordsRow.append(Object.assign(document.createElement('span'), { textContent: 'query word' }), words);
+
+    const main = document.createElement('div');
+    main.className = 'main';
+    const picture = document.createElement('div');
+    picture.className = 'picture';
+    const heatmapPanel = document.createElement('div');
+    heatmapPanel.append(this.map.element);
+    const headPanel = document.createElement('div');
+    headPanel.append(this.headView.element);
+    const modelPanel = document.createElement('div');
+    modelPanel.className = 'thumbs';
+    this.buildThumbnails(modelPanel, layers, heads);
+    picture.append(heatmapPanel, headPanel, modelPanel);
+    const side = document.createElement('div');
+    side.className = 'distribution';
+    const distributionTitle = document.createElement('h3');
+    const distribution = document.createElement('ol');
+    const help = document.createElement('p');
+    help.className = 'muted';
+    help.textContent = 'Hover a word to preview where it looks; click it (or a row of the picture) to keep it.';
+    side.append(distributionTitle, distribution, help);
+    main.append(picture, side);
+
+    root.append(sentenceBar, controls, notes, wordsRow, main);
+    return { root, input, swap, reading, viewButtons, layerButtons, headButtons, notes, words, heatmapPanel, headPanel,
+      modelPanel, distributionTitle, distribution };
+  }
+}
+
+customElements.get('attn-explorer') ?? customElements.define('attn-explorer', Explorer);
