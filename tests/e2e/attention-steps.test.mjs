@@ -230,8 +230,9 @@ describe('the worked example', () => {
         const bottom = slide.getBoundingClientRect().bottom - parseFloat(getComputedStyle(slide).paddingBottom);
         const right = slide.getBoundingClientRect().right - parseFloat(getComputedStyle(slide).paddingRight);
         const box = widget.getBoundingClientRect();
-        const inner = [...widget.shadowRoot.querySelectorAll('*')].map((e) => e.getBoundingClientRect())
-          .filter((r) => r.width > 0);
+        // KaTeX's MathML copy is clipped to a pixel: only what is drawn counts
+        const inner = [...widget.shadowRoot.querySelectorAll('*')].filter((e) => !e.closest('.katex-mathml'))
+          .map((e) => e.getBoundingClientRect()).filter((r) => r.width > 0);
         return {
           below: Math.max(box.bottom, ...inner.map((r) => r.bottom)) - bottom,
           beyond: Math.max(box.right, ...inner.map((r) => r.right)) - right,

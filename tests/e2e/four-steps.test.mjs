@@ -105,7 +105,7 @@ describe('self-attention in four steps', () => {
         const widget = slide.querySelector('attn-four-steps');
         const box = slide.getBoundingClientRect();
         const style = getComputedStyle(slide);
-        const inner = [...widget.shadowRoot.querySelectorAll('*')].filter((e) => !e.closest('.sr-only, table'))
+        const inner = [...widget.shadowRoot.querySelectorAll('*')].filter((e) => !e.closest('.sr-only, table, .katex-mathml'))
           .map((e) => e.getBoundingClientRect()).filter((r) => r.width > 1);
         return {
           below: Math.max(...inner.map((r) => r.bottom)) - (box.bottom - parseFloat(style.paddingBottom)),

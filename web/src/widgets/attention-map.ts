@@ -49,9 +49,10 @@ export class AttentionMap extends EngineElement {
     const labels = reading.labels.map((l) => shortLabel(l, LABEL_CHARS));
     this.heading.textContent = `Attention weights, layer ${layer}, head ${head}`;
     this.map.configure({ rowLabels: labels, colLabels: labels, width: compact ? 290 : 360, height: compact ? 270 : 340 });
+    // attached before drawing: the labels take the text colour the page gives the widget
+    if (!this.map.element.isConnected) this.body.replaceChildren(this.heading, this.map.element);
     this.map.setHighlight(reading.pronoun >= 0 ? { row: reading.pronoun } : undefined);
     this.map.draw(trace[name]);
-    if (!this.map.element.isConnected) this.body.replaceChildren(this.heading, this.map.element);
   }
 }
 

@@ -59,8 +59,8 @@ const EXAMPLE_NAMES: Record<WorkedExampleName, string> = { deck: 'Slide deck', w
 
 const styles = `${matrixTableStyles}
 .bar { display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: center; margin: 0 0 6px; }
+.bar button { padding: 2px 9px; font-size: 14px; }
 .group { display: inline-flex; gap: 4px; flex-wrap: wrap; align-items: center; }
-.group button { padding: 2px 9px; font-size: 14px; }
 .sizes { display: inline-flex; gap: 8px; font-size: 14px; }
 .sizes label { display: inline-flex; gap: 4px; align-items: center; }
 .sizes select { padding: 1px 2px; }
@@ -68,31 +68,38 @@ const styles = `${matrixTableStyles}
 .problem { margin: 0 0 4px; font-size: 14px; }
 .problem:empty { display: none; }
 .inputs { display: flex; flex-wrap: wrap; gap: 6px 18px; align-items: flex-start; }
-.area { display: flex; gap: 10px 18px; align-items: flex-start; margin-top: 6px; }
+.area { display: flex; gap: 10px 18px; align-items: flex-start; margin-top: 8px; }
 .area .arrow { align-self: center; font-size: 20px; color: var(--muted); }
-.area h4 { margin: 6px 0 2px; font-size: 14px; font-weight: 600; }
-.tables { display: flex; flex-wrap: wrap; gap: 6px 18px; align-items: flex-start; }
-.side { flex: 1 1 240px; min-width: 220px; font-size: 13px; display: flex; flex-direction: column; gap: 6px; }
+.title { display: flex; gap: 14px; align-items: baseline; margin: 0 0 2px; }
+.title h4 { margin: 0; font-size: 14px; font-weight: 600; white-space: nowrap; }
+.title .line { font-size: 13px; margin: 0; }
+.tables { display: flex; gap: 6px 18px; align-items: flex-start; }
+.side { flex: 1 1 200px; min-width: 0; font-size: 13px; display: flex; flex-direction: column; gap: 6px; padding-top: 20px; }
 .side p { margin: 0; }
 .note { border-left: 3px solid var(--accent); padding: 2px 8px; }
 .note table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
 .note td, .note th { padding: 0 6px 0 0; text-align: left; font-weight: normal; white-space: nowrap; }
 .note th { color: var(--muted); }
-.line { min-height: 1.45em; font-size: 13px; margin: 4px 0 0; }
 table.matrix { border-spacing: 2px; }
-table.matrix td { padding: 1px 5px; font-size: 13px; min-width: 3.2em; }
-table.matrix th { font-size: 12px; }
+table.matrix td { padding: 1px 5px; font-size: 13px; line-height: 1.25; min-width: 3.2em; }
+table.matrix th { font-size: 12px; line-height: 1.25; }
 figure.matrix figcaption { font-size: 12px; margin-bottom: 1px; }
+.roomy table.matrix td { padding: 3px 8px; font-size: 16px; min-width: 3.6em; }
+.roomy table.matrix th { font-size: 14px; }
+.roomy figure.matrix figcaption, .roomy .side, .roomy .title .line { font-size: 14px; }
+.roomy .title h4 { font-size: 16px; }
 table.matrix td.source { outline: 2px solid var(--accent); outline-offset: -1px; }
 table.matrix td.hovered { outline: 2px solid var(--fg); outline-offset: -1px; }
 table.matrix td:has(input) { padding: 0; min-width: 0; }
-table.matrix input { width: 3.4em; box-sizing: border-box; padding: 1px 3px; font-size: 13px; text-align: right; }
+table.matrix input { width: 3.4em; box-sizing: border-box; padding: 1px 3px; font-size: 13px; line-height: 1.2; text-align: right; }
+.roomy table.matrix input { font-size: 16px; padding: 3px 5px; }
 table.matrix.answers input { width: 4.4em; }
 table.matrix input[aria-invalid="true"] { border-color: var(--bad); border-width: 2px; }
 table.matrix td.source input { border-color: var(--accent); }
 table.matrix td.right { background: color-mix(in srgb, var(--good) 22%, transparent); }
 table.matrix td.wrong { background: color-mix(in srgb, var(--bad) 22%, transparent); }
 .mark { display: block; font-size: 11px; line-height: 1.2; text-align: left; padding: 1px 3px; white-space: nowrap; }
+.roomy .mark { font-size: 13px; }
 .check-bar { display: flex; gap: 10px; align-items: center; margin-top: 4px; }
 `;
 
@@ -167,6 +174,8 @@ export class AttentionSteps extends EngineElement {
     if (this.custom && name === 'custom') {
       for (const key of ['n', 'd', 'dK', 'dV'] as const) view.sizes.selects[key].value = String(this.custom[key]);
     }
+    // small examples get larger type: the slide has room, and the back row has to read it
+    view.root.classList.toggle('roomy', example.x.rows <= 4 && example.x.cols <= 4 && example.wQ.cols <= 3 && example.wV.cols <= 3);
     this.showInputs(view.inputs, name, example);
 
     const dK = example.wQ.cols;
@@ -306,7 +315,7 @@ export class AttentionSteps extends EngineElement {
     const table = (m: MatrixName) => {
       const figure = matrixTable(tensors[m], {
         label: LABELS[m], rowLabels: example.tokens, colLabels: KEY_COLUMNS.has(m) ? example.tokens : undefined,
-        tint: m === 'weights' ? 'weights' : 'signed', decimals: m === 'weights' || m === 'output' ? 4 : 2,
+        tint: m === 'weights' ? 'weights' : 'signed', decimals: this.decimals(m),
         ...(m === 'weights' ? { highlightRow: this.query(), onRowClick: (row: number) => this.change({ query: row }) } : {}),
       });
       figure.dataset.matrix = m;
@@ -327,6 +336,12 @@ export class AttentionSteps extends EngineElement {
     if (!checking && (stage.name === 'softmax' || stage.name === 'mix')) side.push(this.summary());
     view.side.replaceChildren(...side);
     view.provenance.textContent = '\u00a0';
+  }
+
+  /** weights and outputs to 4 decimals, 3 when eight tokens' rows must fit side by side */
+  private decimals(m: MatrixName): number {
+    if (m !== 'weights' && m !== 'output') return 2;
+    return this.tokens.length > 5 ? 3 : 4;
   }
 
   private stageTitle(stage: Stage, { causal, scaled }: { causal: boolean; scaled: boolean }): string {
@@ -556,19 +571,22 @@ export class AttentionSteps extends EngineElement {
     inputs.className = 'inputs';
     const heading = document.createElement('h4');
     heading.setAttribute('aria-live', 'polite');
+    const provenance = document.createElement('p');
+    provenance.className = 'line muted';
+    provenance.dataset.testid = 'provenance';
+    provenance.textContent = '\u00a0';
+    const title = document.createElement('div');
+    title.className = 'title';
+    title.append(heading, provenance);
     const tables = document.createElement('div');
     tables.className = 'tables';
     const main = document.createElement('div');
-    main.append(heading, tables);
+    main.append(title, tables);
     const side = document.createElement('div');
     side.className = 'side';
     const area = document.createElement('section');
     area.className = 'area';
     area.append(main, side);
-    const provenance = document.createElement('p');
-    provenance.className = 'line muted';
-    provenance.dataset.testid = 'provenance';
-    provenance.textContent = '\u00a0';
 
     const verdict = document.createElement('span');
     verdict.setAttribute('role', 'status');
@@ -583,7 +601,7 @@ export class AttentionSteps extends EngineElement {
     row.append(button('Check', () => this.check()), button('Clear', () => this.clearAnswers()), verdict);
     checkBar.append(rule, row);
 
-    root.append(bar1, bar2, problem, inputs, area, provenance);
+    root.append(bar1, bar2, problem, inputs, area);
     root.addEventListener('pointerover', (e) => this.hover(e.target));
     root.addEventListener('pointerleave', () => this.hover(null));
     root.addEventListener('focusin', (e) => this.hover(e.target));
