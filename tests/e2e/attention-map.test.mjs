@@ -35,9 +35,10 @@ describe('the title slide\'s attention map', () => {
     const widget = page.locator('attn-attention-map');
     await page.locator('attn-attention-map[data-ready]').waitFor({ timeout: 60000 });
     await page.locator('#engine-info', { hasText: 'SIMD' }).waitFor();
-    // the model's files load while the engine starts: the picture follows the engine closely
+    // the model's files load while the engine starts, so the picture follows the engine closely
+    // (within the time the worker takes for every other slide's first render, queued with it)
     const { engine, picture } = await page.evaluate(() => window.__times);
-    assert.ok(picture - engine < 2000, `the picture came ${Math.round(picture - engine)} ms after the engine`);
+    assert.ok(picture - engine < 3000, `the picture came ${Math.round(picture - engine)} ms after the engine`);
     assert.equal(await widget.locator('.hint').isVisible(), false, 'compact: no hint line');
 
     const counts = await canvasColours(widget);

@@ -143,7 +143,9 @@ describe('the worked example', () => {
     await widget.getByRole('button', { name: 'Check', exact: true }).click();
     await widget.getByText('2 right, 2 wrong, 5 left empty.').waitFor();
     const marks = await widget.locator('figure[data-matrix="weights"] td').evaluateAll((tds) =>
-      tds.map((td) => ({ cls: td.className, mark: td.querySelector('.mark')?.textContent ?? '' })));
+      tds.map((td) => ({
+        cls: ['right', 'wrong'].find((c) => td.classList.contains(c)) ?? '', mark: td.querySelector('.mark')?.textContent ?? '',
+      })));
     assert.deepEqual(marks[0], { cls: 'right', mark: '✓ right' });
     assert.deepEqual(marks[1], { cls: 'wrong', mark: '✗ 0.7679 (Δ +0.0121)' });
     assert.deepEqual(marks[2], { cls: 'right', mark: '✓ right' });

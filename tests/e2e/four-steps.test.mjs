@@ -25,10 +25,10 @@ after(async () => {
 });
 
 /** the panels drawn (not waiting for a later step), with their shapes and distinct colours */
-const drawn = (widget) => widget.locator('.panel:not(.pending)').evaluateAll((panels) => panels.map((p) => p.dataset.panel));
-const shape = (widget, panel) => widget.locator(`.panel[data-panel="${panel}"]`).getAttribute('data-shape');
+const drawn = (widget) => widget.locator('.step:not(.pending)').evaluateAll((panels) => panels.map((p) => p.dataset.panel));
+const shape = (widget, panel) => widget.locator(`.step[data-panel="${panel}"]`).getAttribute('data-shape');
 const onStep = (page, step) => page.waitForFunction((s) => document.querySelector('attn-four-steps').shadowRoot
-  .querySelector(`.panel.current`)?.dataset.step === String(s), step);
+  .querySelector(`.step.current`)?.dataset.step === String(s), step);
 
 describe('self-attention in four steps', () => {
   it('advances one step per →, drawing each intermediate with the model\'s shapes', async () => {
@@ -41,7 +41,7 @@ describe('self-attention in four steps', () => {
     await onStep(page, 1);
     assert.deepEqual(await drawn(widget), ['q', 'k', 'v']);
     for (const panel of ['q', 'k', 'v']) assert.equal(await shape(widget, panel), `${N}x${D_K}`);
-    const first = await canvasColours(widget.locator('.panel:not(.pending)'));
+    const first = await canvasColours(widget.locator('.step:not(.pending)'));
     assert.equal(first.length, 3);
     for (const count of first) assert.ok(count > 20, `step 1 shows only ${count} colours`);
 
@@ -53,12 +53,12 @@ describe('self-attention in four steps', () => {
       assert.equal(await page.locator('#slide-counter').textContent(), counter, `still on the slide at step ${step}`);
       assert.ok((await drawn(widget)).includes(panel));
       assert.equal(await shape(widget, panel), size);
-      const counts = await canvasColours(widget.locator(`.panel[data-panel="${panel}"]`));
+      const counts = await canvasColours(widget.locator(`.step[data-panel="${panel}"]`));
       assert.ok(counts[0] > 20, `step ${step} shows only ${counts[0]} colours`);
     }
 
     // the weights' rows sum to 1, read from the screen-reader table
-    const table = await widget.locator('.panel[data-panel="alpha"] table tr').evaluateAll((trs) =>
+    const table = await widget.locator('.step[data-panel="alpha"] table tr').evaluateAll((trs) =>
       trs.map((tr) => [...tr.children].map((c) => c.textContent)));
     assert.deepEqual(table[0].slice(1), 'the cat sat on the mat because it was soft'.split(' '));
     assert.equal(table.length, N + 1);
@@ -86,11 +86,11 @@ describe('self-attention in four steps', () => {
     const pressed = (group) => widget.locator(`[role="group"][aria-label="${group}"] button[aria-pressed="true"]`).textContent();
     assert.equal(await pressed('layer'), '0');
     assert.equal(await pressed('head'), '2');
-    const before = await widget.locator('.panel[data-panel="alpha"] table').textContent();
+    const before = await widget.locator('.step[data-panel="alpha"] table').textContent();
     await widget.locator('[role="group"][aria-label="layer"]').getByRole('button', { name: '1' }).click();
     await page.waitForFunction(() => location.hash.includes('sa-layer=1') || !location.hash.includes('sa-layer'));
     await page.waitForFunction((old) => document.querySelector('attn-four-steps').shadowRoot
-      .querySelector('.panel[data-panel="alpha"] table').textContent !== old, before);
+      .querySelector('.step[data-panel="alpha"] table').textContent !== old, before);
     assert.deepEqual(problems, []);
     await close();
   });

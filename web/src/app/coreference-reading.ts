@@ -52,8 +52,10 @@ export async function readSentence(engine: RemoteEngine, text: string): Promise<
     engine.coreferenceSentence(text).catch(() => undefined),
   ]);
   if (sentence) {
-    // the parser drops punctuation the vocabulary lacks; its tokens are what the model was trained on
-    const labels = await Promise.all(Array.from(sentence.tokens, (id) => model.decode([id])));
+    // the parser drops the punctuation the vocabulary lacks and keeps every word, so the words are
+    // the pieces the tokenizer knows (no further round trip to the engine, which serves every widget)
+    const labels = tokenized.pieces.filter((_, i) => tokenized.ids[i] !== UNKNOWN_ID);
+    if (labels.length !== sentence.tokens.length) throw new Error('The parse and the tokenizer disagree on this sentence.');
     return { model, config, tokens: sentence.tokens, labels, unknownAt: new Set(), unknownWords: [], dropped: 0,
       sentence, notInLanguage: false, pronoun: sentence.pronoun };
   }

@@ -64,7 +64,8 @@ const styles = `${matrixTableStyles}
 .sizes { display: inline-flex; gap: 8px; font-size: 14px; }
 .sizes label { display: inline-flex; gap: 4px; align-items: center; }
 .sizes select { padding: 1px 2px; }
-.formula { margin-left: auto; font-size: 16px; }
+/* KaTeX's struts reach a hair beyond the formula */
+.formula { margin-left: auto; padding-right: 4px; font-size: 16px; }
 .problem { margin: 0 0 4px; font-size: 14px; }
 .problem:empty { display: none; }
 .inputs { display: flex; flex-wrap: wrap; gap: 6px 18px; align-items: flex-start; }

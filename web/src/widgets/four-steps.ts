@@ -25,7 +25,7 @@ interface Step {
 const STEPS: readonly Step[] = [
   { name: 'Project', tex: 'Q = XW^Q,\\; K = XW^K,\\; V = XW^V', panels: ['q', 'k', 'v'] },
   { name: 'Scores', tex: 'e_{ij} = q_i \\cdot k_j / \\sqrt{d_k}', panels: ['e'] },
-  { name: 'Softmax', tex: '\\alpha_{ij} = \\frac{\\exp(e_{ij})}{\\sum_k \\exp(e_{ik})}', panels: ['alpha'] },
+  { name: 'Softmax', tex: '\\alpha_{ij} = \\exp(e_{ij}) / \\textstyle\\sum_k \\exp(e_{ik})', panels: ['alpha'] },
   { name: 'Weighted sum', tex: '\\text{out}_i = \\textstyle\\sum_j \\alpha_{ij}\\, v_j', panels: ['out'] },
 ];
 
@@ -38,24 +38,28 @@ const styles = `
 .group { display: inline-flex; gap: 4px; align-items: center; font-size: 14px; }
 .group button { padding: 2px 9px; font-size: 14px; }
 .group .name { color: var(--muted); margin-right: 2px; }
-.rows { display: flex; flex-direction: column; gap: 4px; }
-.line { display: flex; gap: 10px; align-items: flex-start; }
-.panel { padding: 3px 6px 0; border: 2px solid transparent; border-radius: 8px; position: relative; }
-.panel.current { border-color: var(--accent); }
-.panel h4 { margin: 0; font-size: 13px; font-weight: 600; white-space: nowrap; }
-.panel h4 .shape { font-weight: normal; color: var(--muted); }
-.panel.pending .heatmap { visibility: hidden; }
-.panel .later { display: none; position: absolute; left: 12px; top: 40px; color: var(--muted); font-size: 13px; }
-.panel.pending .later { display: block; }
-.panel .heatmap figcaption { font-size: 12px; min-height: 1.3em; margin: 0; }
-.explain { flex: 1; min-width: 0; font-size: 14px; display: flex; flex-direction: column; gap: 6px; padding-top: 4px; }
+/* KaTeX's struts reach a hair beyond the formula */
+.formula { margin-left: auto; padding-right: 4px; }
+.formula .eq { font-size: 16px; }
+.rows { display: flex; flex-direction: column; gap: 8px; }
+.line { display: flex; gap: 12px; align-items: flex-start; }
+.step { padding: 0 4px; border-radius: 8px; position: relative; }
+/* an outline takes no room: the slide has none to spare */
+.step.current { outline: 2px solid var(--accent); }
+.step h4 { margin: 0; font-size: 13px; font-weight: 600; white-space: nowrap; }
+.step h4 .shape { font-weight: normal; color: var(--muted); }
+.step.pending .heatmap { visibility: hidden; }
+.step .later { display: none; position: absolute; left: 12px; top: 40px; margin: 0; color: var(--muted); font-size: 13px; }
+.step.pending .later { display: block; }
+/* the explanation beside the plots reads out the hovered cell instead */
+.step .heatmap figcaption { display: none; }
+.step canvas { display: block; }
+.explain { flex: 1; min-width: 0; font-size: 14px; display: flex; flex-direction: column; gap: 8px; padding-top: 4px; }
 .explain p { margin: 0; }
-.explain .formula .eq { font-size: 18px; }
-.explain .formula .katex-display { margin: 2px 0; text-align: left; }
-.explain .formula .katex-display > .katex { text-align: left; }
 `;
 
-const PLOT = { dims: { width: 192, height: 120 }, square: { width: 120, height: 120 } };
+// 15 px a token row, so that every token's label fits beside it
+const PLOT = { dims: { width: 160, height: 150 }, square: { width: 150, height: 150 } };
 
 export class FourSteps extends EngineElement {
   static readonly observedAttributes = EngineElement.attributesOf(TAG);
@@ -69,7 +73,7 @@ export class FourSteps extends EngineElement {
   private explained = '';
 
   constructor() {
-    super(styles, 'in layer 2 the row of “it” puts most of its weight on the noun it refers to.');
+    super(styles, 'in layer 1, head 0, the row of “it” puts almost all its weight on “mat”, the noun it refers to.');
   }
 
   stepForward(): boolean {
@@ -131,13 +135,13 @@ export class FourSteps extends EngineElement {
     }
     const dK = head.q?.cols ?? 0;
     const current = STEPS[step - 1];
-    view.formula.replaceChildren(equation(current.tex, { display: true }));
+    view.formula.replaceChildren(equation(current.tex));
     view.context.textContent = [
       `X is what layer ${layer}’s attention reads: the ${n} tokens after layer norm, ${n}×${dModel}. ` +
         `Head ${headIndex} projects it to d_k = ${dK} dimensions.`,
       `Every query meets every key: ${n}×${n} scores, divided by √d_k = ${formatNumber(Math.sqrt(dK), 0)}.`,
       'Each row becomes a probability distribution over the keys: it sums to 1.',
-      `Each token's output is a mix of all the values, weighted by its row of α: ${n}×${dK} again.`,
+      `Each token’s output is a mix of all the values, weighted by its row of α: ${n}×${dK} again.`,
     ][step - 1];
     this.explain(undefined);
   }
@@ -179,7 +183,7 @@ export class FourSteps extends EngineElement {
       const weights = row(head.weights, it);
       const top = weights.indexOf(Math.max(...weights));
       light('alpha', { row: it });
-      view.instance.textContent = `The row of “it” puts ${formatNumber(100 * weights[top], 0)} % of its weight on ${quote(top)}. Hover a cell to see where it comes from.`;
+      view.instance.textContent = `The row of “it” puts ${formatNumber(100 * weights[top], 1)} % of its weight on ${quote(top)}. Hover a cell to see where it comes from.`;
     } else {
       view.instance.textContent = 'Hover a cell to see where it comes from.';
     }
@@ -209,12 +213,14 @@ export class FourSteps extends EngineElement {
     const stepGroup = group('step', STEPS.length, (i) => `${i + 1} ${STEPS[i].name}`, (i) => this.change({ step: i + 1 }));
     const bar = document.createElement('div');
     bar.className = 'bar';
-    bar.append(layerGroup.g, headGroup.g, stepGroup.g);
+    const formula = document.createElement('span');
+    formula.className = 'formula';
+    bar.append(layerGroup.g, headGroup.g, stepGroup.g, formula);
 
     const panels = new Map<Panel, { element: HTMLElement; map: Heatmap; shape: HTMLElement }>();
     const panel = (name: Panel) => {
       const element = document.createElement('div');
-      element.className = 'panel';
+      element.className = 'step';
       element.dataset.panel = name;
       const step = STEPS.findIndex((s) => s.panels.includes(name)) + 1;
       element.dataset.step = String(step);
@@ -237,13 +243,11 @@ export class FourSteps extends EngineElement {
     top.append(panel('q'), panel('k'), panel('v'));
     const explain = document.createElement('div');
     explain.className = 'explain';
-    const formula = document.createElement('div');
-    formula.className = 'formula';
     const context = document.createElement('p');
     const instance = document.createElement('p');
     instance.className = 'muted';
     instance.dataset.testid = 'instance';
-    explain.append(formula, context, instance);
+    explain.append(context, instance);
     const bottom = document.createElement('div');
     bottom.className = 'line';
     bottom.append(panel('e'), panel('alpha'), panel('out'), explain);
