@@ -57,6 +57,10 @@ describe('self-attention in four steps', () => {
       assert.ok(counts[0] > 20, `step ${step} shows only ${counts[0]} colours`);
     }
 
+    // hovering a score names the query and key it compares, with its value
+    await widget.locator('.step[data-panel="e"] canvas').hover();
+    await widget.locator('[data-testid="instance"]', { hasText: /^e\(“\w+”, “\w+”\) = q · k \/ √d_k = −?\d+\.\d{3}: row “\w+” of Q against row “\w+” of K\.$/ }).waitFor();
+
     // the weights' rows sum to 1, read from the screen-reader table
     const table = await widget.locator('.step[data-panel="alpha"] table tr').evaluateAll((trs) =>
       trs.map((tr) => [...tr.children].map((c) => c.textContent)));

@@ -459,6 +459,7 @@ export class AttentionSteps extends EngineElement {
           td.classList.add('wrong');
           const difference = result.kind === 'wrong' ? ` (Δ ${signed(result.difference)})` : ` (${result.problem})`;
           mark.textContent = `✗ ${formatNumber(engineValue, 4)}${difference}`;
+          mark.title = `the engine’s value is ${formatNumber(engineValue, 4)}`;
         }
         td.append(mark);
       }));
@@ -596,7 +597,8 @@ export class AttentionSteps extends EngineElement {
     const rule = document.createElement('p');
     rule.className = 'muted';
     rule.textContent = `Work out this stage by hand and type it in. An entry counts as right within ±${CHECK_TOLERANCE} ` +
-      'of the engine’s value (the same number rounded to two decimals); type −∞ as -inf.';
+      'of the engine’s value (the same number rounded to two decimals); a wrong one shows ✗, the engine’s value and ' +
+      'your difference Δ. Type −∞ as -inf.';
     const row = document.createElement('div');
     row.className = 'check-bar';
     row.append(button('Check', () => this.check()), button('Clear', () => this.clearAnswers()), verdict);
