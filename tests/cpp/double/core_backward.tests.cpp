@@ -243,3 +243,15 @@ TEST_CASE("multi-head attention backward", "[gradients]") {
   check_gradient("c_proj.weight", p.c_proj_weight, g.c_proj_weight, loss);
   check_gradient("c_proj.bias", p.c_proj_bias, g.c_proj_bias, loss);
 }
+
+TEST_CASE("softmax row Jacobian", "[gradients]") {
+  Rng rng(21);
+  RowVector scores = random_matrix(1, 6, rng, 2.0);
+  const Matrix jacobian = softmax_row_analysis(scores, 1, 1).jacobian;
+  for (Index i = 0; i < 6; ++i) {
+    DYNAMIC_SECTION("∂a_" << i << "/∂z") {
+      check_gradient("z", scores, RowVector(jacobian.row(i)),
+                     [&] { return softmax_row_analysis(scores, 1, 1).weights(i); });
+    }
+  }
+}
