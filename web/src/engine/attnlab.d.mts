@@ -224,7 +224,9 @@ export interface RnnGradientFlow {
 export interface DotProductStatisticsOptions {
   /** d_k, the width of q and k: 1 … 4096 */
   dK: number;
-  /** pairs (q, k) sampled: 1 … 100000 (default 4000) */
+  /** pairs (q, k) sampled: 1 … 100000 (default 4000). The call draws 2·samples·dK normal
+   * numbers and blocks for it: about a second per 10⁷ in WebAssembly, so the largest requests
+   * (dK = 4096, 100000 samples) take a minute or more; keep samples·dK near 10⁶ on a page */
   samples?: number;
   /** keys scored against one query for `scores`: 1 … 4096 (default 8) */
   keys?: number;
