@@ -21,6 +21,10 @@ EMSCRIPTEN_BINDINGS(attnlab) {
   function("alibiSlopes", &alibi_slopes);
   function("alibiBias", &alibi_bias);
 
+  function("rnnGradientFlow", &rnn_gradient_flow);
+  function("dotProductStatistics", &dot_product_statistics);
+  function("softmaxRow", &softmax_row);
+
   class_<AttentionStepsHandle>("AttentionSteps")
       .smart_ptr<std::shared_ptr<AttentionStepsHandle>>("AttentionStepsPtr")
       .function("stages", &AttentionStepsHandle::stages)

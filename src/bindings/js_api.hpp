@@ -34,6 +34,15 @@ val rope_rotation(const val& options);        // {d, pos, base?} → (d,d)
 val alibi_slopes(const val& options);         // {heads} → Float32Array
 val alibi_bias(const val& options);           // {heads, head, n, m?} → (n,m)
 
+// the seminar's experiments
+// {length, hidden?, input?, seed?, recurrentScale?} → {states, jacobianNorms, rnnGradientNorms,
+//   attentionGradientNorms, sequentialSteps: {rnn, attention}}
+val rnn_gradient_flow(const val& options);
+// {dK, samples?, keys?, seed?} → {mean, variance, scaledVariance, scores}
+val dot_product_statistics(const val& options);
+// {scores, scale?, temperature?} → {weights, entropy, maxWeight, jacobian, jacobianNorm}
+val softmax_row(const val& options);
+
 // Attention advancing one stage per call (see AttentionSteps).
 class AttentionStepsHandle {
  public:
@@ -59,7 +68,7 @@ class ModelHandle {
   val config() const;
   val tokenize(const val& text) const;  // {ids: Int32Array, pieces: string[]}
   val decode(const val& ids) const;     // string
-  // {tokens, source?, trace?: boolean | string[]} → {logits, trace?: {name: matrix}}
+  // {tokens, source?, trace?: boolean | string[], causal?: boolean} → {logits, trace?: {name: matrix}}
   val forward(const val& options) const;
   // {tokens, temperature?, topK?} → Float32Array (vocab)
   val next_token_probabilities(const val& options) const;

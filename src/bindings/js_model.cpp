@@ -96,10 +96,12 @@ val ModelHandle::forward(const val& options) const {
     const int top = static_cast<int>(model_.config().vocab_size) - 1;
     const std::vector<int> tokens = get_ints(options, "tokens", 0, top);
     const bool want_trace = wants_trace(options);
+    std::optional<bool> causal;  // absent: the architecture's own mask
+    if (has(options, "causal")) causal = get_bool(options, "causal", true);
     Trace trace;
     const Matrix logits = has(options, "source")
-                              ? model_.forward(get_ints(options, "source", 0, top), tokens, want_trace ? &trace : nullptr)
-                              : model_.forward(tokens, want_trace ? &trace : nullptr);
+                              ? model_.forward(get_ints(options, "source", 0, top), tokens, want_trace ? &trace : nullptr, causal)
+                              : model_.forward(tokens, want_trace ? &trace : nullptr, causal);
     val out = val::object();
     out.set("logits", to_js(logits));
     if (want_trace) out.set("trace", trace_to_js(trace, options["trace"]));

@@ -78,6 +78,18 @@ Matrix get_matrix(const val& options, const char* key, Index rows, Index cols) {
   return m;
 }
 
+RowVector get_vector(const val& options, const char* key, Index max_length) {
+  require(has(options, key), std::string(key) + " is required");
+  const val length = options[key]["length"];
+  require(length.typeOf().as<std::string>() == "number",
+          std::string(key) + " must be a Float32Array or an array of numbers");
+  const double n = length.as<double>();
+  require(n >= 1 && n <= static_cast<double>(max_length),
+          std::string(key) + " must hold 1 to " + std::to_string(max_length) + " numbers, got " +
+              std::to_string(static_cast<long long>(n)));
+  return get_matrix(options, key, 1, static_cast<Index>(n));
+}
+
 Mask get_mask(const val& options, Index m) {
   const std::string kind = get_string(options, "mask", "none");
   require(kind == "none" || kind == "causal",

@@ -32,6 +32,8 @@ std::uint32_t get_seed(const val& options, const char* key, std::uint32_t fallba
 std::string get_string(const val& options, const char* key, const std::string& fallback);
 // options[key], a Float32Array or array of numbers holding a row-major (rows,cols) matrix, finite
 Matrix get_matrix(const val& options, const char* key, Index rows, Index cols);
+// options[key], a Float32Array or array of 1 … max_length finite numbers
+RowVector get_vector(const val& options, const char* key, Index max_length);
 // options[key], an array of integers within [min, max]
 std::vector<int> get_ints(const val& options, const char* key, int min, int max);
 // options.mask ("none" | "causal") and options.keyPadding (m flags), for n×m scores

@@ -117,4 +117,18 @@ AttentionTrace attention_head_forward_traced(const ConstMatrixRef& x_q, const Co
   return attention_forward_traced(x_q * w_q, x_kv * w_k, x_kv * w_v, mask, scaled);
 }
 
+Matrix attention_head_backward(const AttentionTrace& trace, const ConstMatrixRef& w_q,
+                               const ConstMatrixRef& w_k, const ConstMatrixRef& w_v,
+                               const ConstMatrixRef& dhead) {
+  const Index n = trace.q.rows();
+  require(trace.k.rows() == n, "attention head backward: needs the trace of a self-attention call");
+  require(w_q.cols() == trace.q.cols() && w_k.cols() == trace.k.cols() && w_v.cols() == trace.v.cols() &&
+              w_k.rows() == w_q.rows() && w_v.rows() == w_q.rows(),
+          "attention head backward: W_Q, W_K and W_V do not match the trace");
+  Matrix dq = Matrix::Zero(n, trace.q.cols()), dk = Matrix::Zero(n, trace.k.cols()),
+         dv = Matrix::Zero(n, trace.v.cols());
+  attention_backward(trace.q, trace.k, trace.v, trace.weights, trace.scale, dhead, dq, dk, dv);
+  return dq * w_q.transpose() + dk * w_k.transpose() + dv * w_v.transpose();
+}
+
 }  // namespace attnlab

@@ -55,4 +55,11 @@ AttentionTrace attention_head_forward_traced(const ConstMatrixRef& x_q, const Co
                                              const ConstMatrixRef& w_q, const ConstMatrixRef& w_k,
                                              const ConstMatrixRef& w_v, const Mask& mask, bool scaled);
 
+// dX = dQ·W_Qᵀ + dK·W_Kᵀ + dV·W_Vᵀ, with dQ, dK, dV from attention_backward
+//   differentiates head = softmax((X·W_Q)(X·W_K)ᵀ·s + M)·(X·W_V) of attention_head_forward_traced
+//   as self-attention (X_q = X_kv = X), given that call's trace   dHead:(n,d_v) → dX:(n,d)
+Matrix attention_head_backward(const AttentionTrace& trace, const ConstMatrixRef& w_q,
+                               const ConstMatrixRef& w_k, const ConstMatrixRef& w_v,
+                               const ConstMatrixRef& dhead);
+
 }  // namespace attnlab

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <random>
 
+#include "core/tensor.hpp"
+
 namespace attnlab {
 
 class Rng {
@@ -34,5 +36,12 @@ class Rng {
  private:
   std::mt19937 engine_;
 };
+
+// (rows, cols) of independent N(0, std²) draws, row by row
+inline Matrix draw_normal(Index rows, Index cols, Rng& rng, float std = 1.0f) {
+  Matrix m(rows, cols);
+  for (Index i = 0; i < m.size(); ++i) m.data()[i] = rng.normal(0.0f, std);
+  return m;
+}
 
 }  // namespace attnlab

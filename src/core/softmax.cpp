@@ -1,5 +1,6 @@
 #include "core/softmax.hpp"
 
+#include <cmath>
 #include <limits>
 
 #include "core/check.hpp"
@@ -41,6 +42,27 @@ void softmax_rows_backward(const ConstMatrixRef& y, const ConstMatrixRef& dy, Ma
     const Scalar dot = y.row(i).dot(dy.row(i));
     dx.row(i) = (y.row(i).array() * (dy.row(i).array() - dot)).matrix();
   }
+}
+
+SoftmaxRowAnalysis softmax_row_analysis(const RowVector& scores, Scalar scale, Scalar temperature) {
+  require(scores.size() >= 1, "softmax row: scores is empty");
+  require(std::isfinite(scale), "softmax row: scale must be finite");
+  require(std::isfinite(temperature) && temperature > 0,
+          "softmax row: temperature must be a finite number > 0, got " + std::to_string(temperature));
+  const Index m = scores.size();
+  const RowVector z = scores * (scale / temperature);
+  require_finite(z, "softmax row: scale·scores/temperature");
+  SoftmaxRowAnalysis a;
+  a.weights.resize(m);
+  softmax_rows_forward(z, a.weights);
+  for (Index i = 0; i < m; ++i)
+    if (a.weights(i) > 0) a.entropy -= static_cast<double>(a.weights(i)) * std::log(static_cast<double>(a.weights(i)));
+  a.max_weight = a.weights.maxCoeff();
+  // row i of J is dz for dy = e_i: stack m copies of a against the identity
+  a.jacobian.resize(m, m);
+  softmax_rows_backward(a.weights.replicate(m, 1), Matrix::Identity(m, m), a.jacobian);
+  a.jacobian_norm = a.jacobian.cast<double>().norm();
+  return a;
 }
 
 }  // namespace attnlab

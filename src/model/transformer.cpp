@@ -145,11 +145,11 @@ void Transformer::backward(const std::vector<int>& source, const std::vector<int
                                         nullptr), grads);
 }
 
-Matrix Transformer::forward(const std::vector<int>& tokens, Trace* trace) const {
+Matrix Transformer::forward(const std::vector<int>& tokens, Trace* trace, std::optional<bool> causal) const {
   require(config_.architecture != Architecture::encoder_decoder,
           "model: an encoder-decoder model needs a source and a target sequence");
   const bool decoder = config_.architecture == Architecture::decoder_only;
-  const Mask mask = decoder ? Mask::causal_mask() : Mask::none();
+  const Mask mask = causal.value_or(decoder) ? Mask::causal_mask() : Mask::none();
   BlockContext ctx;
   ctx.self_mask = &mask;
   ctx.trace = trace;
@@ -168,11 +168,11 @@ Matrix Transformer::encode(const std::vector<int>& source, Trace* trace) const {
 }
 
 Matrix Transformer::forward(const std::vector<int>& source, const std::vector<int>& target,
-                            Trace* trace) const {
+                            Trace* trace, std::optional<bool> causal) const {
   const Matrix memory = encode(source, trace);
-  const Mask causal = Mask::causal_mask();
+  const Mask mask = causal.value_or(true) ? Mask::causal_mask() : Mask::none();
   BlockContext ctx;
-  ctx.self_mask = &causal;
+  ctx.self_mask = &mask;
   ctx.memory = &memory;
   ctx.trace = trace;
   const Matrix x = embed(target, 0, trace, "decoder.");

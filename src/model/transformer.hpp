@@ -1,6 +1,7 @@
 #pragma once
 // Whole models: encoder-only (BERT-style), decoder-only (GPT-style) and encoder-decoder.
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "core/multi_head_attention.hpp"
@@ -31,13 +32,17 @@ class Transformer {
   const ModelParams& params() const { return params_; }
 
   // logits = LMHead(ln_f(Blocks(Embed(tokens))))   tokens:(n) → (n, vocab)
-  // causal for decoder-only, bidirectional for encoder-only
-  Matrix forward(const std::vector<int>& tokens, Trace* trace = nullptr) const;
+  // Self-attention is causal for decoder-only and bidirectional for encoder-only; `causal` overrides
+  // the architecture's choice (false lifts a decoder's mask, so positions see the future; true
+  // gives an encoder one).
+  Matrix forward(const std::vector<int>& tokens, Trace* trace = nullptr,
+                 std::optional<bool> causal = std::nullopt) const;
 
   // encoder-decoder: memory = Encoder(source); logits = LMHead(Decoder(target, memory))
-  //   source:(m) target:(n) → (n, vocab)
+  //   source:(m) target:(n) → (n, vocab); the decoder's self-attention is causal unless `causal`
+  //   is false (the encoder always sees the whole source)
   Matrix forward(const std::vector<int>& source, const std::vector<int>& target,
-                 Trace* trace = nullptr) const;
+                 Trace* trace = nullptr, std::optional<bool> causal = std::nullopt) const;
 
   // the encoder's output, ln_f included   source:(m) → (m, d)
   Matrix encode(const std::vector<int>& source, Trace* trace = nullptr) const;

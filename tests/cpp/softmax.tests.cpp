@@ -104,3 +104,54 @@ TEST_CASE("softmax backward", "[softmax][grad]") {
     for (Index r = 0; r < dx.rows(); ++r) CHECK_THAT(dx.row(r).sum(), WithinAbs(0.0, 1e-6));
   }
 }
+
+TEST_CASE("softmax row analysis", "[softmax]") {
+  const RowVector scores = rows({{2.0f, -1.0f, 0.5f, 0.5f, 3.0f}});
+  const SoftmaxRowAnalysis a = softmax_row_analysis(scores, 0.5f, 2.0f);
+  const MatrixD expected_weights = reference_softmax(Matrix(scores * 0.25f));
+
+  SECTION("weights are softmax(scale·scores/temperature)") {
+    CHECK_THAT(Matrix(a.weights), IsNear(expected_weights, 1e-7));
+    CHECK_THAT(a.max_weight, WithinAbs(expected_weights.maxCoeff(), 1e-7));
+  }
+  SECTION("entropy is −Σ a ln a: 0 for a one-hot row, ln m for a uniform one") {
+    double entropy = 0;
+    for (Index j = 0; j < 5; ++j) entropy -= expected_weights(0, j) * std::log(expected_weights(0, j));
+    CHECK_THAT(a.entropy, WithinAbs(entropy, 1e-6));
+    CHECK_THAT(softmax_row_analysis(scores, 0.0f, 1.0f).entropy, WithinAbs(std::log(5.0), 1e-6));
+    const SoftmaxRowAnalysis peaked = softmax_row_analysis(scores, 1000.0f, 1.0f);
+    CHECK(peaked.entropy == 0.0);
+    CHECK(peaked.max_weight == 1.0f);
+  }
+  SECTION("the Jacobian is a_i(δ_ij − a_j) and its transpose applied to dy is softmax_rows_backward") {
+    MatrixD expected(5, 5);
+    for (Index i = 0; i < 5; ++i)
+      for (Index j = 0; j < 5; ++j)
+        expected(i, j) = expected_weights(0, i) * ((i == j ? 1.0 : 0.0) - expected_weights(0, j));
+    CHECK_THAT(a.jacobian, IsNear(expected, 1e-7));
+    CHECK_THAT(a.jacobian_norm, WithinAbs(expected.norm(), 1e-6));
+    const Matrix dy = rows({{0.9f, -0.3f, 0.4f, -1.2f, 0.6f}});
+    Matrix dz(1, 5);
+    softmax_rows_backward(a.weights, dy, dz);
+    CHECK_THAT(Matrix(dy * a.jacobian), IsNear(dz, 1e-7));
+  }
+  SECTION("agrees with central finite differences of the weights") {
+    const double h = 1e-2;
+    MatrixD numeric(5, 5);
+    for (Index j = 0; j < 5; ++j) {
+      // z_j ± h, through scores_j ± h·temperature/scale
+      RowVector plus = scores, minus = scores;
+      plus(j) += static_cast<float>(h * 4.0);
+      minus(j) -= static_cast<float>(h * 4.0);
+      const RowVector up = softmax_row_analysis(plus, 0.5f, 2.0f).weights;
+      const RowVector down = softmax_row_analysis(minus, 0.5f, 2.0f).weights;
+      numeric.col(j) = ((up - down).cast<double>() / (2 * h)).transpose();
+    }
+    CHECK_THAT(a.jacobian, IsNear(numeric, 2e-4));
+  }
+  SECTION("refuses a non-positive temperature and scores that overflow") {
+    CHECK_THROWS_WITH(softmax_row_analysis(scores, 1.0f, 0.0f), Catch::Contains("temperature"));
+    CHECK_THROWS_WITH(softmax_row_analysis(scores, 1e38f, 1e-3f), Catch::Contains("non-finite"));
+    CHECK_THROWS_AS(softmax_row_analysis(RowVector(), 1.0f, 1.0f), Error);
+  }
+}

@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <vector>
 
 #include "core/check.hpp"
@@ -129,6 +130,43 @@ TEST_CASE("model families", "[model]") {
       CHECK(trace.contains(name));
     CHECK(trace.get("layer1.attn.head2.weights").rows() == 7);
     CHECK_THROWS_WITH(trace.get("layer9.out"), Catch::Contains("layer9.out"));
+  }
+}
+
+TEST_CASE("the causal mask can be switched per forward pass", "[model][mask]") {
+  const std::vector<int> tokens = {1, 5, 2, 7, 3, 3, 9};
+  std::vector<int> changed = tokens;
+  changed[5] = 11;
+  // rows 0…4 come before the changed token
+  const auto earlier_rows_identical = [](const Matrix& a, const Matrix& b) { return a.topRows(5) == b.topRows(5); };
+
+  SECTION("decoder-only: with the mask earlier logits are bit-identical, without it the future leaks") {
+    const Transformer model = sharp_model(small_config(Architecture::decoder_only, Positional::learned), 3);
+    CHECK(earlier_rows_identical(model.forward(tokens), model.forward(changed)));
+    CHECK(earlier_rows_identical(model.forward(tokens, nullptr, true), model.forward(changed, nullptr, true)));
+    CHECK(model.forward(tokens, nullptr, true) == model.forward(tokens));
+    const Matrix a = model.forward(tokens, nullptr, false), b = model.forward(changed, nullptr, false);
+    CHECK((a.row(0) - b.row(0)).cwiseAbs().maxCoeff() > 1e-3f);
+    Trace masked, open;
+    model.forward(tokens, &masked);
+    model.forward(tokens, &open, false);
+    CHECK(std::isinf(masked.get("layer0.attn.head0.masked")(0, 6)));
+    CHECK(std::isfinite(open.get("layer0.attn.head0.masked")(0, 6)));
+  }
+  SECTION("encoder-only: causal = true adds the mask an encoder lacks") {
+    const Transformer model = sharp_model(small_config(Architecture::encoder_only, Positional::sinusoidal), 3);
+    CHECK(earlier_rows_identical(model.forward(tokens, nullptr, true), model.forward(changed, nullptr, true)));
+    CHECK(model.forward(tokens, nullptr, false) == model.forward(tokens));
+  }
+  SECTION("encoder-decoder: causal = false lifts the decoder's self-attention mask only") {
+    const Transformer model = sharp_model(small_config(Architecture::encoder_decoder, Positional::learned), 4);
+    const std::vector<int> source = {4, 4, 8, 1};
+    CHECK(earlier_rows_identical(model.forward(source, tokens), model.forward(source, changed)));
+    Trace trace;
+    const Matrix open = model.forward(source, tokens, &trace, false);
+    CHECK((open.row(0) - model.forward(source, changed, nullptr, false).row(0)).cwiseAbs().maxCoeff() > 1e-3f);
+    CHECK(std::isfinite(trace.get("decoder.layer0.attn.head0.masked")(0, 6)));
+    CHECK(std::isfinite(trace.get("encoder.layer0.attn.head0.masked")(0, 3)));
   }
 }
 

@@ -3,8 +3,9 @@
 
 Run with Debian's interpreter and python3-torch:  /usr/bin/python3 tests/reference/generate_fixtures.py
 Writes tests/reference/fixtures/attention.json (attention layers), layers.json (norms,
-activations, encoder/decoder layers, a 2-layer decoder-only model) and training.json (a 2-layer
-model's loss and every parameter gradient from autograd, in float64). The tests read those files
+activations, encoder/decoder layers, a 2-layer decoder-only model), training.json (a 2-layer
+model's loss and every parameter gradient from autograd, in float64) and rnn.json (a tanh RNN's
+states and autograd gradients, in float64). The tests read those files
 and never need torch.
 Weights are stored in the engine's layout: y = x·W + b, c_attn columns [W_Q | W_K | W_V].
 """
@@ -269,6 +270,25 @@ def pointwise_cases():
             "relu": tensor(F.relu(x)), "silu": tensor(F.silu(x))}}]
 
 
+def rnn_case(name, d, h, t):
+    """torch.nn.RNN(nonlinearity='tanh') from a random h_0, in float64: the states h_1 … h_T, and
+    autograd's gradients of L = ½‖h_T‖² with respect to x, h_0, W_hh, W_xh and b = b_ih + b_hh."""
+    rnn = torch.nn.RNN(d, h, nonlinearity="tanh", batch_first=True, dtype=torch.float64)
+    x = torch.randn(1, t, d, dtype=torch.float64, requires_grad=True)
+    h0 = (torch.randn(1, 1, h, dtype=torch.float64) * 0.5).requires_grad_()
+    states, _ = rnn(x, h0)
+    loss = 0.5 * states[0, -1].pow(2).sum()
+    loss.backward()
+    b = rnn.bias_ih_l0 + rnn.bias_hh_l0
+    return {"name": name, "kind": "rnn", "tensors": {
+        "x": tensor64(x[0]), "h0": tensor64(h0[0, 0]), "w_hh": tensor64(rnn.weight_hh_l0),
+        "w_xh": tensor64(rnn.weight_ih_l0), "b": tensor64(b), "states": tensor64(states[0]),
+        "grad.x": tensor64(x.grad[0]), "grad.h0": tensor64(h0.grad[0, 0]),
+        "grad.w_hh": tensor64(rnn.weight_hh_l0.grad), "grad.w_xh": tensor64(rnn.weight_ih_l0.grad),
+        # b_ih and b_hh enter the sum alike: each has the gradient of b
+        "grad.b": tensor64(rnn.bias_ih_l0.grad)}}
+
+
 def write(name, cases):
     OUT.mkdir(exist_ok=True)
     doc = {"generator": "tests/reference/generate_fixtures.py", "torch": torch.__version__, "cases": cases}
@@ -300,6 +320,9 @@ def main():
 
     torch.manual_seed(20261123)
     write("training.json", [training_case(), adamw_case()])
+
+    torch.manual_seed(20261124)
+    write("rnn.json", [rnn_case("rnn_d5_h4_t6", 5, 4, 6), rnn_case("rnn_d3_h7_t9", 3, 7, 9)])
 
 
 if __name__ == "__main__":

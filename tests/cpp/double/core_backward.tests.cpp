@@ -10,6 +10,7 @@
 #include "core/linear.hpp"
 #include "core/multi_head_attention.hpp"
 #include "core/rms_norm.hpp"
+#include "core/rnn.hpp"
 #include "core/rope.hpp"
 #include "core/softmax.hpp"
 #include "gradient_check.hpp"
@@ -242,4 +243,69 @@ TEST_CASE("multi-head attention backward", "[gradients]") {
   check_gradient("c_attn.bias", p.c_attn_bias, g.c_attn_bias, loss);
   check_gradient("c_proj.weight", p.c_proj_weight, g.c_proj_weight, loss);
   check_gradient("c_proj.bias", p.c_proj_bias, g.c_proj_bias, loss);
+}
+
+TEST_CASE("softmax row Jacobian", "[gradients]") {
+  Rng rng(21);
+  RowVector scores = random_matrix(1, 6, rng, 2.0);
+  const Matrix jacobian = softmax_row_analysis(scores, 1, 1).jacobian;
+  for (Index i = 0; i < 6; ++i) {
+    DYNAMIC_SECTION("∂a_" << i << "/∂z") {
+      check_gradient("z", scores, RowVector(jacobian.row(i)),
+                     [&] { return softmax_row_analysis(scores, 1, 1).weights(i); });
+    }
+  }
+}
+
+TEST_CASE("tanh RNN backward", "[gradients]") {
+  Rng rng(22);
+  const Index T = 5, D = 3, H = 4;
+  Matrix x = random_matrix(T, D, rng);
+  RowVector h0 = random_matrix(1, H, rng, 0.5);
+  RnnParams params{random_matrix(H, H, rng, 0.6), random_matrix(H, D, rng, 0.6), random_matrix(1, H, rng, 0.3)};
+  const Matrix r = random_matrix(T, H, rng);
+  const Matrix h = rnn_forward(params, x, h0);
+  RnnParams grads = RnnParams::zeros(H, D);
+  const RnnInputGradients inputs = rnn_backward(params, x, h0, h, r, grads);
+  const auto loss = [&] { return projected(rnn_forward(params, x, h0), r); };
+  check_gradient("x", x, inputs.dx, loss);
+  check_gradient("h_0", h0, inputs.dh0, loss);
+  check_gradient("W_hh", params.w_hh, grads.w_hh, loss);
+  check_gradient("W_xh", params.w_xh, grads.w_xh, loss);
+  check_gradient("b", params.b, grads.b, loss);
+
+  SECTION("the state Jacobian ‖∂h_t/∂h_0‖_F") {
+    // with h_0 as the first row, rnn_state_jacobian_norms measures ∂h_t/∂h_0
+    Matrix states(T + 1, H);
+    states << h0, h;
+    const RowVector norms = rnn_state_jacobian_norms(params, states);
+    for (Index t = 1; t <= T; ++t) {
+      Matrix numeric(H, H);
+      for (Index j = 0; j < H; ++j) {
+        const double step = 1e-6;
+        RowVector plus = h0, minus = h0;
+        plus(j) += step;
+        minus(j) -= step;
+        numeric.col(j) = ((rnn_forward(params, x, plus).row(t - 1) - rnn_forward(params, x, minus).row(t - 1)) /
+                          (2 * step)).transpose();
+      }
+      INFO("t = " << t);
+      CHECK(std::abs(norms(t) - numeric.norm()) < 1e-6 * numeric.norm());
+    }
+  }
+}
+
+TEST_CASE("attention head backward", "[gradients]") {
+  Rng rng(23);
+  const Index n = 5, d = 4, dk = 3, dv = 2;
+  Matrix x = random_matrix(n, d, rng);
+  const Matrix w_q = random_matrix(d, dk, rng), w_k = random_matrix(d, dk, rng), w_v = random_matrix(d, dv, rng);
+  const Matrix r = random_matrix(n, dv, rng);
+  Mask mask;
+  SECTION("causal") { mask = Mask::causal_mask(); }
+  SECTION("no mask") {}
+  const AttentionTrace trace = attention_head_forward_traced(x, x, w_q, w_k, w_v, mask, true);
+  check_gradient("X", x, attention_head_backward(trace, w_q, w_k, w_v, r), [&] {
+    return projected(attention_head_forward_traced(x, x, w_q, w_k, w_v, mask, true).output, r);
+  });
 }

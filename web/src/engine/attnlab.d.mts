@@ -156,6 +156,11 @@ export interface ForwardOptions {
   /** true: every intermediate; a list: just those names (e.g. "layer0.head1.weights" is
    * "layer0.attn.head1.weights"); an unknown name throws */
   trace?: boolean | string[];
+  /** self-attention's causal mask; absent: the architecture's own (decoder-only and an
+   * encoder-decoder's decoder: causal, encoder-only: none). false lifts a decoder's mask, so every
+   * position also sees the ones after it; true gives an encoder-only model one. An
+   * encoder-decoder's encoder never has one. */
+  causal?: boolean;
 }
 
 export interface SamplingOptions {
@@ -182,6 +187,83 @@ export interface RawModel {
    * with exactly what that sub-layer sees in a forward pass, to step through */
   attentionSteps(options: { tokens: ArrayLike<number>; layer: number; source?: ArrayLike<number>; cross?: boolean }): RawAttentionSteps;
   delete(): void;
+}
+
+export interface RnnGradientFlowOptions {
+  /** T, the positions: 2 … 512 */
+  length: number;
+  /** H, the RNN's state width and the head's d_k = d_v: 1 … 256 (default 16) */
+  hidden?: number;
+  /** D, the width of each input x_t: 1 … 256 (default 8) */
+  input?: number;
+  /** inputs and weights (default 0); the same seed gives the same numbers */
+  seed?: number;
+  /** W_hh = recurrentScale·Q with Q a random orthogonal (H × H) matrix; > 0 and ≤ 1e6 (default 1) */
+  recurrentScale?: number;
+}
+
+/** One seeded sequence x_1 … x_T ~ N(0, I) through a tanh RNN, h_t = tanh(W_hh·h_{t−1} + W_xh·x_t + b)
+ * with h_0 = 0, b = 0, W_xh ~ N(0, 1/D), and through one causal self-attention head
+ * y = softmax((X·W_Q)(X·W_K)ᵀ/√H + M)·(X·W_V) with W_Q, W_K, W_V ~ N(0, 1/D) of (D × H). Norms are
+ * Euclidean (vectors) and Frobenius (matrices). */
+export interface RnnGradientFlow {
+  /** (T × H), row t − 1 is h_t */
+  states: MatrixData;
+  /** T entries: ‖∂h_t/∂h_1‖_F for t = 1 … T; entry 0 is ‖I‖_F = √H */
+  jacobianNorms: Float32Array;
+  /** T entries: ‖∂L/∂x_t‖ for L = ½‖h_T‖², from the RNN's backward pass */
+  rnnGradientNorms: Float32Array;
+  /** T entries: ‖∂L/∂x_t‖ for L = ½‖y_T‖², from the attention head's backward pass. They do not
+   * decay with distance; the last entry is larger (x_T is also the query, while each earlier x_t
+   * holds about a 1/T share of the attention) */
+  attentionGradientNorms: Float32Array;
+  /** steps that must run one after another: T for the RNN, 1 for attention */
+  sequentialSteps: { rnn: number; attention: number };
+}
+
+export interface DotProductStatisticsOptions {
+  /** d_k, the width of q and k: 1 … 4096 */
+  dK: number;
+  /** pairs (q, k) sampled: 1 … 100000 (default 4000). The call draws 2·samples·dK normal
+   * numbers and blocks for it: about a second per 10⁷ in WebAssembly, so the largest requests
+   * (dK = 4096, 100000 samples) take a minute or more; keep samples·dK near 10⁶ on a page */
+  samples?: number;
+  /** keys scored against one query for `scores`: 1 … 4096 (default 8) */
+  keys?: number;
+  seed?: number;
+}
+
+/** q·k for q, k ~ N(0, I_dK): mean 0 and variance dK, so q·k/√dK has variance 1. Variances are
+ * population variances (divided by `samples`). */
+export interface DotProductStatistics {
+  mean: number;
+  /** of q·k over the sampled pairs; ≈ dK */
+  variance: number;
+  /** of q·k/√dK; ≈ 1 */
+  scaledVariance: number;
+  /** one random query's raw scores q·k_j against `keys` random keys */
+  scores: Float32Array;
+}
+
+export interface SoftmaxRowOptions {
+  /** the raw scores, 1 … 1024 finite numbers */
+  scores: Numbers;
+  /** finite (default 1) */
+  scale?: number;
+  /** finite and > 0 (default 1) */
+  temperature?: number;
+}
+
+/** a = softmax(z) with z = scale·scores/temperature, by the engine's softmax forward and backward */
+export interface SoftmaxRow {
+  weights: Float32Array;
+  /** −Σ a_i ln a_i, in nats: 0 for a one-hot row, ln n for a uniform one */
+  entropy: number;
+  maxWeight: number;
+  /** (n × n), ∂a_i/∂z_j = a_i(δ_ij − a_j) */
+  jacobian: MatrixData;
+  /** Frobenius norm of the Jacobian */
+  jacobianNorm: number;
 }
 
 /** the built-in training tasks (see README, "Training") */
@@ -264,6 +346,13 @@ export interface AttnlabModule {
   alibiSlopes(options: { heads: number }): Float32Array;
   /** −slope_head·|i − j| for n queries (the last n positions) and m keys */
   alibiBias(options: { heads: number; head: number; n: number; m?: number }): MatrixData;
+
+  /** how a loss at the last position reaches each input: through a tanh RNN, or one attention head */
+  rnnGradientFlow(options: RnnGradientFlowOptions): RnnGradientFlow;
+  /** the variance of q·k that 1/√d_k undoes */
+  dotProductStatistics(options: DotProductStatisticsOptions): DotProductStatistics;
+  /** one softmax row: its weights, entropy, largest weight and Jacobian */
+  softmaxRow(options: SoftmaxRowOptions): SoftmaxRow;
 
   attentionSteps(options: SingleHeadInput | MultiHeadInput): RawAttentionSteps;
   modelFromConfig(options: { config: ModelConfig; seed?: number; vocab?: string }): RawModel;

@@ -10,14 +10,16 @@
  * hold engine memory (AttentionStepper, Model, Trainer) free it when garbage-collected or on dispose().
  */
 import type {
-  AttentionResult, AttentionStage, AttnlabModule, BuildInfo, CoreferenceSentence, ForwardOptions, MatrixData,
-  ModelConfig, MultiHeadInput, RawAttentionSteps, RawModel, RawTrainer, SamplingOptions, SingleHeadInput, TaskName,
-  TrainerOptions, TrainingStep,
+  AttentionResult, AttentionStage, AttnlabModule, BuildInfo, CoreferenceSentence, DotProductStatistics,
+  DotProductStatisticsOptions, ForwardOptions, MatrixData, ModelConfig, MultiHeadInput, RawAttentionSteps, RawModel,
+  RawTrainer, RnnGradientFlow, RnnGradientFlowOptions, SamplingOptions, SingleHeadInput, SoftmaxRow,
+  SoftmaxRowOptions, TaskName, TrainerOptions, TrainingStep,
 } from './attnlab.mjs';
 
 export type {
-  AttentionInput, AttentionResult, AttentionStage, BuildInfo, FlashTile, ForwardOptions, HeadResult,
-  MatrixData, ModelConfig, MultiHeadInput, Numbers, SamplingOptions, SingleHeadInput, TaskName, TrainerOptions,
+  AttentionInput, AttentionResult, AttentionStage, BuildInfo, DotProductStatistics, DotProductStatisticsOptions,
+  FlashTile, ForwardOptions, HeadResult, MatrixData, ModelConfig, MultiHeadInput, Numbers, RnnGradientFlow,
+  RnnGradientFlowOptions, SamplingOptions, SingleHeadInput, SoftmaxRow, SoftmaxRowOptions, TaskName, TrainerOptions,
   TrainingStep, CoreferenceSentence,
 } from './attnlab.mjs';
 
@@ -193,7 +195,8 @@ export class Model extends EngineObject<RawModel> {
   get config(): Required<ModelConfig> { return this.live.config(); }
   tokenize(text: string): { ids: Int32Array; pieces: string[] } { return this.live.tokenize(text); }
   decode(ids: ArrayLike<number>): string { return this.live.decode(ids); }
-  /** logits (n × vocab), and the named intermediates when asked for */
+  /** logits (n × vocab), and the named intermediates when asked for; `causal` switches the
+   * self-attention mask (absent: the architecture's own) */
   forward(options: ForwardOptions): { logits: MatrixData; trace?: Record<string, MatrixData> } {
     return this.live.forward(options);
   }
@@ -264,6 +267,14 @@ export class Engine {
   ropeRotation(options: Parameters<AttnlabModule['ropeRotation']>[0]): MatrixData { return this.raw.ropeRotation(options); }
   alibiSlopes(options: { heads: number }): Float32Array { return this.raw.alibiSlopes(options); }
   alibiBias(options: Parameters<AttnlabModule['alibiBias']>[0]): MatrixData { return this.raw.alibiBias(options); }
+
+  /** a loss at the last position, back to every input: through a tanh RNN (vanishing) and through
+   * one causal attention head (one step away) */
+  rnnGradientFlow(options: RnnGradientFlowOptions): RnnGradientFlow { return this.raw.rnnGradientFlow(options); }
+  /** mean and variance of q·k for random q, k (≈ 0 and dK), and of q·k/√dK (variance ≈ 1) */
+  dotProductStatistics(options: DotProductStatisticsOptions): DotProductStatistics { return this.raw.dotProductStatistics(options); }
+  /** softmax(scale·scores/temperature) with its entropy, largest weight and Jacobian */
+  softmaxRow(options: SoftmaxRowOptions): SoftmaxRow { return this.raw.softmaxRow(options); }
 
   /** a stepper for attention, advanced by the caller */
   attentionSteps(options: SingleHeadInput | MultiHeadInput): AttentionStepper {
