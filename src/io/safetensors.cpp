@@ -70,12 +70,12 @@ TensorMap safetensors_read(const std::uint8_t* bytes, std::size_t size, Metadata
                                        " runs past the end of the " + std::to_string(size) + "-byte file");
   const std::string text(reinterpret_cast<const char*>(bytes + 8), static_cast<size_t>(header_size));
 
-  // the format has the header start with '{': no byte-order mark, no leading whitespace
+  // the format has the header start with '{' (so it is an object): no byte-order mark, no
+  // leading whitespace
   require(!text.empty() && text[0] == '{',
           fail_prefix() + "the header must start with '{', found " +
               (text.empty() ? std::string("nothing") : "byte " + std::to_string(static_cast<unsigned char>(text[0]))));
   const json header = parse_strict_json(text, fail_prefix() + "the header");
-  require(header.is_object(), fail_prefix() + "the header must be a JSON object");
 
   const std::uint64_t data_size = size - 8 - header_size;
   const std::uint8_t* data = bytes + 8 + header_size;
