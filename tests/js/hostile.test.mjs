@@ -138,14 +138,19 @@ for (const threads of [1, 'auto']) {
     });
 
     it('refuses to hand out NaN from finite but extreme weights', () => {
-      const saved = model.save();
-      for (const [tensor, value] of [['h.0.ln_1.weight', 1e30], ['wte.weight', 3e38]]) {
-        const extreme = engine.loadModel({ ...saved, weights: withTensor(saved.weights, tensor, () => value) });
-        assertThrows(() => extreme.forward({ tokens: [1, 2, 3] }), /^attnlab: the logits are not finite: the activations overflowed/);
-        assertThrows(() => extreme.nextTokenProbabilities({ tokens: [1, 2, 3] }), /not finite|non-finite/);
-        assertThrows(() => extreme.startGeneration([1, 2, 3]), /the logits are not finite/);
-        extreme.dispose();
-      }
+      const untied = engine.createModel({ config: { ...SMALL_MODEL, tie_embeddings: false }, seed: 3, vocab: vocabJson(WORDS) });
+      const saved = untied.save();
+      untied.dispose();
+      // an overflowing output layer: the logits themselves are not finite
+      const overflowing = engine.loadModel({ ...saved, weights: withTensor(saved.weights, 'lm_head.weight', () => 3e38) });
+      assertThrows(() => overflowing.forward({ tokens: [1, 2, 3] }), /^attnlab: the logits are not finite: the activations overflowed/);
+      assertThrows(() => overflowing.nextTokenProbabilities({ tokens: [1, 2, 3] }), /^attnlab: sampling: logits contains a non-finite value/);
+      assertThrows(() => overflowing.startGeneration([1, 2, 3]), /^attnlab: the logits are not finite/);
+      overflowing.dispose();
+      // an overflowing first layer: the engine stops at the first non-finite activation
+      const early = engine.loadModel({ ...saved, weights: withTensor(saved.weights, 'h.0.ln_1.weight', () => 1e30) });
+      assertThrows(() => early.forward({ tokens: [1, 2, 3] }), /^attnlab: attention: input contains a non-finite value/);
+      early.dispose();
     });
 
     it('requires a real Uint8Array for weights and rejects look-alikes at once', () => {
