@@ -52,6 +52,7 @@ std::vector<std::uint8_t> safetensors_write(const TensorMap& tensors, const Meta
   std::memcpy(out.data() + 8, text.data(), text.size());
   std::uint8_t* data = out.data() + 8 + text.size();
   for (const auto& [name, t] : tensors) {
+    if (t.data.empty()) continue;  // an empty vector's data() may be null, which memcpy must not get
     std::memcpy(data, t.data.data(), t.data.size() * sizeof(float));
     data += t.data.size() * sizeof(float);
   }
