@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds the parts named on the command line: native (library, tests, examples), wasm (the same
 # sources with Emscripten, single-thread and threaded, with the JS modules), package (the npm
-# package in build/package), web (the static page in web/dist), or all.
+# package in build/package), web (the static page in web/dist), or all (those four); and asan (the
+# library and Catch2 tests with clang's AddressSanitizer, UBSan and LeakSanitizer, and the fuzzer
+# in tests/fuzz, in build/asan).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,6 +16,12 @@ jobs=$(nproc)
 build_native() {
   cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build build/native -j "$jobs"
+}
+
+build_asan() {
+  cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+    -DATTNLAB_SANITIZE=ON -DATTNLAB_BUILD_EXAMPLES=OFF >/dev/null
+  cmake --build build/asan -j "$jobs"
 }
 
 # one Emscripten tree per variant: single thread (build/wasm) and threads (build/wasm-threads)

@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake g++ make emscripten binaryen libeigen3-dev catch2 nlohmann-json3-dev chromium fonts-dejavu-core)
+packages=(cmake g++ make emscripten binaryen libeigen3-dev catch2 nlohmann-json3-dev chromium fonts-dejavu-core
+          clang libclang-rt-14-dev)
 
 node_major=$(node -p 'process.versions.node.split(".")[0]')
 if [ "$node_major" -lt 20 ]; then

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # npm test: set up, build everything, then run every suite: Catch2 natively and as WebAssembly
-# under node, single-thread and threaded (with the examples and the SIMD inspection), the
-# TypeScript checks and unit tests, the package's JavaScript API in Node (both builds, contract,
-# npm pack), and the page in headless Chromium. Ends with one line: "N passed, N failed".
+# under node, single-thread and threaded (with the examples and the SIMD inspection), Catch2 again
+# under ASan/UBSan/LSan, a minute of fuzzing the loaders on a fixed seed, the TypeScript checks and
+# unit tests, the package's JavaScript API in Node (both builds, contract, hostile input, npm pack),
+# and the page in headless Chromium. Ends with one line: "N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/build.sh all
+bash scripts/build.sh asan
 
 logs=build/test-logs
 mkdir -p "$logs"
@@ -37,6 +39,14 @@ count_node() {
   passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
 }
 
+count_fuzz() {  # one test: the run found nothing
+  if grep -qE "^fuzz: [0-9]+ inputs in [0-9]+ s, 0 findings" "$logs/$1.log"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+  fi
+}
+
 count_vitest() {
   local line p f
   line=$(grep -E "^ +Tests +" "$logs/$1.log" | tail -1 || true)
@@ -51,6 +61,10 @@ run wasm ctest --test-dir build/wasm --output-on-failure -j 2
 count_ctest wasm
 run wasm-threads ctest --test-dir build/wasm-threads --output-on-failure -j 2
 count_ctest wasm-threads
+run asan ctest --test-dir build/asan --output-on-failure -j 2
+count_ctest asan
+run fuzz bash scripts/fuzz.sh 60 1
+count_fuzz fuzz
 run typecheck npx tsc -p web/tsconfig.json --noEmit
 run unit npx vitest run --root web --reporter=default --color=false
 count_vitest unit

@@ -40,7 +40,7 @@ val set_threads(const val& threads) {
     wrapper.set("threads", threads);
     set_num_threads(get_index(wrapper, "threads", 1, max_threads()));
     return val(static_cast<double>(num_threads()));
-  });
+  }, threads);
 }
 
 val memory_in_use() {
@@ -58,7 +58,7 @@ val benchmark(const val& options) {
     out.set("gflops", r.gflops);
     out.set("repeats", r.repeats);
     return out;
-  });
+  }, options);
 }
 
 val positional_table(const val& options) {
@@ -83,7 +83,7 @@ val positional_table(const val& options) {
       return to_js(ones);
     }
     throw Error("unknown positional encoding \"" + kind + "\" (expected sinusoidal, learned, rope or alibi)");
-  });
+  }, options);
 }
 
 val position_similarity(const val& options) {
@@ -91,7 +91,7 @@ val position_similarity(const val& options) {
     const Index n = get_index(options, "n", 1, kMaxLength);
     const Index d = get_index(options, "d", 1, kMaxWidth);
     return to_js(attnlab::position_similarity(get_matrix(options, "pe", n, d)));
-  });
+  }, options);
 }
 
 val sinusoidal_shift_matrix(const val& options) {
@@ -99,7 +99,7 @@ val sinusoidal_shift_matrix(const val& options) {
     const Index d = get_index(options, "d", 2, kMaxWidth);
     const Index k = get_index(options, "k", -kMaxLength, kMaxLength);
     return to_js(attnlab::sinusoidal_shift_matrix(d, k, static_cast<float>(get_number(options, "base", 10000.0))));
-  });
+  }, options);
 }
 
 val rope_apply(const val& options) {
@@ -110,7 +110,7 @@ val rope_apply(const val& options) {
     attnlab::rope_apply(x, get_index(options, "pos0", 0, kMaxLength, 0),
                         static_cast<float>(get_number(options, "base", 10000.0)));
     return to_js(x);
-  });
+  }, options);
 }
 
 val rope_rotation(const val& options) {
@@ -118,14 +118,14 @@ val rope_rotation(const val& options) {
     const Index d = get_index(options, "d", 2, kMaxWidth);
     return to_js(attnlab::rope_rotation(d, get_index(options, "pos", 0, kMaxLength),
                                         static_cast<float>(get_number(options, "base", 10000.0))));
-  });
+  }, options);
 }
 
 val alibi_slopes(const val& options) {
   return guarded([&] {
     const std::vector<float> slopes = attnlab::alibi_slopes(get_index(options, "heads", 1, 4096));
     return float_array(slopes.data(), static_cast<Index>(slopes.size()));
-  });
+  }, options);
 }
 
 val alibi_bias(const val& options) {
@@ -135,7 +135,7 @@ val alibi_bias(const val& options) {
     const Index n = get_index(options, "n", 1, kMaxLength);
     const Index m = get_index(options, "m", 1, kMaxLength, n);
     return to_js(attnlab::alibi_bias(attnlab::alibi_slopes(heads)[static_cast<size_t>(head)], n, m));
-  });
+  }, options);
 }
 
 }  // namespace attnlab::js

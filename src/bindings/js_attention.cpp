@@ -38,13 +38,13 @@ std::shared_ptr<AttentionStepsHandle> attention_steps(const val& options) {
     params.c_proj_bias = get_matrix(options, "cProjBias", 1, d);
     Index block_rows = 0, block_cols = 0;
     if (has(options, "flash")) {
-      const val flash = options["flash"];
+      const val flash = get(options, "flash");
       block_rows = get_index(flash, "blockRows", 1, 4096);
       block_cols = get_index(flash, "blockCols", 1, 4096);
     }
     return std::make_shared<AttentionStepsHandle>(
         AttentionSteps::multi_head(config, params, x, memory, mask, block_rows, block_cols));
-  });
+  }, options);
 }
 
 val AttentionStepsHandle::stages() const {

@@ -33,7 +33,7 @@ val rnn_gradient_flow(const val& options) {
     out.set("attentionGradientNorms", row_to_js(flow.attention_gradient_norms));
     out.set("sequentialSteps", steps);
     return out;
-  });
+  }, options);
 }
 
 val dot_product_statistics(const val& options) {
@@ -47,7 +47,7 @@ val dot_product_statistics(const val& options) {
     out.set("scaledVariance", s.scaled_variance);
     out.set("scores", row_to_js(s.scores));
     return out;
-  });
+  }, options);
 }
 
 val softmax_row(const val& options) {
@@ -62,7 +62,7 @@ val softmax_row(const val& options) {
     out.set("jacobian", to_js(a.jacobian));
     out.set("jacobianNorm", a.jacobian_norm);
     return out;
-  });
+  }, options);
 }
 
 }  // namespace attnlab::js

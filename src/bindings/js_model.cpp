@@ -1,65 +1,81 @@
 #include "bindings/js_api.hpp"
+
+#include <cmath>
+#include <iomanip>
+#include <limits>
+#include <sstream>
+
 #include "bindings/marshal.hpp"
 #include "core/check.hpp"
 #include "io/model_file.hpp"
 #include "model/generate.hpp"
 #include "model/layer_attention.hpp"
+#include "model/params.hpp"
 
 namespace attnlab::js {
 
 namespace {
 
-std::string json_text(const val& value) { return val::global("JSON").call<std::string>("stringify", value); }
+// options.maxParameterBytes: the largest model the call may build (default kDefaultMaxParameterBytes)
+std::uint64_t get_max_parameter_bytes(const val& options) {
+  return static_cast<std::uint64_t>(
+      get_index(options, "maxParameterBytes", 1, std::numeric_limits<Index>::max(),
+                static_cast<Index>(kDefaultMaxParameterBytes)));
+}
 
 // the sampling options of a JS call, checked against the vocabulary
 SamplingOptions get_sampling(const val& options, Index vocab, std::uint32_t default_seed) {
   SamplingOptions s;
-  s.temperature = static_cast<float>(get_number(options, "temperature", 1.0));
+  const double temperature = get_number(options, "temperature", 1.0);
+  // the engine samples in float: a larger temperature would become +∞
+  if (temperature > std::numeric_limits<float>::max()) {
+    std::ostringstream message;
+    message << std::setprecision(9) << "temperature must be at most " << std::numeric_limits<float>::max()
+            << " (the largest float), got " << temperature;
+    throw Error(message.str());
+  }
+  s.temperature = static_cast<float>(temperature);
   if (has(options, "topK")) {
-    const val k = options["topK"];
-    require(k.typeOf().as<std::string>() == "number" && std::isfinite(k.as<double>()) &&
-                k.as<double>() == std::floor(k.as<double>()),
-            "topK must be a whole number");
-    const double value = k.as<double>();
-    require(value >= 1 && value <= static_cast<double>(vocab),
-            "topK must be between 1 and the vocabulary size " + std::to_string(vocab) + ", got " +
-                std::to_string(static_cast<long long>(value)));
-    s.top_k = static_cast<Index>(value);
+    const double k = get_number(options, "topK", 0);
+    require(k == std::floor(k), "topK must be a whole number");
+    require(k >= 1 && k <= static_cast<double>(vocab), "topK must be between 1 and the vocabulary size " +
+                                                           std::to_string(vocab) + ", got " +
+                                                           std::to_string(static_cast<long long>(k)));
+    s.top_k = static_cast<Index>(k);
   }
   s.seed = get_seed(options, "seed", default_seed);
   validate_sampling(s, vocab);
   return s;
 }
 
+// finite weights can still overflow the activations: refuse rather than hand out NaN
+void require_finite_logits(const Matrix& logits) {
+  require(logits.allFinite(),
+          "the logits are not finite: the activations overflowed (the model's weights are too large)");
+}
+
 }  // namespace
 
 std::shared_ptr<ModelHandle> model_from_config(const val& options) {
   return guarded([&] {
-    require(has(options, "config"), "config is required");
-    const ModelConfig config = config_from_json(json_text(options["config"]));
+    const ModelConfig config = config_from_json(get_json(options, "config"));
+    require_parameter_bytes(config, get_max_parameter_bytes(options));
     const std::uint32_t seed = get_seed(options, "seed", 0);
     std::optional<Tokenizer> tokenizer;
-    if (has(options, "vocab")) {
-      tokenizer = Tokenizer::from_json(get_string(options, "vocab", ""));
-      require(tokenizer->size() == config.vocab_size,
-              "the vocabulary has " + std::to_string(tokenizer->size()) + " tokens but vocab_size is " +
-                  std::to_string(config.vocab_size));
-    }
+    if (has(options, "vocab")) tokenizer = Tokenizer::from_json(get_string(options, "vocab", ""), config.vocab_size);
     return std::make_shared<ModelHandle>(Transformer::random(config, seed),
                                          std::move(tokenizer));
-  });
+  }, options);
 }
 
 std::shared_ptr<ModelHandle> model_from_files(const val& options) {
   return guarded([&] {
     require(has(options, "weights"), "weights (the bytes of model.safetensors) are required");
-    const val weights = options["weights"];
-    require(weights.instanceof(val::global("Uint8Array")), "weights must be a Uint8Array");
-    const std::vector<std::uint8_t> bytes = emscripten::convertJSArrayToNumberVector<std::uint8_t>(weights);
+    const std::vector<std::uint8_t> bytes = get_bytes(options, "weights");
     LoadedModel loaded = load_model(bytes.data(), bytes.size(), get_string(options, "config", ""),
-                                    get_string(options, "vocab", ""));
+                                    get_string(options, "vocab", ""), get_max_parameter_bytes(options));
     return std::make_shared<ModelHandle>(std::move(loaded.model), std::move(loaded.tokenizer));
-  });
+  }, options);
 }
 
 const Tokenizer& ModelHandle::tokenizer() const {
@@ -73,14 +89,13 @@ val ModelHandle::config() const {
 
 val ModelHandle::tokenize(const val& text) const {
   return guarded([&] {
-    require(text.typeOf().as<std::string>() == "string", "tokenize: text must be a string");
-    const std::string s = text.as<std::string>();
+    const std::string s = string_from_js(text, "tokenize: text");
     require(s.size() <= 1 << 20, "tokenize: text longer than 1 MiB");
     val out = val::object();
     out.set("ids", to_js(tokenizer().encode(s)));
     out.set("pieces", to_js(tokenizer().split(s)));
     return out;
-  });
+  }, text);
 }
 
 val ModelHandle::decode(const val& ids) const {
@@ -88,7 +103,7 @@ val ModelHandle::decode(const val& ids) const {
     val wrapper = val::object();
     wrapper.set("ids", ids);
     return val(tokenizer().decode(get_ints(wrapper, "ids", 0, static_cast<int>(model_.config().vocab_size) - 1)));
-  });
+  }, ids);
 }
 
 val ModelHandle::forward(const val& options) const {
@@ -102,11 +117,12 @@ val ModelHandle::forward(const val& options) const {
     const Matrix logits = has(options, "source")
                               ? model_.forward(get_ints(options, "source", 0, top), tokens, want_trace ? &trace : nullptr, causal)
                               : model_.forward(tokens, want_trace ? &trace : nullptr, causal);
+    require_finite_logits(logits);
     val out = val::object();
     out.set("logits", to_js(logits));
-    if (want_trace) out.set("trace", trace_to_js(trace, options["trace"]));
+    if (want_trace) out.set("trace", trace_to_js(trace, options));
     return out;
-  });
+  }, options);
 }
 
 val ModelHandle::next_token_probabilities(const val& options) const {
@@ -116,7 +132,7 @@ val ModelHandle::next_token_probabilities(const val& options) const {
     const Matrix logits = model_.forward(tokens);
     const RowVector p = attnlab::next_token_probabilities(logits.row(logits.rows() - 1), sampling);
     return float_array(p.data(), p.size());
-  });
+  }, options);
 }
 
 val ModelHandle::start_generation(const val& options) {
@@ -125,13 +141,14 @@ val ModelHandle::start_generation(const val& options) {
     require(!tokens.empty(), "startGeneration: the prompt is empty");
     KVCache cache = model_.new_cache();
     last_logits_ = model_.forward_cached(tokens, cache);
+    require_finite_logits(last_logits_);
     cache_ = std::move(cache);
     generated_ = 0;
     val out = val::object();
     out.set("length", static_cast<double>(cache_.length()));
     out.set("cacheBytes", static_cast<double>(cache_.bytes()));
     return out;
-  });
+  }, options);
 }
 
 val ModelHandle::generate_step(const val& options) {
@@ -153,7 +170,7 @@ val ModelHandle::generate_step(const val& options) {
     out.set("length", static_cast<double>(cache_.length()));
     out.set("cacheBytes", static_cast<double>(cache_.bytes()));
     return out;
-  });
+  }, options);
 }
 
 val ModelHandle::save() const {
@@ -175,7 +192,7 @@ std::shared_ptr<AttentionStepsHandle> ModelHandle::attention_steps(const val& op
     const std::vector<int> source = has(options, "source") ? get_ints(options, "source", 0, top) : std::vector<int>{};
     return std::make_shared<AttentionStepsHandle>(layer_attention_steps(
         model_, tokens, get_index(options, "layer", 0, 255), source, get_bool(options, "cross", false)));
-  });
+  }, options);
 }
 
 }  // namespace attnlab::js

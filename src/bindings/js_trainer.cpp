@@ -15,7 +15,7 @@ std::shared_ptr<TrainerHandle> create_trainer(const val& options) {
     o.batch_size = get_index(options, "batchSize", 1, 512, o.batch_size);
     o.schedule.peak = static_cast<float>(get_number(options, "learningRate", o.schedule.peak));
     return std::make_shared<TrainerHandle>(Trainer(task, o));
-  });
+  }, options);
 }
 
 val TrainerHandle::step(const val& options) {
@@ -29,9 +29,9 @@ val TrainerHandle::step(const val& options) {
     out.set("accuracy", r.accuracy);
     out.set("learningRate", r.learning_rate);
     out.set("gradientNorm", r.gradient_norm);
-    if (want_trace) out.set("trace", trace_to_js(trace, options["trace"]));
+    if (want_trace) out.set("trace", trace_to_js(trace, options));
     return out;
-  });
+  }, options);
 }
 
 val TrainerHandle::progress() const {
@@ -45,7 +45,7 @@ val TrainerHandle::progress() const {
 val TrainerHandle::held_out_accuracy(const val& options) const {
   return guarded([&] {
     return val(trainer_.held_out_accuracy(get_index(options, "count", 1, 10000, 200), get_seed(options, "seed", 2026)));
-  });
+  }, options);
 }
 
 std::shared_ptr<ModelHandle> TrainerHandle::model() const {
@@ -63,7 +63,7 @@ val TrainerHandle::example(const val& options) const {
     out.set("targets", to_js(e.targets));
     out.set("text", trainer_.task().tokenizer().decode(e.tokens));
     return out;
-  });
+  }, options);
 }
 
 val coreference_sentence(const val& options) {
@@ -79,7 +79,7 @@ val coreference_sentence(const val& options) {
     out.set("referent", static_cast<double>(s.referent));
     out.set("distractor", static_cast<double>(s.distractor));
     return out;
-  });
+  }, options);
 }
 
 }  // namespace attnlab::js

@@ -1,26 +1,67 @@
 #include "bindings/marshal.hpp"
 
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "core/check.hpp"
 
-namespace attnlab::js {
-
-bool has(const val& options, const char* key) {
-  require(!options.isUndefined() && !options.isNull() && options.typeOf().as<std::string>() == "object",
-          "expected an options object");
-  const val v = options[key];
-  return !v.isUndefined() && !v.isNull();
+// marshal.js; each returns a new handle to {value} or {error}
+using emscripten::EM_VAL;
+extern "C" {
+EM_VAL attnlab_js_property(EM_VAL object, const char* key);
+EM_VAL attnlab_js_json(EM_VAL object, const char* key);
+EM_VAL attnlab_js_well_formed(EM_VAL text);
+EM_VAL attnlab_js_numbers(EM_VAL source, void* target, double capacity, int element_bytes);
+EM_VAL attnlab_js_bytes(EM_VAL source, std::uint8_t* target, double capacity);
+[[noreturn]] void attnlab_js_throw(char* message);
 }
 
+namespace attnlab::js {
+
+namespace {
+
+// the value of a marshal.js outcome, or an attnlab::Error "<name> <reason>"
+val value_of(EM_VAL outcome, const std::string& name) {
+  const val result = val::take_ownership(outcome);
+  const val error = result["error"];
+  if (!error.isUndefined()) throw Error(name + " " + error.as<std::string>());
+  return result["value"];
+}
+
+bool absent(const val& v) { return v.isUndefined() || v.isNull(); }
+
+std::string type_of(const val& v) { return v.typeOf().as<std::string>(); }
+
+// copies the numbers of source into capacity entries of target (float or double); returns the
+// source's length, read once (nothing is copied when it exceeds capacity: the caller refuses it)
+template <class Number>
+std::int64_t copy_numbers(const val& source, const std::string& name, Number* target, Index capacity) {
+  static_assert(std::is_same_v<Number, float> || std::is_same_v<Number, double>);
+  const val length = value_of(attnlab_js_numbers(source.as_handle(), target, static_cast<double>(capacity),
+                                                 static_cast<int>(sizeof(Number))),
+                              name);
+  return static_cast<std::int64_t>(length.as<double>());  // a safe integer (marshal.js checks)
+}
+
+}  // namespace
+
+val get(const val& options, const char* key) {
+  require(!absent(options) && type_of(options) == "object", "expected an options object");
+  return value_of(attnlab_js_property(options.as_handle(), key), key);
+}
+
+bool has(const val& options, const char* key) { return !absent(get(options, key)); }
+
 Index get_index(const val& options, const char* key, Index min, Index max, Index fallback) {
-  if (!has(options, key)) {
+  const val v = get(options, key);
+  if (absent(v)) {
     require(fallback >= min, std::string(key) + " is required");
     return fallback;
   }
-  const val v = options[key];
-  require(v.typeOf().as<std::string>() == "number", std::string(key) + " must be a number");
+  require(type_of(v) == "number", std::string(key) + " must be a number");
   const double x = v.as<double>();
   require(std::isfinite(x) && x == std::floor(x),
           std::string(key) + " must be a whole number, got " + std::to_string(x));
@@ -31,49 +72,53 @@ Index get_index(const val& options, const char* key, Index min, Index max, Index
 }
 
 double get_number(const val& options, const char* key, double fallback) {
-  if (!has(options, key)) return fallback;
-  const val v = options[key];
-  require(v.typeOf().as<std::string>() == "number", std::string(key) + " must be a number");
+  const val v = get(options, key);
+  if (absent(v)) return fallback;
+  require(type_of(v) == "number", std::string(key) + " must be a number");
   const double x = v.as<double>();
   require(std::isfinite(x), std::string(key) + " must be finite");
   return x;
 }
 
 std::uint32_t get_seed(const val& options, const char* key, std::uint32_t fallback) {
-  if (!has(options, key)) return fallback;
-  const double x = get_number(options, key, 0.0);
+  const double x = get_number(options, key, fallback);
   require(x == std::floor(x) && x >= 0 && x <= 4294967295.0,
           std::string(key) + " must be a whole number between 0 and 4294967295");
   return static_cast<std::uint32_t>(x);
 }
 
 bool get_bool(const val& options, const char* key, bool fallback) {
-  if (!has(options, key)) return fallback;
-  const val v = options[key];
-  require(v.typeOf().as<std::string>() == "boolean", std::string(key) + " must be true or false");
+  const val v = get(options, key);
+  if (absent(v)) return fallback;
+  require(type_of(v) == "boolean", std::string(key) + " must be true or false");
   return v.as<bool>();
 }
 
+std::string string_from_js(const val& text, const std::string& name) {
+  require(type_of(text) == "string", name + " must be a string");
+  return val::take_ownership(attnlab_js_well_formed(text.as_handle())).as<std::string>();
+}
+
 std::string get_string(const val& options, const char* key, const std::string& fallback) {
-  if (!has(options, key)) return fallback;
-  const val v = options[key];
-  require(v.typeOf().as<std::string>() == "string", std::string(key) + " must be a string");
-  return v.as<std::string>();
+  const val v = get(options, key);
+  return absent(v) ? fallback : string_from_js(v, key);
+}
+
+std::string get_json(const val& options, const char* key) {
+  require(has(options, key), std::string(key) + " is required");
+  const val text = value_of(attnlab_js_json(options.as_handle(), key), key);
+  require(type_of(text) == "string", std::string(key) + " cannot be written as JSON");
+  return text.as<std::string>();
 }
 
 Matrix get_matrix(const val& options, const char* key, Index rows, Index cols) {
-  require(has(options, key), std::string(key) + " is required");
   require_size(rows, cols, key);
-  const val v = options[key];
-  require(v["length"].typeOf().as<std::string>() == "number",
-          std::string(key) + " must be a Float32Array or an array of numbers");
-  const Index length = v["length"].as<Index>();
-  require(length == rows * cols, std::string(key) + " has " + std::to_string(length) +
-                                     " numbers, expected " + std::to_string(rows) + "×" +
-                                     std::to_string(cols) + " = " + std::to_string(rows * cols));
-  const std::vector<float> values = emscripten::convertJSArrayToNumberVector<float>(v);
+  const val v = get(options, key);
+  require(!absent(v), std::string(key) + " is required");
   Matrix m(rows, cols);
-  std::copy(values.begin(), values.end(), m.data());
+  const std::int64_t length = copy_numbers(v, key, m.data(), m.size());
+  require(length == m.size(), std::string(key) + " has " + std::to_string(length) + " numbers, expected " +
+                                  std::to_string(rows) + "×" + std::to_string(cols) + " = " + std::to_string(m.size()));
   require_finite(m, key);
   return m;
 }
@@ -104,16 +149,15 @@ Mask get_mask(const val& options, Index m) {
 }
 
 std::vector<int> get_ints(const val& options, const char* key, int min, int max) {
-  require(has(options, key), std::string(key) + " is required");
-  const val v = options[key];
-  require(v["length"].typeOf().as<std::string>() == "number", std::string(key) + " must be an array of integers");
-  const Index length = v["length"].as<Index>();
+  const val v = get(options, key);
+  require(!absent(v), std::string(key) + " is required");
+  std::vector<double> values(static_cast<size_t>(kMaxLength));
+  const std::int64_t length = copy_numbers(v, key, values.data(), kMaxLength);
   require(length <= kMaxLength, std::string(key) + " has " + std::to_string(length) +
                                     " entries, more than the limit of " + std::to_string(kMaxLength));
-  const std::vector<double> values = emscripten::convertJSArrayToNumberVector<double>(v);
   std::vector<int> ints;
-  for (size_t i = 0; i < values.size(); ++i) {
-    const double x = values[i];
+  for (std::int64_t i = 0; i < length; ++i) {
+    const double x = values[static_cast<size_t>(i)];
     require(std::isfinite(x) && x == std::floor(x), std::string(key) + "[" + std::to_string(i) + "] is not an integer");
     require(x >= min && x <= max, std::string(key) + "[" + std::to_string(i) + "] = " +
                                       std::to_string(static_cast<long long>(x)) + " is outside " +
@@ -121,6 +165,16 @@ std::vector<int> get_ints(const val& options, const char* key, int min, int max)
     ints.push_back(static_cast<int>(x));
   }
   return ints;
+}
+
+std::vector<std::uint8_t> get_bytes(const val& options, const char* key) {
+  const val v = get(options, key);
+  require(!absent(v), std::string(key) + " is required");
+  // the length first, then the copy: no JS code can run in between to change it
+  const auto length = static_cast<size_t>(value_of(attnlab_js_bytes(v.as_handle(), nullptr, 0), key).as<double>());
+  std::vector<std::uint8_t> bytes(length);
+  if (length > 0) value_of(attnlab_js_bytes(v.as_handle(), bytes.data(), static_cast<double>(length)), key);
+  return bytes;
 }
 
 val float_array(const float* data, Index count) {
@@ -149,24 +203,33 @@ val to_js(const ConstMatrixRef& x) {
 }
 
 bool wants_trace(const val& options) {
-  return has(options, "trace") &&
-         !(options["trace"].typeOf().as<std::string>() == "boolean" && !options["trace"].as<bool>());
+  const val trace = get(options, "trace");
+  return !absent(trace) && !(type_of(trace) == "boolean" && !trace.as<bool>());
 }
 
-val trace_to_js(const Trace& trace, const val& wanted) {
+val trace_to_js(const Trace& trace, const val& options) {
+  const val wanted = get(options, "trace");
   val entries = val::object();
-  if (!wanted.isArray()) {
+  if (type_of(wanted) != "object") {  // true: every name
     for (const std::string& name : trace.names()) entries.set(name, to_js(trace.get(name)));
     return entries;
   }
-  const Index count = wanted["length"].as<Index>();
-  require(count <= 4096, "trace: at most 4096 names");
+  const Index count = get_index(wanted, "length", 0, 4096);  // an array of names
   for (Index i = 0; i < count; ++i) {
-    require(wanted[i].typeOf().as<std::string>() == "string", "trace names must be strings");
-    const std::string name = wanted[i].as<std::string>();
+    const std::string index = std::to_string(i);
+    const std::string name = string_from_js(get(wanted, index.c_str()), "trace[" + index + "]");
     entries.set(name, to_js(trace.get(name)));
   }
   return entries;
 }
+
+char* js_error_message(const std::string& reason) {
+  const std::string message = "attnlab: " + reason;
+  char* owned = static_cast<char*>(std::malloc(message.size() + 1));
+  if (owned) std::memcpy(owned, message.c_str(), message.size() + 1);
+  return owned;  // null when out of memory: throw_js_error then says so
+}
+
+void throw_js_error(char* message) { attnlab_js_throw(message); }
 
 }  // namespace attnlab::js

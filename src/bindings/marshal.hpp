@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,10 @@ using emscripten::val;
 constexpr Index kMaxLength = 8192;
 constexpr Index kMaxWidth = 4096;
 
+// options[key], read through marshal.js: whatever the caller's code throws (a getter, a proxy)
+// becomes an attnlab::Error, so the caller's exceptions never cross C++ frames. Every getter below
+// reads its key exactly once.
+val get(const val& options, const char* key);
 bool has(const val& options, const char* key);
 // options[key] as an integer in [min, max]; absent → fallback, or an error when fallback < min
 Index get_index(const val& options, const char* key, Index min, Index max, Index fallback = -1);
@@ -30,12 +35,18 @@ bool get_bool(const val& options, const char* key, bool fallback);
 // options[key] as a random seed, an integer in [0, 2³²); absent → fallback
 std::uint32_t get_seed(const val& options, const char* key, std::uint32_t fallback);
 std::string get_string(const val& options, const char* key, const std::string& fallback);
+// a JS string as UTF-8, each lone UTF-16 surrogate (which has no UTF-8) replaced by U+FFFD
+std::string string_from_js(const val& text, const std::string& name);
+// JSON.stringify(options[key]), which is required
+std::string get_json(const val& options, const char* key);
 // options[key], a Float32Array or array of numbers holding a row-major (rows,cols) matrix, finite
 Matrix get_matrix(const val& options, const char* key, Index rows, Index cols);
 // options[key], a Float32Array or array of 1 … max_length finite numbers
 RowVector get_vector(const val& options, const char* key, Index max_length);
-// options[key], an array of integers within [min, max]
+// options[key], an array of at most kMaxLength integers within [min, max]
 std::vector<int> get_ints(const val& options, const char* key, int min, int max);
+// options[key], the bytes of a Uint8Array (a real one: its size is known before anything is read)
+std::vector<std::uint8_t> get_bytes(const val& options, const char* key);
 // options.mask ("none" | "causal") and options.keyPadding (m flags), for n×m scores
 Mask get_mask(const val& options, Index m);
 
@@ -47,22 +58,33 @@ val float_array(const float* data, Index count);    // Float32Array copy
 
 // options.trace is present and not false
 bool wants_trace(const val& options);
-// {name: matrix} of the names in `wanted` (an array of strings), or of every name when it is true
-val trace_to_js(const Trace& trace, const val& wanted);
+// {name: matrix} of the names in options.trace (an array of at most 4096 strings), or of every
+// name when it is true
+val trace_to_js(const Trace& trace, const val& options);
 
-// Runs body() and returns its result; an exception becomes a thrown JS Error (after every C++
-// object of the call is destroyed), so the module stays usable.
-template <class Body>
-auto guarded(Body&& body) -> decltype(body()) {
-  std::string message;
+// A JS Error with this message (a malloc'd C string, freed by the thrower), thrown once no C++
+// frame of the call holds memory.
+[[noreturn]] void throw_js_error(char* message);
+// "attnlab: " + reason as a malloc'd C string, for throw_js_error
+char* js_error_message(const std::string& reason);
+
+// Runs body() and returns its result; an exception becomes a thrown JS Error once every C++
+// object of the call is destroyed (the message included), so the module stays usable and no
+// rejected call leaks memory. `arguments` are the call's JS arguments: Embind's frame holds their
+// handles and is skipped by the JS exception, so they are released here (or the caller's objects
+// would stay referenced for ever).
+template <class Body, class... Arguments>
+auto guarded(Body&& body, const Arguments&... arguments) -> decltype(body()) {
+  char* message = nullptr;
   try {
     return body();
   } catch (const std::bad_alloc&) {
-    message = "attnlab: out of memory (the request is too large)";
+    message = js_error_message("out of memory (the request is too large)");
   } catch (const std::exception& e) {
-    message = std::string("attnlab: ") + e.what();
+    message = js_error_message(e.what());
   }
-  val::global("Error").new_(message).throw_();
+  (emscripten::internal::_emval_decref(arguments.as_handle()), ...);
+  throw_js_error(message);
 }
 
 }  // namespace attnlab::js

@@ -10,7 +10,15 @@ namespace attnlab {
 
 class Error : public std::invalid_argument {
  public:
-  using std::invalid_argument::invalid_argument;
+  // what() is read as a C string: a NUL from the input (a key, a token) is written as "\0" so that
+  // the rest of the message is not cut off
+  explicit Error(const std::string& message) : std::invalid_argument(visible_nul(message)) {}
+
+ private:
+  static std::string visible_nul(std::string text) {
+    for (size_t at = text.find('\0'); at != std::string::npos; at = text.find('\0', at + 2)) text.replace(at, 1, "\\0");
+    return text;
+  }
 };
 
 inline void require(bool condition, const std::string& message) {

@@ -26,8 +26,11 @@ void exp_inplace(float* x, Index count) {
   constexpr float kHighest = 88.0f;
   for (Index i = 0; i < count; ++i) {
     const float in = x[i];
+    // NaN fails every comparison: compute with 0 instead (no NaN→int conversion) and give NaN back
+    const bool nan = in != in;
     float v = in < kLowest ? kLowest : in;
     v = v > kHighest ? kHighest : v;
+    v = nan ? 0.0f : v;
     const float k = (v * kLog2e + kRoundMagic) - kRoundMagic;
     const float r = (v - k * kLn2Hi) - k * kLn2Lo;
     float p = 1.9875691500e-4f;
@@ -37,9 +40,10 @@ void exp_inplace(float* x, Index count) {
     p = p * r + 1.6666665459e-1f;
     p = p * r + 5.0000001201e-1f;
     p = p * r * r + r + 1.0f;
+    // v is finite and clamped, so k ∈ [−126, 127] and the biased exponent k + 127 shifts safely
     const float scale = float_from_bits((static_cast<std::int32_t>(k) + 127) << 23);
     const float y = p * scale;
-    x[i] = in < kLowest ? 0.0f : y;
+    x[i] = nan ? in : in < kLowest ? 0.0f : y;
   }
 }
 

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "core/check.hpp"
+#include "io/strict_json.hpp"
 
 namespace attnlab {
 
@@ -50,12 +51,7 @@ void read_field(const json& j, const char* key, T& out, bool required = false) {
 }  // namespace
 
 ModelConfig config_from_json(const std::string& text) {
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::exception& e) {
-    throw Error(std::string("model config: not valid JSON (") + e.what() + ")");
-  }
+  const json j = parse_strict_json(text, "model config");
   require(j.is_object(), "model config: expected a JSON object");
   static const std::set<std::string> known = {
       "architecture", "vocab_size", "n_ctx", "d_model", "n_heads", "n_kv_heads", "d_ff", "n_layers",
@@ -117,13 +113,21 @@ bool is_gpt2_mask_buffer(const std::string& name) {
 }
 }  // namespace
 
-ModelParams params_from_safetensors(const ModelConfig& config, const std::uint8_t* bytes, std::size_t size) {
+ModelParams params_from_safetensors(const ModelConfig& config, const std::uint8_t* bytes, std::size_t size,
+                                    std::uint64_t max_parameter_bytes) {
+  require_parameter_bytes(config, max_parameter_bytes);
   TensorMap stored = safetensors_read(bytes, size);
+  // every tensor is checked against the config before the model's memory is allocated, so the
+  // allocation below is exactly what the file holds
+  for (const TensorShape& want : tensor_layout(config)) {
+    const auto found = stored.find(want.name);
+    require(found != stored.end(), "model weights: tensor \"" + want.name + "\" is missing");
+    require(found->second.shape == want.shape,
+            "model weights: tensor \"" + want.name + "\" has the wrong shape for the config");
+  }
   ModelParams params = ModelParams::init(config, 0);
   for (const TensorSlot& slot : tensor_slots(config, params)) {
     const auto found = stored.find(slot.name);
-    require(found != stored.end(), "model weights: tensor \"" + slot.name + "\" is missing");
-    require(found->second.shape == slot.shape, "model weights: tensor \"" + slot.name + "\" has the wrong shape for the config");
     std::copy(found->second.data.begin(), found->second.data.end(), slot.data);
     stored.erase(found);
   }
@@ -134,13 +138,11 @@ ModelParams params_from_safetensors(const ModelConfig& config, const std::uint8_
 }
 
 LoadedModel load_model(const std::uint8_t* weights, std::size_t size, const std::string& config_json,
-                       const std::string& vocab_json) {
+                       const std::string& vocab_json, std::uint64_t max_parameter_bytes) {
   const ModelConfig config = config_from_json(config_json);
-  Tokenizer tokenizer = Tokenizer::from_json(vocab_json);
-  require(tokenizer.size() == config.vocab_size,
-          "model: the vocabulary has " + std::to_string(tokenizer.size()) + " tokens but the config says vocab_size = " +
-              std::to_string(config.vocab_size));
-  return {Transformer(config, params_from_safetensors(config, weights, size)), std::move(tokenizer)};
+  require_parameter_bytes(config, max_parameter_bytes);
+  Tokenizer tokenizer = Tokenizer::from_json(vocab_json, config.vocab_size);
+  return {Transformer(config, params_from_safetensors(config, weights, size, max_parameter_bytes)), std::move(tokenizer)};
 }
 
 namespace {

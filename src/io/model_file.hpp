@@ -19,17 +19,20 @@ ModelConfig config_from_json(const std::string& json);
 
 std::vector<std::uint8_t> params_to_safetensors(const ModelConfig& config, const ModelParams& params);
 // every tensor the config needs, with its shape, and nothing else (GPT-2's causal-mask buffers
-// h.{i}.attn.bias / attn.masked_bias are recognised and skipped)
-ModelParams params_from_safetensors(const ModelConfig& config, const std::uint8_t* bytes, std::size_t size);
+// h.{i}.attn.bias / attn.masked_bias are recognised and skipped); the shapes are checked before
+// anything is allocated, and a config needing more than max_parameter_bytes is refused
+ModelParams params_from_safetensors(const ModelConfig& config, const std::uint8_t* bytes, std::size_t size,
+                                    std::uint64_t max_parameter_bytes = kDefaultMaxParameterBytes);
 
 struct LoadedModel {
   Transformer model;
   Tokenizer tokenizer;
 };
 
-// checks that the vocabulary and the model agree in size
+// checks that the vocabulary and the model agree in size, and refuses a config needing more than
+// max_parameter_bytes before reading the vocabulary or the weights
 LoadedModel load_model(const std::uint8_t* weights, std::size_t size, const std::string& config_json,
-                       const std::string& vocab_json);
+                       const std::string& vocab_json, std::uint64_t max_parameter_bytes = kDefaultMaxParameterBytes);
 LoadedModel load_model_dir(const std::string& directory);
 void save_model_dir(const std::string& directory, const Transformer& model, const Tokenizer& tokenizer);
 

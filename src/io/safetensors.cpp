@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cstring>
 #include <nlohmann/json.hpp>
-#include <set>
 
 #include "core/check.hpp"
+#include "io/strict_json.hpp"
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "safetensors data is little-endian");
 
@@ -52,6 +52,7 @@ std::vector<std::uint8_t> safetensors_write(const TensorMap& tensors, const Meta
   std::memcpy(out.data() + 8, text.data(), text.size());
   std::uint8_t* data = out.data() + 8 + text.size();
   for (const auto& [name, t] : tensors) {
+    if (t.data.empty()) continue;  // an empty vector's data() may be null, which memcpy must not get
     std::memcpy(data, t.data.data(), t.data.size() * sizeof(float));
     data += t.data.size() * sizeof(float);
   }
@@ -70,22 +71,12 @@ TensorMap safetensors_read(const std::uint8_t* bytes, std::size_t size, Metadata
                                        " runs past the end of the " + std::to_string(size) + "-byte file");
   const std::string text(reinterpret_cast<const char*>(bytes + 8), static_cast<size_t>(header_size));
 
-  // duplicate names are invisible once parsed (a later one overwrites), so watch the keys go by
-  std::set<std::string> keys;
-  std::string duplicate;
-  const json::parser_callback_t watch = [&](int depth, json::parse_event_t event, json& parsed) {
-    if (event == json::parse_event_t::key && depth == 1 && !keys.insert(parsed.get<std::string>()).second)
-      duplicate = parsed.get<std::string>();
-    return true;
-  };
-  json header;
-  try {
-    header = json::parse(text, watch);
-  } catch (const json::exception& e) {
-    throw Error(fail_prefix() + "the header is not valid JSON (" + e.what() + ")");
-  }
-  require(duplicate.empty(), fail_prefix() + "tensor \"" + duplicate + "\" is named twice");
-  require(header.is_object(), fail_prefix() + "the header must be a JSON object");
+  // the format has the header start with '{' (so it is an object): no byte-order mark, no
+  // leading whitespace
+  require(!text.empty() && text[0] == '{',
+          fail_prefix() + "the header must start with '{', found " +
+              (text.empty() ? std::string("nothing") : "byte " + std::to_string(static_cast<unsigned char>(text[0]))));
+  const json header = parse_strict_json(text, fail_prefix() + "the header");
 
   const std::uint64_t data_size = size - 8 - header_size;
   const std::uint8_t* data = bytes + 8 + header_size;

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/check.hpp"
+#include "io/strict_json.hpp"
 
 namespace attnlab {
 
@@ -40,7 +41,8 @@ std::string lower_ascii(std::string s) {
 Tokenizer::Tokenizer(TokenizerKind kind, std::vector<std::string> tokens, bool lowercase)
     : kind_(kind), lowercase_(lowercase), tokens_(std::move(tokens)) {
   require(tokens_.size() >= kSpecials.size(), "tokenizer: the vocabulary must start with the six special tokens");
-  require(tokens_.size() <= (size_t(1) << 24), "tokenizer: the vocabulary is too large");
+  require(tokens_.size() <= static_cast<size_t>(kMaxSize),
+          "tokenizer: the vocabulary has more than " + std::to_string(kMaxSize) + " tokens");
   for (size_t i = 0; i < kSpecials.size(); ++i)
     require(tokens_[i] == kSpecials[i], std::string("tokenizer: entry ") + std::to_string(i) + " must be " +
                                             kSpecials[i] + ", found \"" + tokens_[i] + "\"");
@@ -130,24 +132,40 @@ std::string Tokenizer::to_json() const {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-Tokenizer Tokenizer::from_json(const std::string& text) {
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception& e) {
-    throw Error(std::string("tokenizer: the vocabulary is not valid JSON (") + e.what() + ")");
-  }
+Tokenizer Tokenizer::from_json(const std::string& text, std::optional<Index> expected_size) {
+  using nlohmann::json;
+  const Index most = expected_size.value_or(kMaxSize);
+  const auto wrong_size = [&](const std::string& found) {
+    return "tokenizer: the vocabulary has " + found + " tokens but " +
+           (expected_size ? "the config says vocab_size = " : "the limit is ") + std::to_string(most);
+  };
+  // counts the entries of the top-level "tokens" array as they are parsed
+  std::string field;
+  Index count = 0;
+  const JsonWatch count_tokens = [&](int depth, json::parse_event_t event, const json& parsed) {
+    if (event == json::parse_event_t::key && depth == 1) field = parsed.get<std::string>();
+    const bool entry = depth == 2 && (event == json::parse_event_t::value || event == json::parse_event_t::array_start ||
+                                      event == json::parse_event_t::object_start);
+    if (field == "tokens" && entry && ++count > most) throw Error(wrong_size("more than " + std::to_string(most)));
+  };
+  const json j = parse_strict_json(text, "tokenizer: the vocabulary", count_tokens);
   require(j.is_object() && j.contains("kind") && j["kind"].is_string() && j.contains("tokens") &&
               j["tokens"].is_array(),
           "tokenizer: the vocabulary JSON needs \"kind\" and a \"tokens\" array");
+  for (const auto& item : j.items())
+    require(item.key() == "kind" || item.key() == "lowercase" || item.key() == "tokens",
+            "tokenizer: unknown field \"" + item.key() + "\" in the vocabulary");
   const std::string kind = j["kind"];
   require(kind == "word" || kind == "character", "tokenizer: kind must be \"word\" or \"character\", got \"" + kind + "\"");
+  require(!j.contains("lowercase") || j["lowercase"].is_boolean(), "tokenizer: \"lowercase\" must be true or false");
   std::vector<std::string> tokens;
   for (const auto& t : j["tokens"]) {
     require(t.is_string(), "tokenizer: every token must be a string");
     tokens.push_back(t.get<std::string>());
   }
-  const bool lowercase = j.contains("lowercase") && j["lowercase"].is_boolean() && j["lowercase"].get<bool>();
+  if (expected_size)
+    require(static_cast<Index>(tokens.size()) == most, wrong_size(std::to_string(tokens.size())));
+  const bool lowercase = j.contains("lowercase") && j["lowercase"].get<bool>();
   return Tokenizer(kind == "word" ? TokenizerKind::word : TokenizerKind::character, std::move(tokens), lowercase);
 }
 

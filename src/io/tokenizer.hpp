@@ -2,11 +2,13 @@
 // Text ↔ token ids: word-level (words and punctuation marks) or character-level (Unicode code
 // points). The vocabulary is data, saved with a model; six special tokens come first.
 #include <array>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "core/tensor.hpp"
+#include "model/config.hpp"
 
 namespace attnlab {
 
@@ -41,8 +43,13 @@ class Tokenizer {
 
   // {"kind": "word"|"character", "lowercase": bool, "tokens": [...]}
   std::string to_json() const;
-  // throws attnlab::Error with the reason for malformed JSON or a bad vocabulary
-  static Tokenizer from_json(const std::string& json);
+  // throws attnlab::Error with the reason for malformed JSON, an unknown or repeated field, or a
+  // bad vocabulary; with expected_size (a model's vocab_size) also for a vocabulary of another
+  // size, found while parsing: a huge vocabulary is refused without being read to the end
+  static Tokenizer from_json(const std::string& json, std::optional<Index> expected_size = std::nullopt);
+
+  // largest vocabulary, as a model's vocab_size allows
+  static constexpr Index kMaxSize = ModelConfig::kMaxVocabSize;
 
  private:
   TokenizerKind kind_;

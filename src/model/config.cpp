@@ -23,7 +23,7 @@ void ModelConfig::validate() const {
                                     std::to_string(lo) + " and " + std::to_string(hi) + ", got " +
                                     std::to_string(v));
   };
-  within(vocab_size, 1, 1 << 20, "vocab_size");
+  within(vocab_size, 1, kMaxVocabSize, "vocab_size");
   within(n_ctx, 1, 1 << 16, "n_ctx");
   within(d_model, 1, 1 << 14, "d_model");
   within(d_ff, 1, 1 << 16, "d_ff");

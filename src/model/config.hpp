@@ -20,6 +20,8 @@ enum class Positional { none, sinusoidal, learned, rope, alibi };
 enum class Norm { layer_norm, rms_norm };
 
 struct ModelConfig {
+  static constexpr Index kMaxVocabSize = Index(1) << 20;
+
   Architecture architecture = Architecture::decoder_only;
   Index vocab_size = 0;
   Index n_ctx = 0;               // longest sequence (size of a learned position table)

@@ -25,13 +25,15 @@ RowVector next_token_probabilities(const RowVector& logits, const SamplingOption
   require_finite(logits, "sampling: logits");
   validate_sampling(options, vocab);
   Index best = 0;
-  logits.maxCoeff(&best);
+  const Scalar highest = logits.maxCoeff(&best);
   if (options.temperature == 0.0f) {
     RowVector p = RowVector::Zero(vocab);
     p(best) = 1.0f;
     return p;
   }
-  RowVector scaled = logits / options.temperature;
+  // shifted by the largest logit first: every quotient is then ≤ 0, so a tiny temperature sends
+  // the others to −∞ (probability 0) instead of overflowing to +∞ and making the softmax NaN
+  RowVector scaled = (logits.array() - highest).matrix() / options.temperature;
   if (options.top_k && *options.top_k < vocab) {
     // the k-th largest logit is the threshold; ties at the threshold keep the lowest ids
     std::vector<Index> order(static_cast<size_t>(vocab));

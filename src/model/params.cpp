@@ -131,17 +131,80 @@ std::vector<TensorSlot> tensor_slots(const ModelConfig& config, ModelParams& p) 
   return slots;
 }
 
-void validate_params(const ModelConfig& config, const ModelParams& params) {
+std::vector<TensorShape> tensor_layout(const ModelConfig& config) {
   config.validate();
-  // the expected layout is that of a freshly initialised model of this config
-  ModelParams expected = ModelParams::init(config, 0);
+  const Index d = config.d_model, qkv = d + 2 * config.attention().kv_width();
+  std::vector<TensorShape> layout;
+  const auto matrix = [&](const std::string& name, Index rows, Index cols) { layout.push_back({name, {rows, cols}}); };
+  const auto vector = [&](const std::string& name, Index size) { layout.push_back({name, {size}}); };
+  const auto norm = [&](const std::string& name) {
+    vector(name + ".weight", d);
+    if (config.norm == Norm::layer_norm) vector(name + ".bias", d);
+  };
+  const auto attention = [&](const std::string& name) {
+    matrix(name + ".c_attn.weight", d, qkv);
+    vector(name + ".c_attn.bias", qkv);
+    matrix(name + ".c_proj.weight", d, d);
+    vector(name + ".c_proj.bias", d);
+  };
+  const auto stack = [&](const std::string& prefix, Index layers, bool cross) {
+    for (Index i = 0; i < layers; ++i) {
+      const std::string p = prefix + "h." + std::to_string(i) + ".";
+      norm(p + "ln_1");
+      attention(p + "attn");
+      if (cross) {
+        norm(p + "ln_cross_attn");
+        attention(p + "crossattention");
+      }
+      norm(p + "ln_2");
+      matrix(p + "mlp.c_fc.weight", d, config.d_ff);
+      vector(p + "mlp.c_fc.bias", config.d_ff);
+      if (config.activation == Activation::swiglu) {
+        matrix(p + "mlp.c_gate.weight", d, config.d_ff);
+        vector(p + "mlp.c_gate.bias", config.d_ff);
+      }
+      matrix(p + "mlp.c_proj.weight", config.d_ff, d);
+      vector(p + "mlp.c_proj.bias", d);
+    }
+    if (config.final_norm) norm(prefix + "ln_f");
+  };
+  matrix("wte.weight", config.vocab_size, d);
+  if (config.positional == Positional::learned) matrix("wpe.weight", config.n_ctx, d);
+  if (config.architecture == Architecture::encoder_decoder) {
+    stack("encoder.", config.n_layers, false);
+    stack("decoder.", config.n_decoder_layers, true);
+  } else {
+    stack("", config.n_layers, false);
+  }
+  if (!config.tie_embeddings) matrix("lm_head.weight", config.vocab_size, d);
+  return layout;
+}
+
+std::uint64_t parameter_bytes(const ModelConfig& config) {
+  std::uint64_t count = 0;
+  for (const TensorShape& t : tensor_layout(config)) {
+    std::uint64_t size = 1;
+    for (auto s : t.shape) size *= static_cast<std::uint64_t>(s);
+    count += size;
+  }
+  return count * sizeof(Scalar);
+}
+
+void require_parameter_bytes(const ModelConfig& config, std::uint64_t max_bytes) {
+  const std::uint64_t bytes = parameter_bytes(config);
+  require(bytes <= max_bytes, "model config: the parameters need " + std::to_string(bytes) +
+                                  " bytes, more than the limit of " + std::to_string(max_bytes) + " bytes");
+}
+
+void validate_params(const ModelConfig& config, const ModelParams& params) {
+  const std::vector<TensorShape> want = tensor_layout(config);
   ModelParams& actual = const_cast<ModelParams&>(params);  // slots are only read here
-  const std::vector<TensorSlot> want = tensor_slots(config, expected);
   const std::vector<TensorSlot> have = tensor_slots(config, actual);
   require(want.size() == have.size(), "model parameters: expected " + std::to_string(want.size()) +
                                           " tensors, found " + std::to_string(have.size()));
   for (size_t i = 0; i < want.size(); ++i) {
-    require(have[i].shape == want[i].shape, "model parameters: " + want[i].name + " has the wrong shape");
+    require(have[i].name == want[i].name && have[i].shape == want[i].shape,
+            "model parameters: " + want[i].name + " has the wrong shape");
     Index count = 1;
     for (auto s : have[i].shape) count *= s;
     for (Index j = 0; j < count; ++j)

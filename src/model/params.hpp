@@ -57,6 +57,31 @@ struct TensorSlot {
 // the shapes of `config` (as from ModelParams::init); loading writes through these slots.
 std::vector<TensorSlot> tensor_slots(const ModelConfig& config, ModelParams& params);
 
+// A tensor's checkpoint name and shape, as a config implies them.
+struct TensorShape {
+  std::string name;
+  std::vector<std::int64_t> shape;
+};
+
+// The names and shapes of tensor_slots(config, params), from the config alone: nothing is
+// allocated, so a file can be checked against a config before memory is committed to it.
+std::vector<TensorShape> tensor_layout(const ModelConfig& config);
+
+// bytes of the float parameters a config implies (from tensor_layout)
+std::uint64_t parameter_bytes(const ModelConfig& config);
+
+// Largest model built from outside data (a file, a JS config) unless the caller asks otherwise: a
+// small config must not be able to make the engine allocate gigabytes. The WebAssembly heap is
+// at most 1 GiB and a trainer needs four copies of the parameters.
+#if defined(__EMSCRIPTEN__)
+constexpr std::uint64_t kDefaultMaxParameterBytes = std::uint64_t(256) << 20;
+#else
+constexpr std::uint64_t kDefaultMaxParameterBytes = std::uint64_t(4) << 30;
+#endif
+
+// throws attnlab::Error unless parameter_bytes(config) ≤ max_bytes
+void require_parameter_bytes(const ModelConfig& config, std::uint64_t max_bytes);
+
 // throws attnlab::Error naming the first missing, wrongly shaped or non-finite tensor
 void validate_params(const ModelConfig& config, const ModelParams& params);
 

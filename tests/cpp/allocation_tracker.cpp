@@ -2,7 +2,17 @@
 
 #include <atomic>
 
-#if defined(__GLIBC__) && !defined(__EMSCRIPTEN__)
+// AddressSanitizer replaces malloc itself: wrapping glibc's would hide every allocation from it
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ATTNLAB_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define ATTNLAB_ASAN 1
+#endif
+
+#if defined(__GLIBC__) && !defined(__EMSCRIPTEN__) && !defined(ATTNLAB_ASAN)
 #include <malloc.h>
 
 // The test executable's malloc family wraps glibc's and keeps a running total while tracking.

@@ -40,4 +40,17 @@ TEST_CASE("exp_inplace matches std::exp", "[exp]") {
     CHECK(std::isfinite(y[4]));
     CHECK(y[3] > 1e38f);
   }
+  SECTION("NaN stays NaN and its neighbours are unaffected (no NaN→int conversion: UBSan-clean)") {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    std::vector<float> y = {1.0f, nan, 0.0f, -nan, 88.5f, 3.4e38f, -3.4e38f, 2.0f};
+    exp_inplace(y.data(), static_cast<Index>(y.size()));
+    CHECK_THAT(y[0], WithinRel(2.718281828f, 1e-7f));
+    CHECK(std::isnan(y[1]));
+    CHECK(y[2] == 1.0f);
+    CHECK(std::isnan(y[3]));
+    CHECK(y[4] == y[5]);  // saturated at exp(88)
+    CHECK(std::isfinite(y[5]));
+    CHECK(y[6] == 0.0f);
+    CHECK_THAT(y[7], WithinRel(7.389056099f, 1e-7f));
+  }
 }

@@ -35,6 +35,19 @@ TEST_CASE("next-token probabilities", "[generate]") {
     CHECK(p(2) == 0.0f);
     CHECK_THAT(p(1), WithinAbs(std::exp(3.0) / (std::exp(3.0) + std::exp(2.0)), 1e-6));
   }
+  SECTION("extreme temperatures give finite probabilities: tiny is greedy, huge is uniform") {
+    SamplingOptions o;
+    for (const float t : {1e-40f, std::numeric_limits<float>::denorm_min(), 1e-30f}) {
+      o.temperature = t;
+      CHECK_THAT(Matrix(next_token_probabilities(logits, o)), IsNear(rows({{0, 1, 0, 0, 0}}), 0));
+    }
+    o.temperature = std::numeric_limits<float>::max();
+    CHECK_THAT(Matrix(next_token_probabilities(logits, o)), IsNear(rows({{0.2f, 0.2f, 0.2f, 0.2f, 0.2f}}), 1e-6));
+    RowVector extreme(3);
+    extreme << -3e38f, 3e38f, 0.0f;
+    o.temperature = 1e-30f;
+    CHECK_THAT(Matrix(next_token_probabilities(extreme, o)), IsNear(rows({{0, 1, 0}}), 0));
+  }
   SECTION("bad options are refused") {
     SamplingOptions o;
     o.temperature = -1.0f;

@@ -2,6 +2,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "allocation_tracker.hpp"
 #include "core/check.hpp"
 #include "io/model_file.hpp"
 #include "support.hpp"
@@ -57,6 +58,14 @@ TEST_CASE("configs as JSON", "[io][config]") {
   CHECK_THAT(error_of([] { config_from_json(R"({"vocab_size":5,"n_ctx":4,"d_model":4,"d_ff":4,"n_heads":3})"); }),
              Catch::Contains("not divisible"));
   CHECK_THAT(error_of([] { config_from_json("{]"); }), Catch::Contains("not valid JSON"));
+  SECTION("a key given twice is refused, not resolved to the last one") {
+    CHECK_THAT(error_of([] { config_from_json(R"({"vocab_size":5,"n_ctx":4,"d_model":4,"d_ff":4,"d_model":8})"); }),
+               Catch::Contains("model config names \"d_model\" twice"));
+  }
+  SECTION("a NUL inside a name is shown, and the rest of the message kept") {
+    const std::string config = std::string(R"({"vocab_size":5,"n_ctx":4,"d_model":4,"d_ff":4,"col\u0000our":1})");
+    CHECK(error_of([&] { config_from_json(config); }) == "model config: unknown field \"col\\0our\"");
+  }
 }
 
 TEST_CASE("models save and load bit-exactly", "[io][model_file]") {
@@ -136,4 +145,40 @@ TEST_CASE("a GPT-2-layout checkpoint loads one to one", "[io][model_file][oracle
   const Tokenizer tokenizer(TokenizerKind::word, words, false);
   const LoadedModel loaded = load_model(bytes.data(), bytes.size(), config, tokenizer.to_json());
   CHECK_THAT(loaded.model.forward(f.get<std::vector<int>>("tokens")), IsNear(f.tensor("logits"), 1e-5));
+}
+
+TEST_CASE("a config is checked against the file before the model's memory is allocated", "[io][model_file][errors]") {
+  const ModelConfig small = config_for(Positional::learned, Architecture::decoder_only);
+  const std::vector<std::uint8_t> weights = params_to_safetensors(small, Transformer::random(small, 1).params());
+  const Tokenizer tokenizer = Tokenizer::build(TokenizerKind::word, {"a b c d"});
+  SECTION("a small config asking for a gigabyte of parameters fails on the first shape, allocating nothing of it") {
+    ModelConfig big = small;
+    big.vocab_size = tokenizer.size();
+    big.n_layers = 256;
+    big.d_ff = 1 << 16;  // 256 layers of 3·8·65536 floats: 1.5 GiB
+    REQUIRE(parameter_bytes(big) > (std::uint64_t(1) << 30));
+    if (allocation_tracking_available()) allocation_tracking_start();
+    const std::string error = error_of([&] {
+      load_model(weights.data(), weights.size(), config_to_json(big), tokenizer.to_json(), std::uint64_t(2) << 30);
+    });
+    const std::size_t peak = allocation_tracking_peak();
+    allocation_tracking_stop();
+    CHECK_THAT(error, Catch::Contains("tensor \"h.0.mlp.c_fc.weight\" has the wrong shape"));
+    if (allocation_tracking_available()) {
+      INFO("peak heap bytes " << peak);
+      CHECK(peak < 100 * weights.size());
+    }
+  }
+  SECTION("the parameter bytes are capped, by default and by the caller") {
+    ModelConfig huge = small;
+    huge.d_model = 1 << 14;
+    huge.n_heads = huge.n_kv_heads = 1;
+    huge.d_ff = 1 << 16;
+    huge.n_layers = 64;
+    CHECK_THAT(error_of([&] { params_from_safetensors(huge, weights.data(), weights.size()); }),
+               Catch::Contains("more than the limit of " + std::to_string(kDefaultMaxParameterBytes) + " bytes"));
+    CHECK_THAT(error_of([&] { load_model(weights.data(), weights.size(), config_to_json(small), tokenizer.to_json(), 1000); }),
+               Catch::Contains("model config: the parameters need " + std::to_string(parameter_bytes(small)) +
+                               " bytes, more than the limit of 1000 bytes"));
+  }
 }

@@ -50,3 +50,41 @@ TEST_CASE("character-level tokenizer", "[tokenizer]") {
   CHECK(t.split("\xE2\x82") == Pieces{"\xE2", "\x82"});  // a truncated sequence falls apart into bytes
   CHECK(Tokenizer::from_json(t.to_json()).size() == t.size());
 }
+
+TEST_CASE("vocabulary JSON is read strictly and its size checked while parsing", "[tokenizer][errors]") {
+  const auto error_of = [](const std::string& json, std::optional<Index> expected = std::nullopt) {
+    try {
+      Tokenizer::from_json(json, expected);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string specials = R"("[PAD]","[UNK]","[BOS]","[EOS]","[MASK]","[SEP]")";
+  const std::string good = R"({"kind":"word","lowercase":true,"tokens":[)" + specials + R"(,"a"]})";
+  CHECK(error_of(good) == "no error");
+  CHECK(error_of(good, 7) == "no error");
+  SECTION("repeated keys, unknown fields and a non-boolean lowercase are refused by name") {
+    CHECK_THAT(error_of(R"({"kind":"word","kind":"character","tokens":[)" + specials + "]}"),
+               Catch::Contains("names \"kind\" twice"));
+    CHECK_THAT(error_of(R"({"kind":"word","tokens":[)" + specials + R"(],"tokens":[]})"),
+               Catch::Contains("names \"tokens\" twice"));
+    CHECK_THAT(error_of(R"({"kind":"word","lowercase":"true","tokens":[)" + specials + "]}"),
+               Catch::Contains("\"lowercase\" must be true or false"));
+    CHECK_THAT(error_of(R"({"kind":"word","lowercase":1,"tokens":[)" + specials + "]}"),
+               Catch::Contains("\"lowercase\" must be true or false"));
+    CHECK_THAT(error_of(R"({"kind":"word","merges":[],"tokens":[)" + specials + "]}"),
+               Catch::Contains("unknown field \"merges\""));
+  }
+  SECTION("a vocabulary of another size than the model's is refused, a larger one before it is read") {
+    CHECK_THAT(error_of(good, 10), Catch::Contains("the vocabulary has 7 tokens but the config says vocab_size = 10"));
+    std::string huge = R"({"kind":"word","tokens":[)" + specials;
+    for (int i = 0; i < 200000; ++i) huge += ",\"w" + std::to_string(i) + "\"";
+    huge += "]}";
+    CHECK_THAT(error_of(huge, 12), Catch::Contains("has more than 12 tokens but the config says vocab_size = 12"));
+  }
+  SECTION("no vocabulary is larger than a model's largest vocab_size") {
+    CHECK_THROWS_WITH(Tokenizer(TokenizerKind::word, std::vector<std::string>(Tokenizer::kMaxSize + 1, "x"), false),
+                      Catch::Contains("more than 1048576 tokens"));
+  }
+}

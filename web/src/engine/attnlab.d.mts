@@ -5,8 +5,12 @@
  *
  * Every function takes one options object and returns plain objects of typed arrays that
  * JavaScript owns. Bad input throws an `Error` whose message starts with "attnlab:" and names the
- * problem; the module stays usable. The three classes (`AttentionSteps`, `Model`, `Trainer`) hold C++ memory:
- * the package wraps them so that user code never calls `delete()`.
+ * problem (a NUL in it written as "\0"); the module stays usable and no memory is kept. That
+ * includes exceptions thrown by the caller's own getters, proxies or toJSON while an option is
+ * read: they become such an Error ("x could not be read (…)"). Each option is read once. Text
+ * with lone UTF-16 surrogates is read with U+FFFD in their place. The three classes
+ * (`AttentionSteps`, `Model`, `Trainer`) hold C++ memory: the package wraps them so that user code
+ * never calls `delete()`.
  */
 
 /** A row-major matrix: entry (i, j) is `data[i * cols + j]`. */
@@ -16,7 +20,8 @@ export interface MatrixData {
   data: Float32Array;
 }
 
-/** Numbers may be given as a Float32Array or a plain array, row-major; all must be finite. */
+/** Numbers may be given as a typed array (not BigInt64Array) or an array(-like) of numbers,
+ * row-major; all must be finite and of type number (no digit strings or booleans). */
 export type Numbers = Float32Array | ArrayLike<number>;
 
 export interface BuildInfo {
@@ -164,7 +169,8 @@ export interface ForwardOptions {
 }
 
 export interface SamplingOptions {
-  /** 0 = greedy; finite and ≥ 0 (default 1) */
+  /** 0 = greedy; finite, ≥ 0 and at most 3.40282347e38, the largest float (default 1); a tiny
+   * temperature is greedy in effect, a huge one uniform */
   temperature?: number;
   /** 1 … vocabulary size */
   topK?: number;
@@ -175,6 +181,7 @@ export interface RawModel {
   config(): Required<ModelConfig>;
   tokenize(text: string): { ids: Int32Array; pieces: string[] };
   decode(ids: ArrayLike<number>): string;
+  /** logits that are not finite (weights large enough to overflow the activations) throw */
   forward(options: ForwardOptions): { logits: MatrixData; trace?: Record<string, MatrixData> };
   nextTokenProbabilities(options: { tokens: ArrayLike<number> } & SamplingOptions): Float32Array;
   /** clears the KV cache and runs the prompt through it */
@@ -355,9 +362,13 @@ export interface AttnlabModule {
   softmaxRow(options: SoftmaxRowOptions): SoftmaxRow;
 
   attentionSteps(options: SingleHeadInput | MultiHeadInput): RawAttentionSteps;
-  modelFromConfig(options: { config: ModelConfig; seed?: number; vocab?: string }): RawModel;
-  /** weights: the bytes of model.safetensors; config and vocab: the JSON texts */
-  modelFromFiles(options: { weights: Uint8Array; config: string; vocab: string }): RawModel;
+  /** maxParameterBytes: the largest model to build (default 256 MiB, 268435456 bytes) */
+  modelFromConfig(options: { config: ModelConfig; seed?: number; vocab?: string; maxParameterBytes?: number }): RawModel;
+  /** weights: the bytes of model.safetensors, a real Uint8Array; config and vocab: the JSON texts,
+   * strict (no repeated keys, no unknown vocab fields). The config is checked against the
+   * weights' shapes and maxParameterBytes (default 256 MiB) before the model is allocated, and
+   * the vocabulary's size against vocab_size while it is read. */
+  modelFromFiles(options: { weights: Uint8Array; config: string; vocab: string; maxParameterBytes?: number }): RawModel;
 
   createTrainer(options: TrainerOptions): RawTrainer;
   /** reads a sentence of the coreference language ("the cat sat on the mat because it was soft");

@@ -1,0 +1,241 @@
+// A libFuzzer program over everything that reads outside data: safetensors files, whole models
+// (weights, config.json, vocab.json), model configs, and vocabularies with the tokenizer. The first
+// byte of an input picks the reader; the rest holds its files, joined by NUL bytes. A rejection
+// must be an attnlab::Error (anything else escaping is a finding), and whatever is accepted must
+// pass an oracle, or the program aborts with "wrong accept". Under ASan/UBSan every memory error
+// and undefined behaviour is a finding too.
+//
+// ATTNLAB_FUZZ_SEEDS=<dir> writes the seed corpus there instead (from the shipped models and
+// small random ones of every architecture) and exits.
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/check.hpp"
+#include "io/model_file.hpp"
+#include "io/safetensors.hpp"
+#include "io/tokenizer.hpp"
+
+namespace {
+
+using namespace attnlab;
+
+enum Reader : char { safetensors_file, model_files, model_config, vocabulary, reader_count };
+
+[[noreturn]] void wrong_accept(const std::string& what) {
+  std::fprintf(stderr, "attnlab-fuzz: wrong accept: %s\n", what.c_str());
+  std::abort();
+}
+
+void expect(bool holds, const std::string& what) {
+  if (!holds) wrong_accept(what);
+}
+
+const std::uint8_t* bytes_of(const std::string& s) { return reinterpret_cast<const std::uint8_t*>(s.data()); }
+
+bool same_floats(const std::vector<float>& a, const void* b) {
+  return std::memcmp(a.data(), b, a.size() * sizeof(float)) == 0;
+}
+
+// Accepted: every tensor holds the file's bytes at its data_offsets, and writing the tensors out
+// and reading them back gives them again, bit for bit.
+void check_safetensors(const std::string& file) {
+  TensorMap tensors;
+  try {
+    tensors = safetensors_read(bytes_of(file), file.size());
+  } catch (const Error&) {
+    return;
+  }
+  std::uint64_t header_size = 0;
+  std::memcpy(&header_size, file.data(), 8);
+  const nlohmann::json header = nlohmann::json::parse(file.substr(8, header_size));
+  const char* data = file.data() + 8 + header_size;
+  expect(tensors.size() == header.size() - header.count("__metadata__"), "safetensors: a tensor went missing");
+  for (const auto& [name, t] : tensors) {
+    const std::uint64_t begin = header.at(name).at("data_offsets").at(0);
+    expect(header.at(name).at("shape").get<std::vector<std::int64_t>>() == t.shape, "safetensors: shape of " + name);
+    expect(same_floats(t.data, data + begin), "safetensors: data of " + name);
+  }
+  const std::vector<std::uint8_t> written = safetensors_write(tensors);
+  const TensorMap back = safetensors_read(written.data(), written.size());
+  expect(back.size() == tensors.size(), "safetensors: tensors lost writing them out");
+  for (const auto& [name, t] : tensors)
+    expect(back.at(name).shape == t.shape && same_floats(back.at(name).data, t.data.data()),
+           "safetensors: " + name + " changed writing it out");
+}
+
+// Accepted: the config writes out and reads back unchanged.
+void check_config(const std::string& text) {
+  ModelConfig config;
+  try {
+    config = config_from_json(text);
+  } catch (const Error&) {
+    return;
+  }
+  const std::string written = config_to_json(config);
+  expect(config_to_json(config_from_json(written)) == written, "config: changed writing it out");
+}
+
+// Accepted: the vocabulary writes out and reads back unchanged, and the ids of any text decode to
+// a text with the same ids.
+void check_vocabulary(const std::string& json, const std::string& text) {
+  std::optional<Tokenizer> tokenizer;
+  try {
+    tokenizer = Tokenizer::from_json(json);
+  } catch (const Error&) {
+    return;
+  }
+  const Tokenizer back = Tokenizer::from_json(tokenizer->to_json());
+  expect(back.size() == tokenizer->size() && back.kind() == tokenizer->kind() &&
+             back.lowercase() == tokenizer->lowercase(),
+         "vocabulary: changed writing it out");
+  for (int id = 0; id < tokenizer->size(); ++id)
+    expect(back.token(id) == tokenizer->token(id), "vocabulary: token " + std::to_string(id) + " changed");
+  const std::vector<int> ids = tokenizer->encode(text);
+  expect(tokenizer->encode(tokenizer->decode(ids)) == ids, "tokenizer: ids do not survive decode and encode");
+}
+
+// Accepted: the parameters are the file's tensors bit for bit, and the model runs with finite
+// logits unless its weights are extreme enough (beyond 1e12) to overflow float activations.
+void check_model(const std::string& config, const std::string& vocab, const std::string& weights) {
+  std::optional<LoadedModel> loaded;
+  try {
+    loaded = load_model(bytes_of(weights), weights.size(), config, vocab);
+  } catch (const Error&) {
+    return;
+  }
+  const TensorMap file = safetensors_read(bytes_of(weights), weights.size());
+  ModelParams params = loaded->model.params();
+  float largest = 0;
+  for (const TensorSlot& slot : tensor_slots(loaded->model.config(), params)) {
+    const StoredTensor& stored = file.at(slot.name);
+    expect(stored.shape == slot.shape && same_floats(stored.data, slot.data), "model: " + slot.name + " is not the file's");
+    for (float w : stored.data) largest = std::max(largest, std::abs(w));
+  }
+  const ModelConfig& c = loaded->model.config();
+  std::vector<int> tokens;
+  for (Index i = 0; i < std::min<Index>(c.n_ctx, 6); ++i) tokens.push_back(static_cast<int>((i * 7 + 1) % c.vocab_size));
+  // extreme weights may overflow the activations: the engine then refuses (an Error from inside
+  // the forward pass) or the logits are not finite, which the JS API refuses
+  bool finite = false;
+  try {
+    finite = (c.architecture == Architecture::encoder_decoder ? loaded->model.forward(tokens, tokens)
+                                                              : loaded->model.forward(tokens))
+                 .allFinite();
+  } catch (const Error&) {
+  }
+  expect(finite || largest > 1e12f, "model: no finite logits from weights of at most " + std::to_string(largest));
+}
+
+// the input after the reader byte, cut at the first `parts - 1` NUL bytes
+std::vector<std::string> split(const std::string& input, size_t parts) {
+  std::vector<std::string> out;
+  size_t begin = 0;
+  while (out.size() + 1 < parts) {
+    const size_t end = input.find('\0', begin);
+    if (end == std::string::npos) break;
+    out.push_back(input.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  out.push_back(input.substr(std::min(begin, input.size())));
+  out.resize(parts);
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& parts) {
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) out += (i ? std::string(1, '\0') : std::string()) + parts[i];
+  return out;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// one seed of each reader for a model's three files
+void write_model_seeds(const std::string& dir, const std::string& name, const std::string& config,
+                       const std::string& vocab, const std::string& weights) {
+  const std::string text = "The cat sat on the mat because it was tired. [MASK] abc, x y z! 1 2 3";
+  const std::pair<Reader, std::string> seeds[] = {{safetensors_file, weights},
+                                                  {model_files, joined({config, vocab, weights})},
+                                                  {model_config, config},
+                                                  {vocabulary, joined({vocab, text})}};
+  for (const auto& [reader, body] : seeds) {
+    std::ofstream out(dir + "/" + name + "-" + std::to_string(reader), std::ios::binary);
+    out << static_cast<char>(reader) << body;
+  }
+}
+
+void write_seeds(const std::string& dir) {
+  for (const char* shipped : {"coreference", "sort"}) {
+    const std::string from = std::string(ATTNLAB_MODELS_DIR) + "/" + shipped + "/";
+    write_model_seeds(dir, shipped, read_file(from + "config.json"), read_file(from + "vocab.json"),
+                      read_file(from + "model.safetensors"));
+  }
+  // small models of every architecture and positional scheme, so that mutations reach every tensor
+  const Tokenizer words = Tokenizer::build(TokenizerKind::word, {"a b c ."});
+  const Tokenizer characters = Tokenizer::build(TokenizerKind::character, {"ab"}, true);
+  int n = 0;
+  for (Architecture architecture : {Architecture::decoder_only, Architecture::encoder_only, Architecture::encoder_decoder}) {
+    for (Positional positional : {Positional::learned, Positional::rope, Positional::alibi, Positional::sinusoidal}) {
+      const Tokenizer& tokenizer = n % 2 ? characters : words;
+      ModelConfig c;
+      c.architecture = architecture;
+      c.positional = positional;
+      c.vocab_size = tokenizer.size();
+      c.n_ctx = 6;
+      c.d_model = 4;
+      c.n_heads = 2;
+      c.n_kv_heads = n % 3 == 0 ? 1 : 2;
+      c.d_ff = 6;
+      c.n_layers = 1;
+      c.n_decoder_layers = 1;
+      c.norm = n % 2 ? Norm::rms_norm : Norm::layer_norm;
+      c.activation = n % 2 ? Activation::swiglu : Activation::gelu;
+      c.tie_embeddings = n % 3 != 1;
+      const std::vector<std::uint8_t> weights = params_to_safetensors(c, Transformer::random(c, 7 + n).params());
+      write_model_seeds(dir, "small" + std::to_string(n++), config_to_json(c), tokenizer.to_json(),
+                        std::string(weights.begin(), weights.end()));
+    }
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  if (const char* dir = std::getenv("ATTNLAB_FUZZ_SEEDS")) {
+    write_seeds(dir);
+    std::exit(0);
+  }
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  const std::string input(reinterpret_cast<const char*>(data) + 1, size - 1);
+  switch (static_cast<Reader>(data[0] % reader_count)) {
+    case safetensors_file: check_safetensors(input); break;
+    case model_files: {
+      const std::vector<std::string> files = split(input, 3);
+      check_model(files[0], files[1], files[2]);
+      break;
+    }
+    case model_config: check_config(input); break;
+    case vocabulary: {
+      const std::vector<std::string> files = split(input, 2);
+      check_vocabulary(files[0], files[1]);
+      break;
+    }
+    case reader_count: break;
+  }
+  return 0;
+}

@@ -1,0 +1,210 @@
+// Hostile and careless input to the package's JavaScript API, on both WebAssembly builds: values
+// that change between reads, getters that throw, look-alike typed arrays, extreme numbers, broken
+// UTF-16, and the heap after thousands of rejected calls. Each case was a defect: it corrupted
+// memory, leaked, hung or returned NaN before the fix.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { loadAttnlab } from '../../build/package/index.js';
+import { assertThrows, vocabJson } from './helpers.mjs';
+
+const SMALL_MODEL = { vocab_size: 12, n_ctx: 16, d_model: 16, n_heads: 4, d_ff: 32, n_layers: 2 };
+const WORDS = ['a', 'b', 'c', 'd', 'e', 'f'];
+const DECK = {
+  x: [1, 0, 1, 0, 0, 1, 0, 1, 1, 1, 0, 0], n: 3, d: 4,
+  wQ: [1, 0, 0, 1, 1, 0, 0, 1], wK: [0, 1, 1, 0, 0, 1, 1, 0], wV: [1, 1, 0, 0, 1, 0, 0, 1], dK: 2, dV: 2,
+};
+const shipped = (name) => {
+  const folder = new URL(`../../web/public/models/${name}/`, import.meta.url);
+  return {
+    weights: new Uint8Array(readFileSync(new URL('model.safetensors', folder))),
+    config: readFileSync(new URL('config.json', folder), 'utf8'),
+    vocab: readFileSync(new URL('vocab.json', folder), 'utf8'),
+  };
+};
+
+/** An array-like of `values` whose length answers `lengths[k]` on its k-th read (then the last). */
+function shiftingLength(values, lengths) {
+  const object = Object.assign({}, values);
+  object.reads = 0;
+  Object.defineProperty(object, 'length', { get() { return lengths[Math.min(object.reads++, lengths.length - 1)]; } });
+  return object;
+}
+
+/** safetensors bytes with the floats of one tensor replaced by f(old) */
+function withTensor(weights, name, f) {
+  const bytes = weights.slice();
+  const view = new DataView(bytes.buffer);
+  const headerSize = Number(view.getBigUint64(0, true));
+  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + headerSize)));
+  const [begin, end] = header[name].data_offsets;
+  for (let at = 8 + headerSize + begin; at < 8 + headerSize + end; at += 4) view.setFloat32(at, f(view.getFloat32(at, true)), true);
+  return bytes;
+}
+
+for (const threads of [1, 'auto']) {
+  describe(`hostile input, ${threads === 1 ? 'single-thread' : 'threaded'} build`, () => {
+    let engine;
+    let model;
+    before(async () => {
+      engine = await loadAttnlab({ threads });
+      model = engine.createModel({ config: SMALL_MODEL, seed: 3, vocab: vocabJson(WORDS) });
+    });
+    after(() => model.dispose());
+
+    it('reads an array\'s length once, so a length that grows between reads cannot overflow the heap', () => {
+      const logits = model.forward({ tokens: [1, 2, 3] }).logits.data;
+      const before = engine.memoryInUse();
+      const pe = shiftingLength(new Array(100000).fill(0.5), [4, 100000]);
+      const similarity = engine.positionSimilarity({ n: 2, d: 2, pe });
+      assert.equal(pe.reads, 1);
+      assert.deepEqual(similarity, engine.positionSimilarity({ n: 2, d: 2, pe: [0.5, 0.5, 0.5, 0.5] }));
+      const shrinking = shiftingLength([1, 0, 0, 1], [4, 0]);
+      assert.equal(engine.positionSimilarity({ n: 2, d: 2, pe: shrinking }).rows, 2);
+      assert.equal(shrinking.reads, 1);
+      const tokens = shiftingLength(new Array(9000).fill(1), [3, 9000]);
+      assert.equal(model.forward({ tokens }).logits.rows, 3);
+      assert.equal(tokens.reads, 1);
+      assertThrows(() => model.forward({ tokens: shiftingLength(new Array(9000).fill(1), [9000, 3]) }), /tokens has 9000 entries, more than the limit of 8192/);
+      // nothing was overwritten: the model computes what it did, and the heap is where it was
+      assert.deepEqual(model.forward({ tokens: [1, 2, 3] }).logits.data, logits);
+      assert.equal(engine.memoryInUse(), before);
+    });
+
+    it('takes numbers only: digit strings, booleans and BigInts in numeric arrays are refused', () => {
+      assertThrows(() => engine.positionSimilarity({ n: 1, d: 2, pe: ['1', '2'] }), /^attnlab: pe has a non-number at \[0\] \(string\)/);
+      assertThrows(() => engine.attention({ ...DECK, wV: [...DECK.wV.slice(0, 7), true] }), /wV has a non-number at \[7\] \(boolean\)/);
+      assertThrows(() => model.forward({ tokens: [1, null] }), /tokens has a non-number at \[1\] \(null\)/);
+      assertThrows(() => model.forward({ tokens: new BigInt64Array(2) }), /tokens must hold numbers, not BigInts/);
+      assertThrows(() => model.forward({ tokens: '123' }), /tokens must be a Float32Array or an array of numbers/);
+      assertThrows(() => model.forward({ tokens: { length: -1 } }), /tokens must be a Float32Array or an array of numbers/);
+      assert.equal(model.forward({ tokens: new Int32Array([1, 2]) }).logits.rows, 2);
+    });
+
+    it('turns a throwing getter, proxy or toJSON into an attnlab error, and keeps working', () => {
+      assertThrows(() => engine.attention({ ...DECK, get wK() { throw new Error('boom'); } }), /^attnlab: wK could not be read \(boom\)/);
+      const trap = new Proxy({}, { get() { throw new TypeError('trapped'); } });
+      assertThrows(() => engine.alibiSlopes(trap), /could not be read \(trapped\)/);
+      const cyclic = { ...SMALL_MODEL };
+      cyclic.self = cyclic;
+      assertThrows(() => engine.createModel({ config: cyclic }), /^attnlab: config could not be read/);
+      assertThrows(() => engine.createModel({ config: { toJSON() { throw new Error('no JSON'); } } }), /config could not be read \(no JSON\)/);
+      assert.equal(engine.alibiSlopes({ heads: 2 }).length, 2);
+    });
+
+    it('leaves the heap and the handle table where they were after 10,000 rejected calls of each kind', () => {
+      const handles = () => engine.raw.count_emval_handles();
+      const saved = model.save();
+      const misfit = JSON.stringify({ ...JSON.parse(saved.config), d_ff: 33 });
+      const rejected = {
+        'a bad argument': () => engine.alibiSlopes({ heads: 0 }),
+        'a wrong length': () => engine.positionSimilarity({ n: 2, d: 2, pe: [1, 2, 3] }),
+        'a getter throwing after matrices were built': () => engine.attention({ ...DECK, get wV() { throw new Error('late'); } }),
+        'a token outside the vocabulary': () => model.forward({ tokens: [1, 99] }),
+        'a config that does not fit the weights': () => engine.loadModel({ ...saved, config: misfit }),
+        'an unreadable trace list': () => model.forward({ tokens: [1], trace: [1] }),
+      };
+      for (const [kind, call] of Object.entries(rejected)) {
+        for (let i = 0; i < 100; i++) assert.throws(call);
+        const before = engine.memoryInUse();
+        const handlesBefore = handles();
+        for (let i = 0; i < 10000; i++) {
+          try {
+            call();
+            assert.fail(`${kind} was accepted`);
+          } catch (error) {
+            if (!(error instanceof Error) || !error.message.startsWith('attnlab: ')) throw error;
+          }
+        }
+        assert.equal(engine.memoryInUse() - before, 0, `${kind}: heap bytes left behind`);
+        assert.equal(handles() - handlesBefore, 0, `${kind}: JS values kept referenced`);
+      }
+    });
+
+    it('gives finite probabilities at extreme temperatures, or says why not', () => {
+      for (const temperature of [1e-40, 5e-324, 1e-30]) {
+        const p = model.nextTokenProbabilities({ tokens: [1, 2], temperature });
+        assert.ok(p.every(Number.isFinite), `T = ${temperature}`);
+        assert.equal(p.reduce((a, b) => a + b), 1);
+        assert.equal(Math.max(...p), 1);
+      }
+      const uniform = model.nextTokenProbabilities({ tokens: [1, 2], temperature: 3e38 });
+      assert.ok(uniform.every((v) => Math.abs(v - 1 / 12) < 1e-6));
+      assertThrows(() => model.nextTokenProbabilities({ tokens: [1], temperature: 1e308 }), /temperature must be at most 3\.40282347e\+38 \(the largest float\), got 1e\+308/);
+      model.startGeneration([1, 2]);
+      const step = model.generateStep({ temperature: 1e-40 });
+      assert.ok(step.probabilities.every(Number.isFinite));
+      assert.equal(step.probabilities[step.token], 1);
+    });
+
+    it('refuses to hand out NaN from finite but extreme weights', () => {
+      const untied = engine.createModel({ config: { ...SMALL_MODEL, tie_embeddings: false }, seed: 3, vocab: vocabJson(WORDS) });
+      const saved = untied.save();
+      untied.dispose();
+      // an overflowing output layer: the logits themselves are not finite
+      const overflowing = engine.loadModel({ ...saved, weights: withTensor(saved.weights, 'lm_head.weight', () => 3e38) });
+      assertThrows(() => overflowing.forward({ tokens: [1, 2, 3] }), /^attnlab: the logits are not finite: the activations overflowed/);
+      assertThrows(() => overflowing.nextTokenProbabilities({ tokens: [1, 2, 3] }), /^attnlab: sampling: logits contains a non-finite value/);
+      assertThrows(() => overflowing.startGeneration([1, 2, 3]), /^attnlab: the logits are not finite/);
+      overflowing.dispose();
+      // an overflowing first layer: the engine stops at the first non-finite activation
+      const early = engine.loadModel({ ...saved, weights: withTensor(saved.weights, 'h.0.ln_1.weight', () => 1e30) });
+      assertThrows(() => early.forward({ tokens: [1, 2, 3] }), /^attnlab: attention: input contains a non-finite value/);
+      early.dispose();
+    });
+
+    it('requires a real Uint8Array for weights and rejects look-alikes at once', () => {
+      const { config, vocab } = shipped('sort');
+      const lookAlikes = [
+        Object.create(Uint8Array.prototype, { length: { value: 3e8 } }),
+        Object.setPrototypeOf(new DataView(new ArrayBuffer(8)), Uint8Array.prototype),
+        new Proxy(new Uint8Array(4), {}),
+        new Uint16Array(4),
+        Array.from({ length: 16 }, () => 0),
+      ];
+      for (const weights of lookAlikes) {
+        const start = performance.now();
+        assertThrows(() => engine.loadModel({ weights, config, vocab }), /^attnlab: weights must be a Uint8Array/);
+        assert.ok(performance.now() - start < 1000, 'rejected within a second');
+      }
+    });
+
+    it('refuses a huge vocabulary from the config\'s vocab_size, before reading it through', () => {
+      const loadable = shipped('sort');
+      const tokens = ['[PAD]', '[UNK]', '[BOS]', '[EOS]', '[MASK]', '[SEP]'];
+      for (let i = 0; i < 1000000; i++) tokens.push(`w${i}`);
+      const vocab = JSON.stringify({ kind: 'word', tokens });
+      const start = performance.now();
+      assertThrows(() => engine.loadModel({ ...loadable, vocab }), /the vocabulary has more than \d+ tokens but the config says vocab_size = \d+/);
+      assert.ok(performance.now() - start < 3000, `rejected in ${performance.now() - start} ms`);
+    });
+
+    it('refuses configs whose parameters exceed the limit, and checks shapes before allocating', () => {
+      const big = { ...SMALL_MODEL, d_model: 1024, n_heads: 4, d_ff: 65536, n_layers: 16 };
+      assertThrows(() => engine.createModel({ config: big }), /the parameters need \d+ bytes, more than the limit of 268435456 bytes/);
+      assertThrows(() => engine.createModel({ config: SMALL_MODEL, maxParameterBytes: 1000 }), /more than the limit of 1000 bytes/);
+      const loadable = shipped('sort');
+      const config = JSON.parse(loadable.config);
+      const before = engine.memoryInUse();
+      const start = performance.now();
+      assertThrows(() => engine.loadModel({ ...loadable, config: JSON.stringify({ ...config, n_layers: 8, d_ff: 65536 }), maxParameterBytes: 2 ** 30 }),
+        /has the wrong shape for the config/);
+      assert.ok(performance.now() - start < 2000, `rejected in ${performance.now() - start} ms`);
+      assert.equal(engine.memoryInUse(), before);
+    });
+
+    it('replaces lone UTF-16 surrogates instead of swallowing the next character', () => {
+      assert.deepEqual(model.tokenize('a\ud800 b').pieces, ['a\ufffd', 'b']);
+      assert.deepEqual(model.tokenize('a \udc00b').pieces, ['a', '\ufffdb']);
+      assert.deepEqual(model.tokenize('a \ud83d\ude00 b').pieces, ['a', '\ud83d\ude00', 'b']);
+      const character = engine.createModel({ config: { ...SMALL_MODEL, vocab_size: 8 }, vocab: JSON.stringify({ kind: 'character', tokens: ['[PAD]', '[UNK]', '[BOS]', '[EOS]', '[MASK]', '[SEP]', 't', 'e'] }) });
+      assert.deepEqual(character.tokenize('t\ud800e').pieces, ['t', '\ufffd', 'e']);
+      character.dispose();
+    });
+
+    it('keeps a NUL in an error message visible and the rest of the message', () => {
+      assertThrows(() => engine.createModel({ config: { ...SMALL_MODEL, 'col\u0000our': 1 } }), /unknown field "col\\0our"$/);
+      assertThrows(() => engine.positionalTable({ kind: 'sin\u0000usoidal', n: 2, d: 2 }), /unknown positional encoding "sin\\0usoidal" \(expected/);
+    });
+  });
+}
