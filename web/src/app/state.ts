@@ -33,6 +33,11 @@ export const EXPLORER_VIEWS = ['heatmap', 'head', 'model'] as const;
 export type ExplorerView = (typeof EXPLORER_VIEWS)[number];
 const ARCHITECTURE = 'attn-architecture';
 const COMPONENTS = 'attn-components';
+const RNN_GRADIENTS = 'attn-rnn-gradients';
+const SCALING = 'attn-scaling';
+const CAUSAL_MASK = 'attn-causal-mask';
+/** the letters the shipped sorting model reads */
+export const LETTERS = [...'abcdefghijklmnopqrstuvwxyz'];
 
 /** Every setting a reader can change, with its type, limits and default. */
 export const FIELDS: readonly Field[] = [
@@ -70,6 +75,19 @@ export const FIELDS: readonly Field[] = [
   { key: 'mh', element: MULTI_HEAD, attribute: 'sentence', type: 'text', maxLength: 200, default: SEMINAR_SENTENCE },
   { key: 'mhlayer', element: MULTI_HEAD, attribute: 'layer', type: 'int', min: 0, max: 1, default: 0 },
   { key: 'mhtok', element: MULTI_HEAD, attribute: 'token', type: 'int', min: -1, max: 63, default: -1 },
+
+  { key: 'rnn-t', element: RNN_GRADIENTS, attribute: 'length', type: 'int', min: 4, max: 256, default: 64 },
+  // W_hh = scale·(random orthogonal): below 1 gradients vanish, above 1 the tanh saturates
+  { key: 'rnn-w', element: RNN_GRADIENTS, attribute: 'scale', type: 'number', min: 0.5, max: 1.5, default: 1 },
+
+  { key: 'dk', element: SCALING, attribute: 'dk', type: 'int', min: 1, max: 512, default: 64 },
+  { key: 'temp', element: SCALING, attribute: 'temperature', type: 'number', min: 0.25, max: 4, default: 1 },
+
+  // the shipped sorting model reads at most n_ctx = 19 tokens
+  { key: 'cm', element: CAUSAL_MASK, attribute: 'text', type: 'text', maxLength: 18, default: 'sortme' },
+  { key: 'cm-mask', element: CAUSAL_MASK, attribute: 'mask', type: 'bool', default: true },
+  { key: 'cm-pos', element: CAUSAL_MASK, attribute: 'position', type: 'int', min: 0, max: 17, default: 3 },
+  { key: 'cm-letter', element: CAUSAL_MASK, attribute: 'letter', type: 'enum', values: LETTERS, default: 'a' },
 ];
 
 export function fieldsOf(element: string): Field[] {

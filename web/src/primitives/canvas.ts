@@ -9,16 +9,21 @@ export interface SharpCanvas {
   readonly canvas: HTMLCanvasElement;
   /** sets the CSS size and the drawing, and draws */
   draw(width: number, height: number, draw: Draw): void;
-  redraw(): void;
+  /** draws again; `scale` is displayScale(canvas) when the caller has measured it */
+  redraw(scale?: number): void;
 }
 
 const live = new Set<WeakRef<SharpCanvas>>();
 globalThis.addEventListener?.('attn-redraw', () => {
+  // measure every shown canvas first, then draw: alternating the two would lay the page out again
+  // for each canvas. Hidden canvases (other slides) wait for the event that shows them.
+  const shown: [SharpCanvas, number][] = [];
   for (const ref of live) {
     const canvas = ref.deref();
     if (!canvas) live.delete(ref);
-    else if (canvas.canvas.isConnected) canvas.redraw();
+    else if (canvas.canvas.isConnected && canvas.canvas.checkVisibility()) shown.push([canvas, displayScale(canvas.canvas)]);
   }
+  for (const [canvas, scale] of shown) canvas.redraw(scale);
 });
 
 /** how much larger than its CSS size the element appears on screen (1 when not laid out) */
@@ -43,9 +48,9 @@ export function sharpCanvas(label: string): SharpCanvas {
       canvas.style.height = `${height}px`;
       self.redraw();
     },
-    redraw() {
+    redraw(scale = displayScale(canvas)) {
       if (!painter) return;
-      const ratio = Math.min(4, (globalThis.devicePixelRatio || 1) * Math.max(1, displayScale(canvas)));
+      const ratio = Math.min(4, (globalThis.devicePixelRatio || 1) * Math.max(1, scale));
       canvas.width = Math.round(size.width * ratio);
       canvas.height = Math.round(size.height * ratio);
       const g = canvas.getContext('2d');

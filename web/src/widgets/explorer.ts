@@ -12,9 +12,10 @@ import { EXPLORER_VIEWS, type ExplorerView } from '../app/state';
 import { formatNumber } from '../math/format';
 import { at, row, type MatrixData } from '../math/matrix';
 import { topIndices } from '../math/ranking';
-import { shortLabel, wellFormed } from '../math/text';
+import { shortLabel } from '../math/text';
 import { foreground, sharpCanvas } from '../primitives/canvas';
 import { EngineElement } from '../primitives/engine-element';
+import { sentenceInput } from '../primitives/sentence-input';
 import { Heatmap } from '../primitives/heatmap';
 
 const styles = `
@@ -327,15 +328,7 @@ export class Explorer extends EngineElement {
     const root = document.createElement('div');
     const sentenceBar = document.createElement('div');
     sentenceBar.className = 'bar';
-    const sentenceLabel = document.createElement('label');
-    sentenceLabel.className = 'control';
-    sentenceLabel.textContent = 'sentence';
-    const input = document.createElement('input');
-    input.type = 'text';
-    input.maxLength = 200;
-    input.spellcheck = false;
-    input.addEventListener('change', () => this.change({ sentence: wellFormed(input.value), token: -1 }));
-    sentenceLabel.append(input);
+    const { label: sentenceLabel, input } = sentenceInput((sentence) => this.change({ sentence, token: -1 }));
     const swap = document.createElement('button');
     swap.type = 'button';
     swap.textContent = 'soft ⇄ hungry';

@@ -7,3 +7,6 @@ import './attention-map';
 import './multi-head';
 import './explorer';
 import './four-steps';
+import './rnn-gradients';
+import './scaling';
+import './causal-mask';

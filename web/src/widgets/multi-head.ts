@@ -9,9 +9,10 @@ import { css, diverging } from '../math/colormap';
 import { formatNumber } from '../math/format';
 import { at, maxAbsFinite, row, type MatrixData } from '../math/matrix';
 import { argmax } from '../math/ranking';
-import { shortLabel, wellFormed } from '../math/text';
+import { shortLabel } from '../math/text';
 import { foreground, sharpCanvas, type SharpCanvas } from '../primitives/canvas';
 import { EngineElement } from '../primitives/engine-element';
+import { sentenceInput } from '../primitives/sentence-input';
 import { Heatmap } from '../primitives/heatmap';
 import { SERIES_COLOURS } from '../primitives/plot';
 
@@ -165,15 +166,7 @@ export class MultiHead extends EngineElement {
     const root = document.createElement('div');
     const bar = document.createElement('div');
     bar.className = 'bar';
-    const sentenceLabel = document.createElement('label');
-    sentenceLabel.className = 'control';
-    sentenceLabel.textContent = 'sentence';
-    const input = document.createElement('input');
-    input.type = 'text';
-    input.maxLength = 200;
-    input.spellcheck = false;
-    input.addEventListener('change', () => this.change({ sentence: wellFormed(input.value), token: -1 }));
-    sentenceLabel.append(input);
+    const { label: sentenceLabel, input } = sentenceInput((sentence) => this.change({ sentence, token: -1 }));
     const layerGroup = document.createElement('div');
     layerGroup.setAttribute('role', 'group');
     layerGroup.setAttribute('aria-label', 'layer');

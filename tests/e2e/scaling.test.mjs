@@ -1,0 +1,74 @@
+// <attn-scaling> on its slide: the engine's measured variance of q·k is d_k and 1 after the
+// scale; without the scale a wide key's softmax turns one-hot and its gradient dies.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openPage } from './browser.mjs';
+import { DIST, serve } from './server.mjs';
+import { canvasColours, fitsSlide, plotSeries, screenshotSlide } from './widget-checks.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await serve(DIST);
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+/** the statistics table: { 'unscaled, q·k': [entropy, max weight, ‖J‖], 'scaled, …': […] } */
+const statistics = (widget) => widget.locator('table.stats').evaluate((table) => Object.fromEntries(
+  [...table.rows].slice(1).map((tr) => [tr.cells[0].textContent, [...tr.cells].slice(1).map((c) => Number(c.textContent.replaceAll('−', '-')))])));
+
+describe('why divide by √d_k', () => {
+  it('measures Var(q·k) ≈ d_k and ≈ 1 after scaling', async () => {
+    const { page, problems, requests, close } = await openPage(browser, `${server.url}#why-sqrt-dk`);
+    const widget = page.locator('attn-scaling');
+    await page.locator('attn-scaling[data-ready]').waitFor({ timeout: 60000 });
+    const counts = await canvasColours(widget);
+    assert.equal(counts.length, 3, 'variance plot, softmax bars, gradient plot');
+    for (const count of counts) assert.ok(count > 20, `a canvas shows only ${count} colours`);
+    assert.ok(await fitsSlide(widget), 'the widget fits its slide');
+
+    const [variance, gradient] = await Promise.all([0, 1].map((k) => plotSeries(widget.locator('figure.plot').nth(k))));
+    const [[, raw], [, scaled]] = variance['dₖ = 64'];
+    assert.ok(Math.abs(raw - 64) < 6.4, `Var(q·k) at d_k = 64 is ${raw}`);
+    assert.ok(Math.abs(scaled - 1) < 0.1, `Var(q·k/√d_k) at d_k = 64 is ${scaled}`);
+    for (const [dK, v] of variance['Var(q·k)']) assert.ok(Math.abs(v / dK - 1) < 0.25, `Var(q·k) = ${v} at d_k = ${dK}`);
+    // the gradient of the unscaled softmax collapses at large d_k, the scaled one does not
+    const at512 = (name) => gradient[name].find(([dK]) => dK === 512)[1];
+    assert.ok(at512('unscaled, q·k') < 1e-2 * at512('scaled, q·k/√dₖ'), 'the unscaled gradient has vanished at d_k = 512');
+    assert.deepEqual(problems, []);
+    assert.deepEqual(requests.filter((url) => !url.startsWith(server.url)), []);
+    await close();
+  });
+
+  it('shows the unscaled softmax of a wide key one-hot and the scaled one spread out', async () => {
+    const { page, problems, close } = await openPage(browser, `${server.url}#why-sqrt-dk`);
+    const widget = page.locator('attn-scaling');
+    await page.locator('attn-scaling[data-ready]').waitFor({ timeout: 60000 });
+    await widget.getByRole('slider', { name: 'key width dₖ' }).fill('9');
+    await widget.getByText(/^dₖ = 512: Var/).waitFor();
+    await page.waitForFunction(() => location.hash.includes('dk=512'));
+    const wide = await statistics(widget);
+    const [unscaled, scaled] = [wide['unscaled, q·k'], wide['scaled, q·k/√dₖ']];
+    assert.ok(unscaled[1] > 0.9, `unscaled max weight ${unscaled[1]}`);
+    assert.ok(unscaled[0] < scaled[0], 'the unscaled row has the lower entropy');
+    assert.ok(unscaled[2] < scaled[2], 'and the smaller gradient');
+
+    // a higher temperature flattens the same row
+    await widget.getByRole('slider', { name: 'temperature' }).fill('2');
+    await widget.getByText(/temperature 4$/).waitFor();
+    await page.waitForFunction(() => location.hash.includes('temp=4'));
+    const hot = await statistics(widget);
+    assert.ok(hot['scaled, q·k/√dₖ'][0] > scaled[0], 'temperature 4 raises the entropy');
+    assert.deepEqual(problems, []);
+    await close();
+  });
+
+  it('fits its slide at both sizes in both themes', async () => {
+    const { problems } = await screenshotSlide(browser, `${server.url}#why-sqrt-dk`, 'scaling');
+    assert.deepEqual(problems, []);
+  });
+});

@@ -1,0 +1,216 @@
+// <attn-causal-mask>: the causal mask of the shipped sorting model (a decoder) and what it
+// guarantees. The reader changes one token; the engine runs the model on the letters before and
+// after the change, and the widget compares the two outputs position by position: with the mask,
+// every position before the change is bit-for-bit the same; without it, they all move.
+// Settings: text (letters a–z), mask (on/off), position (0-based) and letter of the change.
+import { pageModel, type RemoteEngine } from '../app/engine';
+import { LETTERS } from '../app/state';
+import type { MatrixData } from '../engine/index';
+import { formatNumber, formatSignificant } from '../math/format';
+import { at } from '../math/matrix';
+import { CANVAS_FONT, foreground, sharpCanvas } from '../primitives/canvas';
+import { EngineElement } from '../primitives/engine-element';
+
+const styles = `
+.controls { display: flex; flex-wrap: wrap; gap: 8px 18px; align-items: center; margin: 0 0 8px; font-size: 14px; }
+.controls input[type="text"] { width: 11em; font-family: ui-monospace, "DejaVu Sans Mono", monospace; }
+.main { display: flex; gap: 22px; align-items: flex-start; }
+.main h4 { margin: 0 0 4px; font-size: 14px; font-weight: 600; }
+table.positions { border-collapse: collapse; font-size: 13px; line-height: 1.35; font-variant-numeric: tabular-nums; }
+table.positions th, table.positions td { padding: 1px 8px; text-align: right; border-bottom: 1px solid var(--border); white-space: nowrap; }
+table.positions td.token { text-align: center; font-family: ui-monospace, "DejaVu Sans Mono", monospace; }
+table.positions tr.earlier td { background: var(--panel); }
+table.positions tr.edited td { font-weight: 700; }
+.same { color: var(--good); font-weight: 600; }
+.moved { color: var(--bad); font-weight: 600; }
+.caption { margin: 4px 0 0; max-width: 300px; }
+.verdict { margin: 0 0 10px; font-size: 16px; font-weight: 600; min-height: 1.45em; }
+`;
+
+/** the trace entry holding the first head's scores after the mask */
+const MASKED = 'layer0.attn.head0.masked';
+
+export class CausalMask extends EngineElement {
+  static readonly observedAttributes = EngineElement.attributesOf('attn-causal-mask');
+  private readonly mask = sharpCanvas('the causal mask M: 0 where a query may look, −∞ where it may not');
+  private view?: ReturnType<CausalMask['build']>;
+
+  constructor() {
+    super(styles, 'with the mask, each position before the change stays identical (max |Δ| = 0); without, they move.');
+  }
+
+  protected async render(_engine: RemoteEngine): Promise<void> {
+    const model = await pageModel('sort');
+    const letters = [...this.value<string>('text').toLowerCase()].filter((c) => LETTERS.includes(c));
+    if (letters.length < 2) throw new Error('Type two or more letters a–z.');
+    const masked = this.value<boolean>('mask');
+    const position = Math.min(this.value<number>('position'), letters.length - 1);
+    const letter = this.value<string>('letter');
+    const edited = letters.map((c, i) => (i === position ? letter : c));
+    const view = (this.view ??= this.build());
+    if (!view.root.isConnected) this.body.replaceChildren(view.root);
+    this.syncControls(letters, masked, position, letter);
+
+    const [before, after] = await Promise.all([letters, edited].map(async (text) => (await model.tokenize(text.join(''))).ids));
+    const [old, changed] = await Promise.all([
+      model.forward({ tokens: before, causal: masked }),
+      model.forward({ tokens: after, causal: masked, trace: [MASKED] }),
+    ]);
+    this.drawMask(changed.trace![MASKED], edited, position);
+
+    // display arithmetic: the largest change of any logit at each position
+    const shift = Array.from({ length: letters.length }, (_, i) => {
+      let max = 0;
+      for (let j = 0; j < old.logits.cols; j++) max = Math.max(max, Math.abs(at(changed.logits, i, j) - at(old.logits, i, j)));
+      return max;
+    });
+    view.rows.replaceChildren(...letters.map((c, i) => {
+      const tr = document.createElement('tr');
+      if (i < position) tr.className = 'earlier';
+      if (i === position) tr.className = 'edited';
+      const verdict = shift[i] === 0 ? ['identical', 'same'] : ['changed', 'moved'];
+      const cells = [String(i + 1), c === edited[i] ? c : `${c} → ${edited[i]}`, shift[i] === 0 ? '0' : formatSignificant(shift[i], 3), verdict[0]];
+      tr.append(...cells.map((text, k) => {
+        const td = document.createElement('td');
+        td.textContent = text;
+        if (k === 1) td.className = 'token';
+        if (k === 3) td.className = verdict[1];
+        return td;
+      }));
+      return tr;
+    }));
+    const earlier = shift.slice(0, position);
+    const largest = Math.max(0, ...earlier);
+    if (earlier.length === 0) {
+      view.verdict.className = 'verdict';
+      view.verdict.textContent = 'The first position has no earlier positions: change a later one.';
+    } else {
+      const span = position === 1 ? 'Position 1' : `Positions 1–${position}`;
+      view.verdict.className = `verdict ${largest === 0 ? 'same' : 'moved'}`;
+      view.verdict.textContent = largest === 0
+        ? `${span}, before the change: identical, max |Δ| = 0 exactly.`
+        : `${span}, before the change: changed, max |Δ| = ${formatSignificant(largest, 3)}. They saw the future.`;
+    }
+  }
+
+  private syncControls(letters: string[], masked: boolean, position: number, letter: string): void {
+    const view = this.view!;
+    // the reader's own typing stays as typed while the field has focus
+    if (this.root.activeElement !== view.text) view.text.value = letters.join('');
+    view.toggle.setAttribute('aria-pressed', String(masked));
+    view.toggle.textContent = masked ? 'causal mask: on' : 'causal mask: off';
+    view.position.replaceChildren(...letters.map((c, i) => new Option(`${i + 1}: ${c}`, String(i))));
+    view.position.value = String(position);
+    view.letter.value = letter;
+  }
+
+  /** M as the engine applied it: −∞ where the first head's masked scores are −∞, else 0 */
+  private drawMask(maskedScores: MatrixData, tokens: string[], position: number): void {
+    const n = tokens.length;
+    const label = 18;
+    const cell = Math.min(40, Math.floor(300 / n));
+    const size = label + n * cell;
+    const isMasked = (i: number, j: number) => at(maskedScores, i, j) === -Infinity;
+    const canvas = this.mask.canvas;
+    this.mask.draw(size + 2, size + 2, (g) => {
+      const style = getComputedStyle(canvas);
+      const fg = foreground(canvas);
+      const accent = style.getPropertyValue('--accent').trim() || fg;
+      g.font = cell >= 24 ? CANVAS_FONT : '10px system-ui, "DejaVu Sans", sans-serif';
+      g.textAlign = 'center';
+      g.textBaseline = 'middle';
+      for (let i = 0; i < n; i++) {
+        g.fillStyle = fg;
+        g.fillText(tokens[i], label + (i + 0.5) * cell, label / 2);
+        g.fillText(tokens[i], label / 2, label + (i + 0.5) * cell);
+        for (let j = 0; j < n; j++) {
+          const x = label + j * cell;
+          const y = label + i * cell;
+          const hidden = isMasked(i, j);
+          g.globalAlpha = hidden ? 0.8 : 0.12;
+          g.fillStyle = fg;
+          g.fillRect(x + 0.5, y + 0.5, cell - 1, cell - 1);
+          g.globalAlpha = 1;
+          // small cells hold no text: the shading and the caption say it
+          if (cell < 22) continue;
+          g.fillStyle = hidden ? style.getPropertyValue('--panel').trim() || '#fff' : fg;
+          g.fillText(hidden ? '−∞' : '0', x + cell / 2, y + cell / 2 + 0.5);
+        }
+      }
+      // the changed token's column: the positions above the diagonal cannot see it
+      g.strokeStyle = accent;
+      g.lineWidth = 2;
+      g.strokeRect(label + position * cell + 1, label + 1, cell - 2, n * cell - 2);
+    });
+    const table = this.view!.maskTable;
+    table.replaceChildren();
+    const head = table.insertRow();
+    head.append(...['query \\ key', ...tokens].map((text) => Object.assign(document.createElement('th'), { textContent: text })));
+    for (let i = 0; i < n; i++) {
+      const tr = table.insertRow();
+      tr.append(Object.assign(document.createElement('th'), { textContent: tokens[i] }));
+      for (let j = 0; j < n; j++) tr.insertCell().textContent = isMasked(i, j) ? '−∞' : formatNumber(0, 0);
+    }
+  }
+
+  private build() {
+    const root = document.createElement('div');
+    const controls = document.createElement('div');
+    controls.className = 'controls';
+    const textLabel = document.createElement('label');
+    textLabel.textContent = 'letters ';
+    const text = document.createElement('input');
+    text.type = 'text';
+    text.maxLength = 18;
+    text.spellcheck = false;
+    text.setAttribute('aria-label', 'letters');
+    text.addEventListener('input', () => this.change({ text: text.value }));
+    textLabel.append(text);
+    const toggle = document.createElement('button');
+    toggle.type = 'button';
+    toggle.addEventListener('click', () => this.change({ mask: !this.value<boolean>('mask') }));
+    const editLabel = document.createElement('label');
+    editLabel.textContent = 'change position ';
+    const position = document.createElement('select');
+    position.setAttribute('aria-label', 'change position');
+    position.addEventListener('change', () => this.change({ position: Number(position.value) }));
+    const letterLabel = document.createElement('label');
+    letterLabel.textContent = 'to ';
+    const letter = document.createElement('select');
+    letter.setAttribute('aria-label', 'to letter');
+    letter.append(...LETTERS.map((c) => new Option(c, c)));
+    letter.addEventListener('change', () => this.change({ letter: letter.value }));
+    editLabel.append(position);
+    letterLabel.append(letter);
+    controls.append(textLabel, toggle, editLabel, letterLabel);
+
+    const main = document.createElement('div');
+    main.className = 'main';
+    const maskFigure = document.createElement('div');
+    const maskTitle = document.createElement('h4');
+    maskTitle.textContent = 'M in the model (rows: queries, columns: keys)';
+    const maskTable = document.createElement('table');
+    maskTable.className = 'sr-only';
+    const maskCaption = document.createElement('p');
+    maskCaption.className = 'muted caption';
+    maskCaption.textContent = 'Solid cells: −∞, the query cannot see that key; faint cells: 0. Outlined: the changed token’s column.';
+    maskFigure.append(maskTitle, this.mask.canvas, maskCaption, maskTable);
+    const compare = document.createElement('div');
+    const compareTitle = document.createElement('h4');
+    compareTitle.textContent = 'Each position’s logits, after vs before the change';
+    const table = document.createElement('table');
+    table.className = 'positions';
+    const head = table.createTHead().insertRow();
+    head.append(...['position', 'token', 'max |Δ logit|', ''].map((t) => Object.assign(document.createElement('th'), { textContent: t })));
+    const rows = table.createTBody();
+    compare.append(compareTitle, table);
+    main.append(maskFigure, compare);
+    const verdict = document.createElement('p');
+    verdict.className = 'verdict';
+    verdict.setAttribute('aria-live', 'polite');
+    root.append(controls, verdict, main);
+    return { root, text, toggle, position, letter, maskTable, rows, verdict };
+  }
+}
+
+customElements.get('attn-causal-mask') ?? customElements.define('attn-causal-mask', CausalMask);
