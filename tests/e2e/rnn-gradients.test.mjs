@@ -42,7 +42,8 @@ describe('RNN gradients against attention', () => {
     const attention = series[ATTENTION].map(([, y]) => y);
     // orders of magnitude: the first input's gradient against the last one's
     assert.ok(rnn[0] < 1e-3 * rnn[127], `RNN: ‖∂L/∂x₁‖ = ${rnn[0]}, ‖∂L/∂x_T‖ = ${rnn[127]}`);
-    assert.ok(attention[0] > 1e-2 * attention[127], `attention: ‖∂L/∂x₁‖ = ${attention[0]}, ‖∂L/∂x_T‖ = ${attention[127]}`);
+    // x_T is also the query, so it gets more than x₁; what holds for every seed is no decay to zero
+    assert.ok(attention[0] > 1e-3 * attention[127], `attention: ‖∂L/∂x₁‖ = ${attention[0]}, ‖∂L/∂x_T‖ = ${attention[127]}`);
     assert.ok(attention[0] > 1e3 * rnn[0], 'attention delivers far more gradient to x₁ than the RNN');
     const jacobian = series[JACOBIAN].map(([, y]) => y);
     assert.ok(jacobian[127] < jacobian[0], '‖∂h_T/∂h₁‖ has shrunk along the recurrence');
