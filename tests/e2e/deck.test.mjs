@@ -151,11 +151,30 @@ describe('the deck', () => {
     await close();
   });
 
-  it('stacks the slides on a narrow screen', async () => {
+  it('stacks the slides on a narrow screen', { timeout: 180000 }, async () => {
     const { page, problems, close } = await openPage(browser, server.url, { viewport: { width: 390, height: 800 } });
     assert.equal(await page.evaluate(() => document.documentElement.classList.contains('stacked')), true);
     const visible = await page.locator('section.slide').evaluateAll((slides) => slides.filter((s) => s.checkVisibility()).length);
     assert.equal(visible, await page.locator('section.slide').count());
+    // every slide's widgets draw at once here, so measure after all of them have drawn
+    await page.waitForFunction(() => [...document.querySelectorAll('*')]
+      .filter((e) => e.localName.startsWith('attn-') && customElements.get(e.localName))
+      .every((e) => e.dataset.ready === 'true'), null, { timeout: 120000 });
+    await page.evaluate(() => document.fonts.ready);
+    // (KaTeX's MathML copy is clipped to nothing; a scroller may hold wider content)
+    const wide = await page.evaluate(() => {
+      const scrolled = (e) => {
+        for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+          if (['auto', 'scroll', 'hidden', 'clip'].includes(getComputedStyle(a).overflowX)) return true;
+        }
+        return false;
+      };
+      return [...document.querySelectorAll('body *')]
+        .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1 && e.checkVisibility()
+          && !e.closest('.katex-mathml') && !scrolled(e))
+        .map((e) => `${e.localName}${e.id ? `#${e.id}` : ''} in ${e.closest('section')?.id}`);
+    });
+    assert.deepEqual(wide, [], 'elements wider than the phone');
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 1, `the page is ${overflow}px wider than the phone`);
     await page.screenshot({ path: `${SHOTS}phone.png` });

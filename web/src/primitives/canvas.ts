@@ -11,6 +11,8 @@ export interface SharpCanvas {
   draw(width: number, height: number, draw: Draw): void;
   /** draws again; `scale` is displayScale(canvas) when the caller has measured it */
   redraw(scale?: number): void;
+  /** where a pointer event is, in the coordinates `draw` paints in, however the canvas is scaled or shrunk */
+  pointer(e: MouseEvent): { x: number; y: number };
 }
 
 const live = new Set<WeakRef<SharpCanvas>>();
@@ -44,8 +46,9 @@ export function sharpCanvas(label: string): SharpCanvas {
     draw(width, height, draw) {
       size = { width, height };
       painter = draw;
+      // the width it is designed for; a narrower container shrinks it (max-width in the base styles)
       canvas.style.width = `${width}px`;
-      canvas.style.height = `${height}px`;
+      canvas.style.aspectRatio = `${width} / ${height}`;
       self.redraw();
     },
     redraw(scale = displayScale(canvas)) {
@@ -58,6 +61,11 @@ export function sharpCanvas(label: string): SharpCanvas {
       g.setTransform(ratio, 0, 0, ratio, 0, 0);
       g.clearRect(0, 0, size.width, size.height);
       painter(g, size.width, size.height);
+    },
+    pointer(e) {
+      const box = canvas.getBoundingClientRect();
+      const scale = box.width > 0 ? size.width / box.width : 1;
+      return { x: (e.clientX - box.left) * scale, y: (e.clientY - box.top) * scale };
     },
   };
   live.add(new WeakRef(self));

@@ -5,6 +5,7 @@ import { css, diverging, sequential } from '../math/colormap';
 import { formatNumber } from '../math/format';
 import { at, maxAbsFinite, type MatrixData } from '../math/matrix';
 import { CANVAS_FONT, foreground, sharpCanvas, type SharpCanvas } from './canvas';
+import { ScreenReaderTable } from './screen-reader-table';
 
 export interface HeatmapOptions {
   xLabel: string;
@@ -42,7 +43,7 @@ export class Heatmap {
   readonly element: HTMLElement;
   private readonly picture: SharpCanvas;
   private readonly readout: HTMLElement;
-  private readonly table: HTMLTableElement;
+  private readonly table = new ScreenReaderTable();
   private matrix?: MatrixData;
   private highlight?: { row?: number; col?: number };
   private margin = { left: 46, top: 8, right: 86, bottom: 38 };
@@ -55,9 +56,7 @@ export class Heatmap {
     this.readout = document.createElement('figcaption');
     this.readout.className = 'muted readout';
     this.readout.textContent = '\u00a0';
-    this.table = document.createElement('table');
-    this.table.className = 'sr-only';
-    this.element.append(this.picture.canvas, this.readout, this.table);
+    this.element.append(this.picture.canvas, this.readout, this.table.element);
     const canvas = this.picture.canvas;
     canvas.addEventListener('mousemove', (e) => this.hover(this.cellAt(e)));
     canvas.addEventListener('mouseleave', () => this.hover(undefined));
@@ -169,28 +168,22 @@ export class Heatmap {
   }
 
   private fillTable(m: MatrixData): void {
-    const { rowLabels, colLabels } = this.options;
-    // one string, parsed once: building thousands of cells node by node blocks the page
-    const cells: string[] = [`<caption>${escapeHtml(`${this.options.yLabel} (rows) by ${this.options.xLabel} (columns)`)}</caption><tr><th></th>`];
-    for (let j = 0; j < m.cols; j++) cells.push(`<th>${escapeHtml(colLabels?.[j] ?? String(j))}</th>`);
-    cells.push('</tr>');
-    for (let i = 0; i < m.rows; i++) {
-      cells.push(`<tr><th>${escapeHtml(rowLabels?.[i] ?? String(i))}</th>`);
-      for (let j = 0; j < m.cols; j++) cells.push(`<td>${formatNumber(at(m, i, j), 4)}</td>`);
-      cells.push('</tr>');
-    }
-    this.table.innerHTML = cells.join('');
+    const { rowLabels, colLabels, xLabel, yLabel } = this.options;
+    const cols = Array.from({ length: m.cols }, (_, j) => colLabels?.[j] ?? String(j));
+    this.table.fill({
+      caption: `${yLabel} (rows) by ${xLabel} (columns)`,
+      head: ['', ...cols],
+      rows: Array.from({ length: m.rows }, (_, i) => [rowLabels?.[i] ?? String(i),
+        ...Array.from({ length: m.cols }, (_, j) => formatNumber(at(m, i, j), 4))] as [string, ...string[]]),
+    });
   }
 
   private cellAt(e: MouseEvent): { row: number; col: number } | undefined {
     const m = this.matrix;
     if (!m) return undefined;
-    const canvas = this.picture.canvas;
-    const box = canvas.getBoundingClientRect();
-    // the pointer in CSS pixels of the canvas, whatever scaling its container applies
-    const scale = box.width / (canvas.offsetWidth || box.width);
-    const x = (e.clientX - box.left) / scale - this.margin.left;
-    const y = (e.clientY - box.top) / scale - this.margin.top;
+    const point = this.picture.pointer(e);
+    const x = point.x - this.margin.left;
+    const y = point.y - this.margin.top;
     const col = Math.floor((x / this.options.width) * m.cols);
     const row = Math.floor((y / this.options.height) * m.rows);
     return row < 0 || col < 0 || row >= m.rows || col >= m.cols ? undefined : { row, col };
@@ -225,8 +218,4 @@ function cellImage(m: MatrixData, tint: HeatmapOptions['tint'], range: number): 
   }
   g.putImageData(pixels, 0, 0);
   return image;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
 }

@@ -3,6 +3,7 @@
 import { formatNumber, formatSignificant } from '../math/format';
 import { niceTicks } from '../math/ticks';
 import { CANVAS_FONT, foreground, sharpCanvas, type SharpCanvas } from './canvas';
+import { ScreenReaderTable } from './screen-reader-table';
 
 export interface Series {
   name: string;
@@ -37,7 +38,7 @@ export class Plot {
   readonly element: HTMLElement;
   private readonly picture: SharpCanvas;
   private readonly legend: HTMLElement;
-  private readonly table: HTMLTableElement;
+  private readonly table = new ScreenReaderTable();
 
   constructor(private options: PlotOptions) {
     this.element = document.createElement('figure');
@@ -47,9 +48,7 @@ export class Plot {
     this.legend = document.createElement('figcaption');
     this.legend.className = 'legend muted';
     this.legend.style.cssText = 'display:flex;flex-wrap:wrap;gap:4px 14px;margin-top:2px';
-    this.table = document.createElement('table');
-    this.table.className = 'sr-only';
-    this.element.append(this.picture.canvas, this.legend, this.table);
+    this.element.append(this.picture.canvas, this.legend, this.table.element);
   }
 
   configure(options: Partial<PlotOptions>): void {
@@ -66,17 +65,14 @@ export class Plot {
       item.append(swatch, s.name);
       return item;
     }));
-    this.table.replaceChildren();
-    for (const s of series) {
-      const caption = this.table.insertRow();
-      caption.append(Object.assign(document.createElement('th'), { textContent: s.name, colSpan: 2 }));
-      for (let i = 0; i < s.x.length; i++) {
-        const tr = this.table.insertRow();
-        // on a log axis values span decades: fixed decimals would read tiny ones as 0
-        tr.insertCell().textContent = this.options.xLog ? formatSignificant(s.x[i], 4) : formatNumber(s.x[i], 4);
-        tr.insertCell().textContent = this.options.yLog ? formatSignificant(s.y[i], 4) : formatNumber(s.y[i], 6);
-      }
-    }
+    // on a log axis values span decades: fixed decimals would read tiny ones as 0
+    const { xLog, yLog, xLabel, yLabel } = this.options;
+    const number = (v: number, log: boolean | undefined, digits: number) => (log ? formatSignificant(v, 4) : formatNumber(v, digits));
+    this.table.fill({
+      caption: `${yLabel} against ${xLabel}`,
+      head: ['series', xLabel, yLabel],
+      rows: series.flatMap((s) => Array.from(s.x, (x, i) => [s.name, number(x, xLog, 4), number(s.y[i], yLog, 6)] as [string, ...string[]])),
+    });
   }
 
   private paint(g: CanvasRenderingContext2D, series: readonly Series[]): void {

@@ -29,6 +29,7 @@ export const baseStyles = `
 .error { color: var(--bad); font-weight: 600; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 [hidden] { display: none !important; }
+canvas { max-width: 100%; height: auto; }
 button, select, input { font: inherit; color: inherit; }
 button { border: 1px solid var(--border); background: transparent; border-radius: 6px; padding: 4px 10px; cursor: pointer; }
 button:disabled { opacity: 0.5; cursor: default; }
@@ -37,7 +38,8 @@ button[aria-pressed="true"], button.active { background: var(--accent); border-c
 :focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
 select, input[type="text"], input[type="number"] { background: transparent; border: 1px solid var(--border); border-radius: 6px; padding: 3px 6px; }
 select option { background: var(--panel); }
-label.control { display: inline-flex; gap: 8px; align-items: center; font-size: 14px; }
+label.control { display: inline-flex; gap: 8px; align-items: center; font-size: 14px; max-width: 100%; }
+label.control input[type="text"] { min-width: 0; max-width: 100%; }
 output { font-variant-numeric: tabular-nums; }
 .eq { font-size: 17px; }
 `;

@@ -69,12 +69,12 @@ const styles = `${matrixTableStyles}
 .problem { margin: 0 0 4px; font-size: 14px; }
 .problem:empty { display: none; }
 .inputs { display: flex; flex-wrap: wrap; gap: 6px 18px; align-items: flex-start; }
-.area { display: flex; gap: 10px 18px; align-items: flex-start; margin-top: 8px; }
+.area { display: flex; flex-wrap: wrap; gap: 10px 18px; align-items: flex-start; margin-top: 8px; }
 .area .arrow { align-self: center; font-size: 20px; color: var(--muted); }
 .title { display: flex; gap: 14px; align-items: baseline; margin: 0 0 2px; }
 .title h4 { margin: 0; font-size: 14px; font-weight: 600; white-space: nowrap; }
 .title .line { font-size: 13px; margin: 0; }
-.tables { display: flex; gap: 6px 18px; align-items: flex-start; }
+.tables { display: flex; flex-wrap: wrap; gap: 6px 18px; align-items: flex-start; }
 .side { flex: 1 1 200px; min-width: 0; font-size: 13px; display: flex; flex-direction: column; gap: 6px; padding-top: 20px; }
 .side p { margin: 0; }
 .note { border-left: 3px solid var(--accent); padding: 2px 8px; }

@@ -10,11 +10,12 @@ import { formatNumber, formatSignificant } from '../math/format';
 import { at } from '../math/matrix';
 import { CANVAS_FONT, foreground, sharpCanvas } from '../primitives/canvas';
 import { EngineElement } from '../primitives/engine-element';
+import { ScreenReaderTable } from '../primitives/screen-reader-table';
 
 const styles = `
 .controls { display: flex; flex-wrap: wrap; gap: 8px 18px; align-items: center; margin: 0 0 8px; font-size: 14px; }
 .controls input[type="text"] { width: 11em; font-family: ui-monospace, "DejaVu Sans Mono", monospace; }
-.main { display: flex; gap: 22px; align-items: flex-start; }
+.main { display: flex; flex-wrap: wrap; gap: 22px; align-items: flex-start; }
 .main h4 { margin: 0 0 4px; font-size: 14px; font-weight: 600; }
 table.positions { border-collapse: collapse; font-size: 13px; line-height: 1.35; font-variant-numeric: tabular-nums; }
 table.positions th, table.positions td { padding: 1px 8px; text-align: right; border-bottom: 1px solid var(--border); white-space: nowrap; }
@@ -142,15 +143,10 @@ export class CausalMask extends EngineElement {
       g.lineWidth = 2;
       g.strokeRect(label + position * cell + 1, label + 1, cell - 2, n * cell - 2);
     });
-    const table = this.view!.maskTable;
-    table.replaceChildren();
-    const head = table.insertRow();
-    head.append(...['query \\ key', ...tokens].map((text) => Object.assign(document.createElement('th'), { textContent: text })));
-    for (let i = 0; i < n; i++) {
-      const tr = table.insertRow();
-      tr.append(Object.assign(document.createElement('th'), { textContent: tokens[i] }));
-      for (let j = 0; j < n; j++) tr.insertCell().textContent = isMasked(i, j) ? '−∞' : formatNumber(0, 0);
-    }
+    this.view!.maskTable.fill({
+      head: ['query \\ key', ...tokens],
+      rows: tokens.map((token, i) => [token, ...tokens.map((_, j) => (isMasked(i, j) ? '−∞' : formatNumber(0, 0)))] as [string, ...string[]]),
+    });
   }
 
   private build() {
@@ -189,12 +185,11 @@ export class CausalMask extends EngineElement {
     const maskFigure = document.createElement('div');
     const maskTitle = document.createElement('h4');
     maskTitle.textContent = 'M in the model (rows: queries, columns: keys)';
-    const maskTable = document.createElement('table');
-    maskTable.className = 'sr-only';
+    const maskTable = new ScreenReaderTable();
     const maskCaption = document.createElement('p');
     maskCaption.className = 'muted caption';
     maskCaption.textContent = 'Solid cells: −∞, the query cannot see that key; faint cells: 0. Outlined: the changed token’s column.';
-    maskFigure.append(maskTitle, this.mask.canvas, maskCaption, maskTable);
+    maskFigure.append(maskTitle, this.mask.canvas, maskCaption, maskTable.element);
     const compare = document.createElement('div');
     const compareTitle = document.createElement('h4');
     compareTitle.textContent = 'Each position’s logits, after vs before the change';

@@ -16,6 +16,8 @@ const styles = `
 .grid { display: grid; grid-template-columns: repeat(4, auto); gap: 2px 14px; justify-content: start; }
 .grid h4 { margin: 0; font-size: 13px; font-weight: 600; white-space: nowrap; }
 .grid .readout { display: none; }
+/* a phone: two pictures a row, shrunk to fit */
+@media (max-width: 799px) { .grid { grid-template-columns: repeat(2, minmax(0, 1fr)); } .grid h4 { white-space: normal; } }
 .stats { font-size: 14px; margin-top: 6px; font-variant-numeric: tabular-nums; }
 `;
 

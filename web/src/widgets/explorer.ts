@@ -32,8 +32,8 @@ const styles = `
 .words { display: flex; flex-wrap: wrap; gap: 4px; }
 .words button { padding: 2px 8px; max-width: 12em; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .words button.unknown { border-style: dashed; border-color: var(--bad); }
-.main { display: flex; gap: 28px; align-items: flex-start; }
-.picture { flex: 0 0 560px; min-height: 380px; }
+.main { display: flex; flex-wrap: wrap; gap: 28px; align-items: flex-start; }
+.picture { flex: 0 1 560px; min-width: 0; min-height: 380px; }
 .thumbs { display: grid; gap: 6px 12px; justify-content: start; }
 .thumbs figure { margin: 0; }
 .thumbs .readout { display: none; }
@@ -160,11 +160,8 @@ class HeadView {
   private queryAt(e: MouseEvent): number | undefined {
     const m = this.weights;
     if (!m) return undefined;
-    const canvas = this.picture.canvas;
-    const box = canvas.getBoundingClientRect();
-    const scale = box.width / (canvas.offsetWidth || box.width);
-    const x = (e.clientX - box.left) / scale;
-    const i = Math.floor(((e.clientY - box.top) / scale - this.geometry.top) / this.geometry.rowHeight);
+    const { x, y } = this.picture.pointer(e);
+    const i = Math.floor((y - this.geometry.top) / this.geometry.rowHeight);
     return x < (this.geometry.leftX + this.geometry.rightX) / 2 && i >= 0 && i < m.rows ? i : undefined;
   }
 }

@@ -42,7 +42,7 @@ const styles = `
 .formula { margin-left: auto; padding-right: 4px; }
 .formula .eq { font-size: 16px; }
 .rows { display: flex; flex-direction: column; gap: 8px; }
-.line { display: flex; gap: 12px; align-items: flex-start; }
+.line { display: flex; flex-wrap: wrap; gap: 12px; align-items: flex-start; }
 .step { padding: 0 4px; border-radius: 8px; position: relative; }
 /* an outline takes no room: the slide has none to spare */
 .step.current { outline: 2px solid var(--accent); }
@@ -54,7 +54,7 @@ const styles = `
 /* the explanation beside the plots reads out the hovered cell instead */
 .step .heatmap figcaption { display: none; }
 .step canvas { display: block; }
-.explain { flex: 1; min-width: 0; font-size: 14px; display: flex; flex-direction: column; gap: 8px; padding-top: 4px; }
+.explain { flex: 1 1 220px; min-width: 0; font-size: 14px; display: flex; flex-direction: column; gap: 8px; padding-top: 4px; }
 .explain p { margin: 0; }
 `;
 

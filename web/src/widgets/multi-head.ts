@@ -21,15 +21,15 @@ const styles = `
 .bar input[type="text"] { width: 27em; }
 .notes:empty { display: none; }
 .notes { margin: 0 0 4px; font-size: 13px; color: var(--bad); }
-.heads { display: flex; gap: 14px; align-items: flex-start; }
+.heads { display: flex; flex-wrap: wrap; gap: 14px; align-items: flex-start; }
 .heads h4 { margin: 0 0 2px; font-size: 13px; font-weight: 600; white-space: nowrap; border-bottom: 3px solid; padding-bottom: 1px; }
 .heads .readout { font-size: 12px; min-height: 1.45em; }
 .summary { margin: 2px 0 6px; font-size: 14px; }
-.flow { display: flex; align-items: center; gap: 10px; }
+.flow { display: flex; flex-wrap: wrap; align-items: center; gap: 10px; }
 .flow figure { margin: 0; display: flex; flex-direction: column; align-items: center; gap: 2px; }
 .flow figcaption { font-size: 12px; color: var(--muted); white-space: nowrap; font-variant-numeric: tabular-nums; }
 .flow .op { font-size: 15px; color: var(--muted); white-space: nowrap; }
-.flow .split { display: flex; gap: 12px; }
+.flow .split { display: flex; flex-wrap: wrap; gap: 12px; }
 .wo { display: grid; place-items: center; border: 1.5px dashed var(--fg); border-radius: 2px; font-size: 15px; }
 .dims { font-size: 13px; color: var(--muted); margin-left: 8px; }
 `;

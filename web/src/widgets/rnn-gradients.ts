@@ -13,7 +13,7 @@ import { slider } from '../primitives/slider';
 const styles = `
 .controls { display: flex; flex-wrap: wrap; gap: 8px 24px; margin: 0 0 10px; }
 .controls output { min-width: 2.6em; }
-.steps { display: flex; gap: 14px; margin: 0 0 10px; }
+.steps { display: flex; flex-wrap: wrap; gap: 14px; margin: 0 0 10px; }
 .steps .panel { flex: 1; display: flex; align-items: baseline; gap: 12px; padding: 6px 14px; }
 .steps strong { font-size: 40px; line-height: 1.1; font-variant-numeric: tabular-nums; }
 /* the tile's edge has its curve's colour (the number itself stays in the text colour, readable in both themes) */

@@ -10,6 +10,7 @@ import { formatNumber, formatSignificant } from '../math/format';
 import { CANVAS_FONT, foreground, sharpCanvas } from '../primitives/canvas';
 import { EngineElement } from '../primitives/engine-element';
 import { Plot, SERIES_COLOURS, type Series } from '../primitives/plot';
+import { ScreenReaderTable } from '../primitives/screen-reader-table';
 import { slider } from '../primitives/slider';
 
 const styles = `
@@ -18,6 +19,7 @@ const styles = `
 .measured { margin: 0 0 8px; font-size: 14px; font-variant-numeric: tabular-nums; }
 .grid { display: grid; grid-template-columns: 380px 380px; gap: 6px 18px; }
 .grid h4 { margin: 0 0 2px; font-size: 14px; font-weight: 600; }
+@media (max-width: 799px) { .grid { grid-template-columns: minmax(0, 1fr); } table.stats { font-size: 13px; } table.stats th { white-space: normal; } table.stats th, table.stats td { padding: 2px 4px; } }
 .legend { font-size: 12px; }
 table.stats { border-collapse: collapse; font-size: 14px; font-variant-numeric: tabular-nums; margin: 26px 0 10px; }
 table.stats th { white-space: nowrap; }
@@ -140,14 +142,9 @@ export class Scaling extends EngineElement {
       }
       g.beginPath(); g.moveTo(margin.left, margin.top + plotHeight); g.lineTo(width - margin.right, margin.top + plotHeight); g.stroke();
     });
-    const table = this.view!.barsTable;
-    table.replaceChildren();
-    const head = table.insertRow();
-    head.append(...['', ...Array.from({ length: KEYS }, (_, j) => `key ${j + 1}`)].map((text) => Object.assign(document.createElement('th'), { textContent: text })));
-    rows.forEach((weights, k) => {
-      const tr = table.insertRow();
-      tr.append(Object.assign(document.createElement('th'), { textContent: ROWS[k].name }));
-      for (const w of weights) tr.insertCell().textContent = formatNumber(w, 4);
+    this.view!.barsTable.fill({
+      head: ['', ...Array.from({ length: KEYS }, (_, j) => `key ${j + 1}`)],
+      rows: rows.map((weights, k) => [ROWS[k].name, ...Array.from(weights, (w) => formatNumber(w, 4))] as [string, ...string[]]),
     });
   }
 
@@ -176,9 +173,8 @@ export class Scaling extends EngineElement {
     };
     cell('(a) variance of the scores, measured', this.variance.element);
     cell('(c) size of the softmax gradient, one row per dₖ', this.gradient.element);
-    const barsTable = document.createElement('table');
-    barsTable.className = 'sr-only';
-    const barsTitle = cell('(b)', this.bars.canvas, barsTable);
+    const barsTable = new ScreenReaderTable();
+    const barsTitle = cell('(b)', this.bars.canvas, barsTable.element);
     const stats = document.createElement('table');
     stats.className = 'stats';
     const statsHead = document.createElement('tr');
