@@ -22,7 +22,7 @@ after(async () => {
 const positions = (widget) => widget.locator('table.positions tbody tr').evaluateAll((trs) =>
   trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
 /** the mask as the screen-reader table gives it, without headers */
-const mask = (widget) => widget.locator('table.sr-only').evaluate((table) =>
+const mask = (widget) => widget.locator('.sr-only table').evaluate((table) =>
   [...table.rows].slice(1).map((tr) => [...tr.querySelectorAll('td')].map((c) => c.textContent)));
 
 describe('causal mask', () => {

@@ -42,11 +42,10 @@ export async function screenshotSlide(browser, url, name) {
 export const plotSeries = (figure) => figure.locator('table').evaluate((table) => {
   const number = (text) => Number(text.replaceAll('−', '-'));
   const series = {};
-  let points;
-  for (const tr of table.rows) {
-    const header = tr.querySelector('th');
-    if (header) series[header.textContent] = points = [];
-    else points.push([...tr.cells].map((cell) => number(cell.textContent)));
+  // a header row, then one row per point: its series' name, x, y
+  for (const tr of [...table.rows].slice(1)) {
+    const [name, ...cells] = tr.cells;
+    (series[name.textContent] ??= []).push(cells.map((cell) => number(cell.textContent)));
   }
   return series;
 });

@@ -54,8 +54,10 @@ const styles = `
 /* the explanation beside the plots reads out the hovered cell instead */
 .step .heatmap figcaption { display: none; }
 .step canvas { display: block; }
-.explain { flex: 1 1 220px; min-width: 0; font-size: 14px; display: flex; flex-direction: column; gap: 8px; padding-top: 4px; }
+.explain { flex: 1 1 0; min-width: 0; font-size: 14px; display: flex; flex-direction: column; gap: 8px; padding-top: 4px; }
 .explain p { margin: 0; }
+/* a phone: the explanation goes below the pictures */
+@media (max-width: 799px) { .explain { flex-basis: 100%; } }
 `;
 
 // 15 px a token row, so that every token's label fits beside it
