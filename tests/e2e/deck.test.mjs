@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { launch, openPage, SCREENSHOTS } from './browser.mjs';
 import { DIST, serve } from './server.mjs';
+import { slideReady } from './widget-checks.mjs';
 
 let server;
 let browser;
@@ -32,13 +33,6 @@ const watchLongTasks = () => {
 const slideIds = (page) => page.locator('section.slide').evaluateAll((slides) => slides.map((s) => s.id));
 const activeSlide = (page) => page.locator('section.slide.active').getAttribute('id');
 const counter = (page) => page.locator('#slide-counter').textContent();
-
-/** every widget on the active slide has drawn (or reported an error, which fails the caller) */
-async function slideReady(page) {
-  await page.waitForFunction(() => [...document.querySelectorAll('section.slide.active *')]
-    .filter((e) => e.localName.startsWith('attn-') && customElements.get(e.localName))
-    .every((e) => e.dataset.ready === 'true'), null, { timeout: 60000 });
-}
 
 describe('the deck', () => {
   it('walks every slide by keyboard with no console error and no foreign request', { timeout: 300000 }, async () => {
@@ -157,9 +151,7 @@ describe('the deck', () => {
     const visible = await page.locator('section.slide').evaluateAll((slides) => slides.filter((s) => s.checkVisibility()).length);
     assert.equal(visible, await page.locator('section.slide').count());
     // every slide's widgets draw at once here, so measure after all of them have drawn
-    await page.waitForFunction(() => [...document.querySelectorAll('*')]
-      .filter((e) => e.localName.startsWith('attn-') && customElements.get(e.localName))
-      .every((e) => e.dataset.ready === 'true'), null, { timeout: 120000 });
+    await slideReady(page, 'body');
     await page.evaluate(() => document.fonts.ready);
     // (KaTeX's MathML copy is clipped to nothing; a scroller may hold wider content)
     const wide = await page.evaluate(() => {

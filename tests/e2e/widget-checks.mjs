@@ -2,19 +2,27 @@
 // at the deck's two reference sizes in both themes, for a person to look at.
 import { openPage, SCREENSHOTS } from './browser.mjs';
 
-/** distinct colours on each visible canvas inside `locator` (a blank canvas has one) */
-export const canvasColours = (locator) => locator.locator('canvas').evaluateAll((canvases) =>
-  canvases.filter((c) => c.checkVisibility()).map((c) => {
-    const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
-    const seen = new Set();
-    for (let i = 0; i < data.length; i += 4 * 3) seen.add(`${data[i]},${data[i + 1]},${data[i + 2]},${data[i + 3]}`);
-    return seen.size;
+/** distinct colours on each visible canvas inside `locator` (a blank canvas has one), once its widget has painted */
+export const canvasColours = async (locator) => {
+  await locator.evaluate((element) => new Promise((resolve) => {
+    const host = element.getRootNode().host ?? element.closest('[aria-busy]');
+    const check = () => (host?.hasAttribute('aria-busy') ? requestAnimationFrame(check) : resolve());
+    check();
   }));
+  return locator.locator('canvas').evaluateAll((canvases) =>
+    canvases.filter((c) => c.checkVisibility()).map((c) => {
+      const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
+      const seen = new Set();
+      for (let i = 0; i < data.length; i += 4 * 3) seen.add(`${data[i]},${data[i + 1]},${data[i + 2]},${data[i + 3]}`);
+      return seen.size;
+    }));
+};
 
-/** every widget on the active slide has drawn */
-export const slideReady = (page) => page.waitForFunction(() => [...document.querySelectorAll('section.slide.active *')]
-  .filter((e) => e.localName.startsWith('attn-') && customElements.get(e.localName))
-  .every((e) => e.dataset.ready === 'true'), null, { timeout: 60000 });
+/** every widget under `scope` (default: the active slide) is defined and has painted its latest picture */
+export const slideReady = (page, scope = 'section.slide.active') => page.waitForFunction((selector) =>
+  [...document.querySelectorAll(`${selector} *`)].filter((e) => e.localName.startsWith('attn-'))
+    .every((e) => customElements.get(e.localName) && e.dataset.ready === 'true' && !e.hasAttribute('aria-busy')),
+  scope, { timeout: 120000 });
 
 /** Screenshots `${SCREENSHOTS}<name>-<width>-<theme>.png` of `url` at 1280×720 and 1920×1080, light
  * and dark; returns their paths and any console problems. */

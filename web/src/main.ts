@@ -4,11 +4,12 @@ import 'katex/dist/katex.min.css';
 import './app/deck.css';
 import { Deck } from './app/deck';
 import { pageEngine } from './app/engine';
-import './widgets/index';
+import { defineWidgets } from './widgets/index';
 
 const root = document.querySelector<HTMLElement>('#deck');
 const stage = document.querySelector<HTMLElement>('#stage');
 if (root && stage) new Deck(root, stage);
+defineWidgets();
 
 pageEngine().then(
   async (engine) => {

@@ -40,7 +40,6 @@ export class Deck {
     addEventListener('popstate', () => this.restore());
     addEventListener('hashchange', () => this.restore());
     addEventListener('keydown', (e) => this.onKey(e));
-    matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => dispatchEvent(new Event('attn-redraw')));
     root.addEventListener('attn-change', (e) => this.onWidgetChange(e as CustomEvent<Record<string, Value>>));
     document.querySelector('#previous-slide')?.addEventListener('click', () => this.run({ kind: 'previous' }));
     document.querySelector('#next-slide')?.addEventListener('click', () => this.run({ kind: 'next' }));
@@ -221,6 +220,6 @@ export class Deck {
     } catch {
       // private mode: the choice lasts for this visit
     }
-    dispatchEvent(new Event('attn-redraw'));
+    dispatchEvent(new CustomEvent('attn-redraw', { detail: { restyle: true } }));
   }
 }

@@ -1,31 +1,116 @@
 // A canvas drawn at the resolution it is shown at: device pixels times any CSS scaling of its
 // container (the deck's, or a slide tool's transform), so pictures stay sharp on a scaled slide.
-// The page fires "attn-redraw" on window when that scale or the colour theme changes; every
-// canvas made here redraws itself then, without asking the engine again.
+//
+// Painting is deferred to the next animation frame and done only for canvases on screen: a widget
+// may draw and highlight in one go (one paint), a widget on a hidden slide paints when its slide
+// is shown, and a frame paints canvases only until its time budget is spent, leaving the rest to
+// the next frame, so that a slide full of pictures never blocks the page. The page fires
+// "attn-redraw" on window when the scale may have changed (a slide shown, the window resized),
+// with `detail.restyle` when the colours changed; canvases repaint then without asking the engine.
 
 export type Draw = (g: CanvasRenderingContext2D, width: number, height: number) => void;
 
 export interface SharpCanvas {
   readonly canvas: HTMLCanvasElement;
-  /** sets the CSS size and the drawing, and draws */
+  /** sets the CSS size and the drawing; it is painted in the next frame where it is on screen */
   draw(width: number, height: number, draw: Draw): void;
-  /** draws again; `scale` is displayScale(canvas) when the caller has measured it */
-  redraw(scale?: number): void;
+  /** paints again (a highlight or a colour changed) */
+  redraw(): void;
   /** where a pointer event is, in the coordinates `draw` paints in, however the canvas is scaled or shrunk */
   pointer(e: MouseEvent): { x: number; y: number };
 }
 
-const live = new Set<WeakRef<SharpCanvas>>();
-globalThis.addEventListener?.('attn-redraw', () => {
-  // measure every shown canvas first, then draw: alternating the two would lay the page out again
-  // for each canvas. Hidden canvases (other slides) wait for the event that shows them.
-  const shown: [SharpCanvas, number][] = [];
-  for (const ref of live) {
-    const canvas = ref.deref();
-    if (!canvas) live.delete(ref);
-    else if (canvas.canvas.isConnected && canvas.canvas.checkVisibility()) shown.push([canvas, displayScale(canvas.canvas)]);
+interface Picture {
+  readonly canvas: HTMLCanvasElement;
+  size: { width: number; height: number };
+  painter?: Draw;
+  /** the display scale painted at; 0 when the drawing is out of date */
+  paintedAt: number;
+}
+
+/** milliseconds of painting per frame before the rest waits for the next frame */
+const FRAME_BUDGET_MS = 20;
+
+const live = new Set<WeakRef<Picture>>();
+/** pictures to paint (or to check for a changed scale) once they are on screen */
+const due = new Set<Picture>();
+let frameRequested = false;
+let settledWaiters: (() => void)[] = [];
+const nearView = typeof IntersectionObserver === 'undefined' ? undefined
+  : new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && requestFrame(), { rootMargin: '200px' });
+
+function requestFrame(): void {
+  if (frameRequested) return;
+  frameRequested = true;
+  requestAnimationFrame(paintFrame);
+}
+
+function paintFrame(): void {
+  frameRequested = false;
+  const shown = [...due].filter((p) => p.canvas.isConnected && p.canvas.checkVisibility());
+  for (const p of due) {
+    if (!p.canvas.isConnected) due.delete(p);
+    else if (!shown.includes(p)) nearView?.observe(p.canvas);
   }
-  for (const [canvas, scale] of shown) canvas.redraw(scale);
+  // measure every canvas first, then paint: alternating would lay the page out again for each
+  const scales = shown.map((p) => displayScale(p.canvas));
+  const start = performance.now();
+  for (const [i, p] of shown.entries()) {
+    if (performance.now() - start > FRAME_BUDGET_MS) {
+      requestFrame();
+      return;
+    }
+    due.delete(p);
+    nearView?.unobserve(p.canvas);
+    if (p.paintedAt !== scales[i]) paint(p, scales[i]);
+  }
+  const waiters = settledWaiters;
+  settledWaiters = [];
+  for (const resolve of waiters) resolve();
+}
+
+function paint(p: Picture, scale: number): void {
+  if (!p.painter) return;
+  const { width, height } = p.size;
+  const ratio = Math.min(4, (globalThis.devicePixelRatio || 1) * Math.max(1, scale));
+  p.canvas.width = Math.round(width * ratio);
+  p.canvas.height = Math.round(height * ratio);
+  const g = p.canvas.getContext('2d');
+  if (!g) return;
+  g.setTransform(ratio, 0, 0, ratio, 0, 0);
+  g.clearRect(0, 0, width, height);
+  p.painter(g, width, height);
+  p.paintedAt = scale;
+}
+
+function schedule(p: Picture): void {
+  due.add(p);
+  requestFrame();
+}
+
+/** resolves once every canvas on screen shows its latest drawing */
+export function canvasesPainted(): Promise<void> {
+  return frameRequested ? new Promise((resolve) => settledWaiters.push(resolve)) : Promise.resolve();
+}
+
+function repaintAll(restyle: boolean): void {
+  for (const ref of live) {
+    const p = ref.deref();
+    if (!p) {
+      live.delete(ref);
+      continue;
+    }
+    if (restyle) p.paintedAt = 0;
+    due.add(p);
+  }
+  requestFrame();
+}
+globalThis.addEventListener?.('attn-redraw', (e) => repaintAll(Boolean((e as CustomEvent<{ restyle?: boolean }>).detail?.restyle)));
+globalThis.matchMedia?.('(prefers-color-scheme: dark)').addEventListener('change', () => repaintAll(true));
+// a printout shows every picture, on shown slides or not, whatever the frame budget
+globalThis.addEventListener?.('beforeprint', () => {
+  for (const p of due) if (p.canvas.isConnected) paint(p, 1);
+  due.clear();
 });
 
 /** how much larger than its CSS size the element appears on screen (1 when not laid out) */
@@ -39,37 +124,29 @@ export function sharpCanvas(label: string): SharpCanvas {
   const canvas = document.createElement('canvas');
   canvas.setAttribute('role', 'img');
   canvas.setAttribute('aria-label', label);
-  let size = { width: 0, height: 0 };
-  let painter: Draw | undefined;
-  const self: SharpCanvas = {
+  const picture: Picture = { canvas, size: { width: 0, height: 0 }, paintedAt: 0 };
+  live.add(new WeakRef(picture));
+  return {
     canvas,
     draw(width, height, draw) {
-      size = { width, height };
-      painter = draw;
+      picture.size = { width, height };
+      picture.painter = draw;
+      picture.paintedAt = 0;
       // the width it is designed for; a narrower container shrinks it (max-width in the base styles)
       canvas.style.width = `${width}px`;
       canvas.style.aspectRatio = `${width} / ${height}`;
-      self.redraw();
+      schedule(picture);
     },
-    redraw(scale = displayScale(canvas)) {
-      if (!painter) return;
-      const ratio = Math.min(4, (globalThis.devicePixelRatio || 1) * Math.max(1, scale));
-      canvas.width = Math.round(size.width * ratio);
-      canvas.height = Math.round(size.height * ratio);
-      const g = canvas.getContext('2d');
-      if (!g) return;
-      g.setTransform(ratio, 0, 0, ratio, 0, 0);
-      g.clearRect(0, 0, size.width, size.height);
-      painter(g, size.width, size.height);
+    redraw() {
+      picture.paintedAt = 0;
+      schedule(picture);
     },
     pointer(e) {
       const box = canvas.getBoundingClientRect();
-      const scale = box.width > 0 ? size.width / box.width : 1;
+      const scale = box.width > 0 ? picture.size.width / box.width : 1;
       return { x: (e.clientX - box.left) * scale, y: (e.clientY - box.top) * scale };
     },
   };
-  live.add(new WeakRef(self));
-  return self;
 }
 
 /** the text colour the element is drawn in, for axes and labels */

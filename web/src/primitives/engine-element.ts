@@ -2,11 +2,38 @@
 // engine (in its Worker) for numbers and draws them. It shows a loading bar until the engine is
 // there, renders once per batch of attribute changes (the latest settings win, one render at a
 // time), reads its settings through the page's field table (app/state.ts), and shows errors
-// inside the widget instead of breaking the page.
+// inside the widget instead of breaking the page. A widget first renders when it comes into view;
+// the ones out of view (later slides, further down a page) render afterwards, one at a time while
+// the page is idle, so that the first picture comes fast and a printout still shows every widget.
 import { engineFraction, engineProgress, pageEngine, type RemoteEngine } from '../app/engine';
 import { fieldFor, fieldsOf, formatValue, parseValue, type Value } from '../app/state';
+import { canvasesPainted } from './canvas';
 import { katexSheet } from './equation';
+import { whenIdle } from './idle';
 import { baseStyles } from './styles';
+
+/** widgets connected but not yet shown, in document order of connection */
+const waiting = new Set<EngineElement>();
+const inView = new IntersectionObserver((entries) => {
+  for (const entry of entries) if (entry.isIntersecting) (entry.target as EngineElement).reveal();
+}, { rootMargin: '200px' });
+let warming = false;
+
+/** renders the widgets out of view, one per idle period, once nothing else is rendering */
+function warmUp(): void {
+  if (warming) return;
+  warming = true;
+  const next = () => {
+    const widget = waiting.values().next().value as EngineElement | undefined;
+    if (!widget) {
+      warming = false;
+      return;
+    }
+    widget.addEventListener('attn-rendered', () => whenIdle(next), { once: true });
+    widget.reveal();
+  };
+  whenIdle(next);
+}
 
 export abstract class EngineElement extends HTMLElement {
   protected readonly root: ShadowRoot;
@@ -16,6 +43,8 @@ export abstract class EngineElement extends HTMLElement {
   private engine?: RemoteEngine;
   private rendering = false;
   private dirty = false;
+  /** in view once, or rendered in the background: from then on it renders on every change */
+  private revealed = false;
   private readonly showProgress = () => this.showLoading();
 
   /** the attributes of `element` in the page's field table, and any others the widget reads */
@@ -41,6 +70,10 @@ export abstract class EngineElement extends HTMLElement {
   }
 
   connectedCallback(): void {
+    if (!this.revealed) {
+      waiting.add(this);
+      inView.observe(this);
+    }
     if (this.engine) return;
     this.showLoading();
     engineProgress.addEventListener('progress', this.showProgress);
@@ -50,26 +83,44 @@ export abstract class EngineElement extends HTMLElement {
         this.engine = engine;
         this.status.replaceChildren();
         this.update();
+        warmUp();
       },
       (error: unknown) => this.showError(`The engine could not be loaded: ${String(error)}`),
     );
+  }
+
+  disconnectedCallback(): void {
+    waiting.delete(this);
+    inView.unobserve(this);
   }
 
   attributeChangedCallback(): void {
     this.update();
   }
 
+  /** the widget is on screen (or its background turn has come): render from now on */
+  reveal(): void {
+    waiting.delete(this);
+    inView.unobserve(this);
+    if (this.revealed) return;
+    this.revealed = true;
+    this.update();
+  }
+
   /** Renders with the current attributes: now if idle, else once the running render is done. */
   protected update(): void {
-    if (!this.engine) return;
+    if (!this.engine || !this.revealed) return;
     if (this.rendering) {
       this.dirty = true;
       return;
     }
     this.rendering = true;
     this.dirty = false;
+    // busy until the new picture is painted (assistive technology, and tests, wait for it)
+    this.setAttribute('aria-busy', 'true');
     const engine = this.engine;
     this.render(engine)
+      .then(() => canvasesPainted())
       .then(() => {
         this.status.replaceChildren();
         this.dataset.ready = 'true';
@@ -77,8 +128,12 @@ export abstract class EngineElement extends HTMLElement {
       .catch((error: unknown) => this.showError(error instanceof Error ? error.message : String(error)))
       .finally(() => {
         this.rendering = false;
-        if (this.dirty) this.update();
-        else this.dispatchEvent(new Event('attn-rendered'));
+        if (this.dirty) {
+          this.update();
+          return;
+        }
+        this.removeAttribute('aria-busy');
+        this.dispatchEvent(new Event('attn-rendered'));
       });
   }
 

@@ -49,7 +49,8 @@ export class Architecture extends EngineElement {
     super(styles, 'the same block repeats N times; only its shapes change between the encoder and the decoder, and every arrow keeps n × d.');
   }
 
-  disconnectedCallback(): void {
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
     void this.untrained?.dispose();
     this.untrained = undefined;
     this.runs.delete('encoder-decoder');

@@ -15,7 +15,7 @@ import {
   resizeCustom, slips, type CustomExample, type MatrixName, type Source,
 } from '../math/worked-example';
 import { EngineElement } from '../primitives/engine-element';
-import { equation } from '../primitives/equation';
+import { equation, loadTypesetting } from '../primitives/equation';
 import { matrixTable, matrixTableStyles } from '../primitives/matrix-table';
 
 const TAG = 'attn-attention-steps';
@@ -156,6 +156,7 @@ export class AttentionSteps extends EngineElement {
   }
 
   protected async render(engine: RemoteEngine): Promise<void> {
+    await loadTypesetting();
     const name = this.value<WorkedExampleName>('example');
     const causal = this.value<boolean>('causal');
     const scaled = this.value<boolean>('scaled');

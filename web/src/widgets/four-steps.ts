@@ -8,7 +8,7 @@ import type { AttentionResult, HeadResult, MatrixData } from '../engine/index';
 import { formatNumber } from '../math/format';
 import { at, row } from '../math/matrix';
 import { EngineElement } from '../primitives/engine-element';
-import { equation } from '../primitives/equation';
+import { equation, loadTypesetting } from '../primitives/equation';
 import { Heatmap } from '../primitives/heatmap';
 
 const TAG = 'attn-four-steps';
@@ -93,6 +93,7 @@ export class FourSteps extends EngineElement {
   }
 
   protected async render(_engine: RemoteEngine): Promise<void> {
+    await loadTypesetting();
     const model = await pageModel('coreference');
     if (!this.shape) {
       const config = await model.config();
