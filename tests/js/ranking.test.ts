@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { argmax, probabilityOf, topIndices } from '../../web/src/math/ranking';
+import { argmax, topIndices } from '../../web/src/math/ranking';
 import { shortLabel, wellFormed } from '../../web/src/math/text';
 
 describe('ranking', () => {
@@ -14,12 +14,6 @@ describe('ranking', () => {
     expect(topIndices([1, 2], 5)).toEqual([1, 0]);
     expect(topIndices([1, NaN, 2], 2)).toEqual([2, 0]);
     expect(topIndices([1, 2], 0)).toEqual([]);
-  });
-  it('gives one entry\'s softmax share without overflowing', () => {
-    expect(probabilityOf([0, 0], 1)).toBeCloseTo(0.5, 12);
-    expect(probabilityOf([1000, 0], 0)).toBeCloseTo(1, 12);
-    expect(probabilityOf([Math.log(3), 0], 0)).toBeCloseTo(0.75, 12);
-    expect(probabilityOf([0, -Infinity], 0)).toBe(1);
   });
 });
 

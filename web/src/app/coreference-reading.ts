@@ -3,7 +3,7 @@
 // (only then does its reading of "it" mean anything), and one forward pass with the attention
 // weights asked for. Shared by the attention widgets; every number comes from the engine.
 import type { CoreferenceSentence, MatrixData, ModelConfig } from '../engine/index';
-import { argmax, probabilityOf } from '../math/ranking';
+import { argmax } from '../math/ranking';
 import { pageModel, type RemoteEngine, type RemoteModel } from './engine';
 
 /** the id the tokenizer gives a word outside the vocabulary ([UNK]) */
@@ -75,17 +75,15 @@ export async function runModel(reading: SentenceReading, trace: string[]): Promi
   return { logits: result.logits, trace: result.trace ?? {} };
 }
 
-/** The model's reading of "it": the most likely word at its position (only for a sentence of the language). */
-export async function readIt(reading: SentenceReading, logits: MatrixData): Promise<ItReading | undefined> {
+/** The model's reading of "it": the most likely word at its position, with the probability the
+ * engine's softmax gives it (only for a sentence of the language). */
+export async function readIt(engine: RemoteEngine, reading: SentenceReading, logits: MatrixData): Promise<ItReading | undefined> {
   const { sentence } = reading;
   if (!sentence) return undefined;
-  const row = logits.data.subarray(sentence.pronoun * logits.cols, (sentence.pronoun + 1) * logits.cols);
+  const row = logits.data.slice(sentence.pronoun * logits.cols, (sentence.pronoun + 1) * logits.cols);
   const best = argmax(row);
-  return {
-    word: await reading.model.decode([best]),
-    probability: probabilityOf(row, best),
-    right: best === sentence.tokens[sentence.referent],
-  };
+  const [word, { weights }] = await Promise.all([reading.model.decode([best]), engine.softmaxRow({ scores: row })]);
+  return { word, probability: weights[best], right: best === sentence.tokens[sentence.referent] };
 }
 
 /** the query row a token setting means: −1 (or a position past the end) is "it", else the first word */

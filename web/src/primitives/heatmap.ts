@@ -77,6 +77,11 @@ export class Heatmap {
     this.picture.redraw();
   }
 
+  /** the value the strongest colour stands for: 1 for weights, the largest |entry| for signed */
+  get range(): number {
+    return this.options.tint === 'weights' || !this.matrix ? 1 : maxAbsFinite(this.matrix) || 1;
+  }
+
   draw(m: MatrixData): void {
     this.matrix = m;
     const { width, height, rowLabels, colLabels, legend = true, axes = true } = this.options;
@@ -95,7 +100,7 @@ export class Heatmap {
   private paint(g: CanvasRenderingContext2D, m: MatrixData): void {
     const { width, height, tint, legend = true } = this.options;
     const M = this.margin;
-    const range = tint === 'weights' ? 1 : maxAbsFinite(m) || 1;
+    const range = this.range;
     const cw = width / m.cols;
     const ch = height / m.rows;
     // one pixel per cell, scaled up without smoothing: a few microseconds however many cells
@@ -200,6 +205,24 @@ export class Heatmap {
     const name = (labels: readonly string[] | undefined, axis: string, k: number) => (labels ? `“${labels[k]}”` : `${axis} ${k}`);
     this.readout.textContent = `${name(rowLabels, yLabel, cell.row)} → ${name(colLabels, xLabel, cell.col)}: ${formatNumber(at(m, cell.row, cell.col), 4)}`;
   }
+}
+
+/** A colour key for heatmaps drawn without their own legend (small multiples): the tint's colours
+ * from left to right, named `low` … `high`; each picture gives its own range in words. */
+export function colourKey(tint: HeatmapOptions['tint'], low: string, high: string): HTMLElement {
+  const key = document.createElement('span');
+  key.className = 'colour-key';
+  key.style.cssText = 'display:inline-flex;align-items:center;gap:6px;white-space:nowrap';
+  const strip = sharpCanvas(`colour key: ${low} to ${high}`);
+  strip.draw(90, 10, (g, width, height) => {
+    for (let x = 0; x < width; x++) {
+      const t = x / (width - 1);
+      g.fillStyle = tint === 'weights' ? css(sequential(t)) : css(diverging(2 * t - 1, 1));
+      g.fillRect(x, 0, 1.5, height);
+    }
+  });
+  key.append(low, strip.canvas, high);
+  return key;
 }
 
 /** the matrix as an image of one pixel per cell, in the heatmap's colours (grey for ±∞ and NaN) */

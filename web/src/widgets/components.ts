@@ -9,12 +9,14 @@ import type { MatrixData } from '../engine/index';
 import { formatNumber } from '../math/format';
 import { rowStatistics } from '../math/matrix';
 import { EngineElement } from '../primitives/engine-element';
-import { Heatmap } from '../primitives/heatmap';
+import { colourKey, Heatmap } from '../primitives/heatmap';
 
 const styles = `
 .bar { display: flex; gap: 10px; align-items: center; flex-wrap: wrap; margin-bottom: 4px; font-size: 14px; }
 .grid { display: grid; grid-template-columns: repeat(4, auto); gap: 2px 14px; justify-content: start; }
+.grid .heading { display: flex; gap: 8px; align-items: baseline; }
 .grid h4 { margin: 0; font-size: 13px; font-weight: 600; white-space: nowrap; }
+.grid .range { font-size: 12px; color: var(--muted); font-variant-numeric: tabular-nums; }
 .grid .readout { display: none; }
 /* a phone: two pictures a row, shrunk to fit */
 @media (max-width: 799px) { .grid { grid-template-columns: repeat(2, minmax(0, 1fr)); } .grid h4 { white-space: normal; } }
@@ -35,7 +37,7 @@ const STAGES = [
 
 export class Components extends EngineElement {
   static readonly observedAttributes = EngineElement.attributesOf('attn-components');
-  private view?: { root: HTMLElement; layer: HTMLSelectElement; maps: Heatmap[]; titles: HTMLElement[]; stats: HTMLElement };
+  private view?: { root: HTMLElement; layer: HTMLSelectElement; maps: Heatmap[]; titles: HTMLElement[]; ranges: HTMLElement[]; stats: HTMLElement };
 
   constructor() {
     super(styles, 'LayerNorm gives every row mean 0 and spread 1 (before γ, β), and the residual keeps the input visible in the output.');
@@ -54,8 +56,9 @@ export class Components extends EngineElement {
     view.layer.value = String(layer);
     STAGES.forEach((stage, k) => {
       const m = trace[names[k]] as MatrixData;
-      view.titles[k].textContent = `${stage.title}  ${m.rows}×${m.cols}`;
       view.maps[k].draw(m);
+      view.titles[k].textContent = `${stage.title}  ${m.rows}×${m.cols}`;
+      view.ranges[k].textContent = `±${formatNumber(view.maps[k].range, 2)}`;
       view.maps[k].setHighlight({ row: token });
     });
     const show = (name: string, label: string) => {
@@ -77,27 +80,36 @@ export class Components extends EngineElement {
     label.append(layer);
     const note = document.createElement('span');
     note.className = 'muted';
-    note.textContent = `the trained coreference model on “${SEMINAR_SENTENCE}”; rows are tokens, columns dimensions, red > 0 > blue; hover a row`;
-    bar.append(label, note);
+    note.textContent = 'the trained coreference model; rows: tokens, columns: dimensions; hover a row';
+    const key = document.createElement('span');
+    key.className = 'muted';
+    key.append(colourKey('signed', '−r', '+r'), ' (±r beside each title)');
+    bar.append(label, note, key);
     const grid = document.createElement('div');
     grid.className = 'grid';
     const pictures = STAGES.map(() => {
       const cell = document.createElement('div');
       const title = document.createElement('h4');
+      const range = document.createElement('span');
+      range.className = 'range';
+      const heading = document.createElement('div');
+      heading.className = 'heading';
+      heading.append(title, range);
       const map = new Heatmap({
         xLabel: 'dimension', yLabel: 'token', tint: 'signed', width: 190, height: 150, rowLabels: pieces, legend: false,
         onHover: (c) => { if (c && c.row !== this.value<number>('token')) this.change({ token: c.row }); },
       });
-      cell.append(title, map.element);
+      cell.append(heading, map.element);
       grid.append(cell);
-      return { map, title };
+      return { map, title, range };
     });
     const maps = pictures.map((p) => p.map);
     const titles = pictures.map((p) => p.title);
+    const ranges = pictures.map((p) => p.range);
     const stats = document.createElement('p');
     stats.className = 'stats';
     root.append(bar, grid, stats);
-    return { root, layer, maps, titles, stats };
+    return { root, layer, maps, titles, ranges, stats };
   }
 }
 

@@ -215,7 +215,7 @@ export class Explorer extends EngineElement {
     const query = queryRow(reading, this.value<number>('token'));
     this.shown = { reading, labels, weights, layer, head, query };
 
-    this.showReading(await readIt(reading, logits), reading);
+    this.showReading(await readIt(engine, reading, logits), reading);
     this.showWords(reading, labels, query);
     view.heatmapPanel.hidden = viewName !== 'heatmap';
     view.headPanel.hidden = viewName !== 'head';
