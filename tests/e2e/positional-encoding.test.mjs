@@ -50,10 +50,12 @@ describe('positional encodings', () => {
     await widget.getByRole('button', { name: 'Learned' }).click();
     await widget.getByText('no structure until trained').waitFor();
     await widget.getByRole('button', { name: 'ALiBi' }).click();
-    await widget.getByText('head 1 of 8: m = 0.50000').waitFor();
+    // the formula is typeset; its TeX source rides along in KaTeX's annotation
+    const formula = (text) => widget.locator('.formula annotation', { hasText: text }).waitFor({ state: 'attached' });
+    await formula('head 1 of 8: } m = 0.50000');
     assert.equal(await widget.getByRole('slider', { name: 'width d' }).isVisible(), false);
     await widget.getByRole('slider', { name: 'head' }).fill('7');
-    await widget.getByText('head 8 of 8: m = 0.00391').waitFor();
+    await formula('head 8 of 8: } m = 0.00391');
     await page.waitForFunction(() => location.hash.includes('pe=alibi') && location.hash.includes('head=7'));
     const drawn = await colours(widget);
     assert.equal(drawn.length, 1);

@@ -24,6 +24,9 @@ table.matrix td { min-width: 3.6em; padding: 3px 6px; text-align: right; border-
 table.matrix th { font-weight: 500; font-size: 12px; color: var(--attn-muted); padding: 0 4px; }
 table.matrix tr.highlight td { outline: 2px solid var(--attn-accent); }
 table.matrix tr.clickable { cursor: pointer; }
+/* untinted numbers get a matrix's brackets, so neighbouring matrices read as separate */
+table.matrix.plain { border-left: 2px solid var(--attn-muted); border-right: 2px solid var(--attn-muted); border-radius: 6px; }
+table.matrix.plain td { min-width: 1.8em; }
 `;
 
 export function matrixTable(m: MatrixData, options: MatrixTableOptions): HTMLElement {
@@ -34,7 +37,7 @@ export function matrixTable(m: MatrixData, options: MatrixTableOptions): HTMLEle
   caption.textContent = `${options.label}  (${m.rows}×${m.cols})`;
   figure.append(caption);
   const table = document.createElement('table');
-  table.className = 'matrix';
+  table.className = `matrix ${tint}`;
   const range = maxAbsFinite(m);
   if (options.colLabels) {
     const head = table.insertRow();

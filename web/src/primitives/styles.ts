@@ -12,12 +12,13 @@ export const baseStyles = `
   --panel: var(--attn-panel, #f4f6fa);
   --good: var(--attn-good, #1b7a3a);
   --bad: var(--attn-bad, #b3261e);
+  --bg: var(--attn-page, #fff);
   color: var(--fg);
 }
 @media (prefers-color-scheme: dark) {
   :host { --fg: var(--attn-fg, #e6e9ef); --muted: var(--attn-muted, #a9b2c3); --border: var(--attn-border, #3a4152);
           --accent: var(--attn-accent, #8ab8ff); --panel: var(--attn-panel, #1b1f29);
-          --good: var(--attn-good, #6fd08c); --bad: var(--attn-bad, #ff8a80); }
+          --good: var(--attn-good, #6fd08c); --bad: var(--attn-bad, #ff8a80); --bg: var(--attn-page, #12151c); }
 }
 .panel { background: var(--panel); border: 1px solid var(--border); border-radius: 8px; padding: 12px 14px; }
 .row { display: flex; flex-wrap: wrap; gap: 18px; align-items: flex-start; }
@@ -29,7 +30,8 @@ export const baseStyles = `
 .error { color: var(--bad); font-weight: 600; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 [hidden] { display: none !important; }
-canvas { max-width: 100%; height: auto; }
+/* a phone: pictures shrink to the width they have, keeping their shape */
+@media (max-width: 799px) { canvas { max-width: 100%; height: auto; } }
 button, select, input { font: inherit; color: inherit; }
 button { border: 1px solid var(--border); background: transparent; border-radius: 6px; padding: 4px 10px; cursor: pointer; }
 button:disabled { opacity: 0.5; cursor: default; }

@@ -14,7 +14,8 @@ const styles = `
 .about { margin: 2px 0 6px; font-size: 14px; }
 svg { display: block; height: 445px; width: auto; max-width: 100%; }
 svg text { fill: var(--fg); font: 13px system-ui, "DejaVu Sans", sans-serif; }
-svg .shape { fill: var(--muted); font-size: 12px; font-variant-numeric: tabular-nums; }
+/* a halo of the page's colour keeps a shape readable where it crosses a stack's dashed frame */
+svg .shape { fill: var(--muted); font-size: 12px; font-variant-numeric: tabular-nums; paint-order: stroke; stroke: var(--bg); stroke-width: 5px; stroke-linejoin: round; }
 svg .box rect { fill: var(--panel); stroke: var(--border); stroke-width: 1.5; }
 svg a:hover rect, svg a:focus rect { stroke: var(--accent); stroke-width: 2.5; }
 svg a:focus { outline: none; }

@@ -86,6 +86,7 @@ table.matrix td { padding: 1px 5px; font-size: 13px; line-height: 1.25; min-widt
 table.matrix th { font-size: 12px; line-height: 1.25; }
 figure.matrix figcaption { font-size: 12px; margin-bottom: 1px; }
 .roomy table.matrix td { padding: 3px 8px; font-size: 16px; min-width: 3.6em; }
+.roomy table.matrix.plain td { min-width: 1.8em; }
 .roomy table.matrix th { font-size: 14px; }
 .roomy figure.matrix figcaption, .roomy .side, .roomy .title .line { font-size: 14px; }
 .roomy .title h4 { font-size: 16px; }

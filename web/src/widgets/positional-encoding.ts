@@ -5,6 +5,7 @@ import type { RemoteEngine } from '../app/engine';
 import { limitsOf, POSITIONAL_KINDS, type PositionalKind } from '../app/state';
 import { formatNumber } from '../math/format';
 import { EngineElement } from '../primitives/engine-element';
+import { equation, loadTypesetting } from '../primitives/equation';
 import { Heatmap } from '../primitives/heatmap';
 import { slider } from '../primitives/slider';
 
@@ -14,6 +15,7 @@ const styles = `
 .plots { display: flex; flex-wrap: wrap; gap: 24px; }
 .plots h4 { margin: 0 0 4px; font-size: 14px; font-weight: 600; }
 .note { max-width: 760px; }
+.formula { min-height: 28px; }
 [hidden] { display: none !important; }
 output { min-width: 4em; font-variant-numeric: tabular-nums; }
 `;
@@ -24,13 +26,13 @@ type Control = { element: HTMLElement; set(value: number): void };
 
 export class PositionalEncoding extends EngineElement {
   static readonly observedAttributes = EngineElement.attributesOf('attn-positional-encoding');
-  private readonly table = new Heatmap({ xLabel: 'dimension', yLabel: 'position', tint: 'signed', width: 300, height: 240 });
-  private readonly similarity = new Heatmap({ xLabel: 'position', yLabel: 'position', tint: 'signed', width: 240, height: 240 });
+  private readonly table = new Heatmap({ xLabel: 'dimension', yLabel: 'position', tint: 'signed', width: 220, height: 220 });
+  private readonly similarity = new Heatmap({ xLabel: 'position', yLabel: 'position', tint: 'signed', width: 190, height: 190 });
   private readonly bias = new Heatmap({ xLabel: 'key position', yLabel: 'query position', tint: 'signed', width: 240, height: 240 });
   private view?: ReturnType<PositionalEncoding['build']>;
 
   constructor() {
-    super(styles, 'the stripes of the sinusoidal table slow down to the right, and PE·PEᵀ depends only on the distance |i − j|.');
+    super(styles, 'the stripes of the sinusoidal table slow down to the right, and PE·PEᵀ depends only on the distance |i\u00a0−\u00a0j|.');
   }
 
   protected async render(engine: RemoteEngine): Promise<void> {
@@ -39,6 +41,7 @@ export class PositionalEncoding extends EngineElement {
     const d = this.value<number>('d');
     const base = this.value<number>('base');
     const head = this.value<number>('head');
+    await loadTypesetting();
     const view = (this.view ??= this.build());
     if (!view.root.isConnected) this.body.replaceChildren(view.root);
     view.sliders.n.set(n);
@@ -57,7 +60,7 @@ export class PositionalEncoding extends EngineElement {
     if (alibi) {
       const [slopes, bias] = await Promise.all([engine.alibiSlopes({ heads: 8 }), engine.alibiBias({ heads: 8, head, n })]);
       const slope = slopes[head];
-      view.equation.textContent = `softmax(QKᵀ/√d_k − m·|i − j|),  head ${head + 1} of 8: m = ${formatNumber(slope, 5)}`;
+      view.equation.replaceChildren(equation(`\\mathrm{softmax}\\big(QK^\\top/\\sqrt{d_k} - m\\,|i - j|\\big),\\quad \\text{head ${head + 1} of 8: } m = ${formatNumber(slope, 5)}`));
       view.biasTitle.textContent = `bias −m·|i − j| (${n}×${n})`;
       view.note.textContent = 'No vector is added to the tokens: each head subtracts a penalty that grows with distance. ' +
         'Steep heads (first) look close by, shallow heads (last) far away; the slopes fall geometrically, 1/2, 1/4, … 1/256.';
@@ -67,17 +70,19 @@ export class PositionalEncoding extends EngineElement {
     const pe = await engine.positionalTable({ kind, n, d, base, seed: 1 });
     const similarity = await engine.positionSimilarity({ pe: pe.data, n, d });
     const text = {
-      sinusoidal: [`PE(pos, 2i) = sin(pos / ${base}^(2i/${d})),  PE(pos, 2i+1) = cos(pos / ${base}^(2i/${d}))`,
+      sinusoidal: [`PE_{(pos,2i)} = \\sin\\big(pos / ${base}^{2i/${d}}\\big),\\quad PE_{(pos,2i+1)} = \\cos\\big(pos / ${base}^{2i/${d}}\\big)`,
         `PE (${n}×${d})`, `PE·PEᵀ (${n}×${n}): depends only on |i − j|`,
-        'Added to the token embeddings. Every dimension pair turns at its own frequency, so a shift by k is one fixed rotation T_k of the whole vector.'],
-      learned: [`P = wpe[0 : ${n}], one trained row per position (shown freshly initialised, N(0, 0.02²))`,
+        'Added to the token embeddings. Every dimension pair turns at its own frequency, so a shift by k is one fixed rotation Tₖ of the whole vector.'],
+      learned: [`P = W_{pe}[0 : ${n}],\\quad \\text{one row per position, shown untrained: } \\mathcal{N}(0,\\, 0.02^2)`,
         `wpe (${n}×${d})`, `P·Pᵀ (${n}×${n}): no structure until trained`,
         `Added to the token embeddings like the sinusoidal table, but learned; positions beyond the table's length cannot be encoded.`],
-      rope: [`q′ = R(pos)·q, each pair (2i, 2i+1) rotated by pos·${base}^(−2i/${d})`,
+      rope: [`q' = R(pos)\\, q,\\quad \\text{pair } (2i, 2i{+}1) \\text{ rotated by } pos \\cdot ${base}^{-2i/${d}}`,
         `R(pos)·1 (${n}×${d}): the rotation of a vector of ones`, `(R(i)·1)·(R(j)·1) (${n}×${n}): depends only on j − i`,
         'Nothing is added: queries and keys are rotated, so their dot product sees only the offset between positions.'],
     }[kind];
-    [view.equation.textContent, view.tableTitle.textContent, view.similarityTitle.textContent, view.note.textContent] = text;
+    const [tex, ...texts] = text;
+    view.equation.replaceChildren(equation(tex));
+    [view.tableTitle.textContent, view.similarityTitle.textContent, view.note.textContent] = texts;
     this.table.draw(pe);
     this.similarity.draw(similarity);
   }
@@ -97,8 +102,8 @@ export class PositionalEncoding extends EngineElement {
       kindButtons.set(kind, b);
       kinds.append(b);
     }
-    const equation = document.createElement('div');
-    equation.className = 'eq';
+    const formula = document.createElement('div');
+    formula.className = 'formula';
     const controls = document.createElement('div');
     controls.className = 'controls';
     const sliders: Record<'n' | 'd' | 'base' | 'head', Control> = {
@@ -124,8 +129,8 @@ export class PositionalEncoding extends EngineElement {
     const [biasFigure, biasTitle] = figure(this.bias);
     const note = document.createElement('p');
     note.className = 'muted note';
-    root.append(kinds, equation, controls, plots, note);
-    return { root, equation, kindButtons, sliders, tableFigure, tableTitle, similarityFigure, similarityTitle,
+    root.append(kinds, formula, controls, plots, note);
+    return { root, equation: formula, kindButtons, sliders, tableFigure, tableTitle, similarityFigure, similarityTitle,
       biasFigure, biasTitle, note };
   }
 }
