@@ -32,6 +32,24 @@ export const SERIES_COLOURS = {
   blue: '#0072B2', orange: '#E69F00', green: '#009E73', vermillion: '#D55E00', purple: '#CC79A7', sky: '#56B4E9',
 } as const;
 
+/** the legend's sample of a series, drawn as the series is: a line, a dashed line, a dot, or a line through a dot */
+function legendSwatch(s: Series): HTMLElement {
+  const style = s.style ?? 'line';
+  const swatch = document.createElement('span');
+  swatch.style.cssText = 'display:inline-block;position:relative;width:18px;height:10px;vertical-align:middle;margin-right:5px';
+  if (style !== 'points') {
+    const line = document.createElement('span');
+    line.style.cssText = `position:absolute;left:0;right:0;top:3.5px;border-top:3px ${style === 'dashed' ? 'dashed' : 'solid'} ${s.colour}`;
+    swatch.append(line);
+  }
+  if (style === 'points' || style === 'line+points') {
+    const dot = document.createElement('span');
+    dot.style.cssText = `position:absolute;left:5px;top:1px;width:8px;height:8px;border-radius:50%;background:${s.colour}`;
+    swatch.append(dot);
+  }
+  return swatch;
+}
+
 const M = { left: 58, top: 10, right: 12, bottom: 40 };
 
 export class Plot {
@@ -60,9 +78,7 @@ export class Plot {
     this.picture.draw(width, height, (g) => this.paint(g, series));
     this.legend.replaceChildren(...series.map((s) => {
       const item = document.createElement('span');
-      const swatch = document.createElement('span');
-      swatch.style.cssText = `display:inline-block;width:18px;height:0;border-top:3px ${s.style === 'dashed' ? 'dashed' : 'solid'} ${s.colour};vertical-align:middle;margin-right:5px`;
-      item.append(swatch, s.name);
+      item.append(legendSwatch(s), s.name);
       return item;
     }));
     // on a log axis values span decades: fixed decimals would read tiny ones as 0
