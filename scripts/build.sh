@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the parts named on the command line: native (library, tests, examples), wasm (the same
-# sources with Emscripten, single-thread and threaded, with the JS modules), package (the npm
-# package in build/package), web (the static page in web/dist), or all (those four); and asan (the
+# sources with Emscripten, single-thread and threaded, with the JS modules), web (the static page
+# in web/dist), package (the npm package in build/package), or all (those four); and asan (the
 # library and Catch2 tests with clang's AddressSanitizer, UBSan and LeakSanitizer, and the fuzzer
 # in tests/fuzz, in build/asan).
 set -euo pipefail
@@ -37,7 +37,8 @@ build_wasm() {
   configure_wasm build/wasm-threads -DATTNLAB_WASM_THREADS=ON
 }
 
-# the npm package in build/package: the TypeScript layer, its contract and both engine builds
+# the npm package in build/package: the TypeScript layer, its contract, both engine builds and the
+# widget bundle (so it comes after web)
 build_package() {
   rm -rf build/package
   npx tsc -p web/tsconfig.package.json
@@ -46,6 +47,10 @@ build_package() {
   cp build/wasm/module/web/* build/wasm-threads/module/web/* build/package/engine/web/
   cp build/wasm/module/node/* build/wasm-threads/module/node/* build/package/engine/node/
   echo '{ "type": "commonjs" }' > build/package/engine/node/package.json
+  # attnlab/widgets: the page's build without the deck's HTML (the bundle, its chunks, engine, models)
+  mkdir -p build/package/widgets
+  cp -r web/dist/attnlab-widgets.js web/dist/assets web/dist/models build/package/widgets/
+  cp web/src/widgets/attnlab-widgets.d.ts build/package/widgets/
 }
 
 # the page in web/dist; the engine files go beside the loader, which imports their URLs
@@ -56,7 +61,7 @@ build_web() {
 }
 
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] || [ "${targets[0]}" = all ] && targets=(native wasm package web)
+[ ${#targets[@]} -eq 0 ] || [ "${targets[0]}" = all ] && targets=(native wasm web package)
 for target in "${targets[@]}"; do
   echo "build: $target"
   "build_$target"

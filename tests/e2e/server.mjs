@@ -14,7 +14,8 @@ const TYPES = {
   '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf',
 };
 
-export async function serve(root, { isolated = true } = {}) {
+/** `isolated`: COOP/COEP headers (threads); `cors`: any origin may load the files (a bundle on another site) */
+export async function serve(root, { isolated = true, cors = false } = {}) {
   const server = createServer(async (req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
     const file = join(root, path.endsWith('/') ? `${path}index.html` : path);
@@ -25,6 +26,7 @@ export async function serve(root, { isolated = true } = {}) {
         headers['Cross-Origin-Opener-Policy'] = 'same-origin';
         headers['Cross-Origin-Embedder-Policy'] = 'require-corp';
       }
+      if (cors) headers['Access-Control-Allow-Origin'] = '*';
       res.writeHead(200, headers).end(body);
     } catch {
       res.writeHead(404).end('not found');

@@ -14,7 +14,8 @@ it('installs from its tarball into a scratch project and runs there', { timeout:
   const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', scratch], { cwd: root, encoding: 'utf8' }));
   const files = packed[0].files.map((f) => f.path);
   for (const f of ['build/package/index.js', 'build/package/index.d.ts', 'build/package/attnlab.d.mts',
-    'build/package/worker-client.js', 'build/package/engine/web/attnlab.wasm', 'build/package/engine/node/attnlab-threads.worker.js']) {
+    'build/package/worker-client.js', 'build/package/engine/web/attnlab.wasm', 'build/package/engine/node/attnlab-threads.worker.js',
+    'build/package/widgets/attnlab-widgets.js', 'build/package/widgets/attnlab-widgets.d.ts', 'build/package/widgets/models/sort/model.safetensors']) {
     assert.ok(files.includes(f), `the tarball holds ${f}`);
   }
   assert.ok(!files.some((f) => f.startsWith('src/') || f.startsWith('tests/')), 'sources and tests stay out');

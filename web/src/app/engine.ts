@@ -1,12 +1,9 @@
 // The page's engine: one Web Worker running the engine for every widget, so that no engine call
-// ever blocks the page, and the page's shipped models, each loaded into it once. The engine files
-// are imported as URLs, so the bundle finds them wherever it is served from.
+// ever blocks the page, and the page's shipped models, each loaded into it once. Where the engine
+// and the models come from is engine-files.ts's business (files beside the bundle, or inside the
+// offline page).
 import { createEngineWorker, type RemoteEngine, type RemoteModel } from '../engine/worker-client';
-import singleThreadModule from '../engine/build/attnlab.mjs?url';
-import singleThreadWasm from '../engine/build/attnlab.wasm?url';
-import threadedModule from '../engine/build/attnlab-threads.mjs?url';
-import threadedWasm from '../engine/build/attnlab-threads.wasm?url';
-import threadedWorker from '../engine/build/attnlab-threads.worker.js?url';
+import { ENGINE_FILES, modelFileUrl, startWorker } from './engine-files';
 
 export type { RemoteEngine, RemoteModel };
 
@@ -18,14 +15,8 @@ let instance: Promise<RemoteEngine> | undefined;
 
 export function pageEngine(): Promise<RemoteEngine> {
   instance ??= createEngineWorker({
-    worker: new Worker(new URL('../engine/worker.ts', import.meta.url), { type: 'module' }),
-    files: {
-      'attnlab.mjs': singleThreadModule,
-      'attnlab.wasm': singleThreadWasm,
-      'attnlab-threads.mjs': threadedModule,
-      'attnlab-threads.wasm': threadedWasm,
-      'attnlab-threads.worker.js': threadedWorker,
-    },
+    worker: startWorker(),
+    files: ENGINE_FILES,
     onProgress: (loaded, total) => {
       engineFraction = total > 0 ? Math.min(1, loaded / total) : 0;
       engineProgress.dispatchEvent(new Event('progress'));
@@ -39,7 +30,7 @@ export type ShippedModel = 'coreference' | 'sort';
 
 const models = new Map<ShippedModel, Promise<RemoteModel>>();
 
-/** A shipped model, fetched from models/ beside the page and loaded into the engine worker once. */
+/** A shipped model, fetched (see engine-files.ts) and loaded into the engine worker once. */
 export function pageModel(name: ShippedModel): Promise<RemoteModel> {
   let model = models.get(name);
   if (!model) {
@@ -51,10 +42,10 @@ export function pageModel(name: ShippedModel): Promise<RemoteModel> {
 }
 
 async function loadShipped(name: ShippedModel): Promise<RemoteModel> {
-  const folder = new URL(`models/${name}/`, document.baseURI);
   const get = async (file: string) => {
-    const response = await fetch(new URL(file, folder));
-    if (!response.ok) throw new Error(`${new URL(file, folder).href}: HTTP ${response.status}`);
+    const url = modelFileUrl(name, file);
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
     return response;
   };
   const [engine, weights, config, vocab] = await Promise.all([

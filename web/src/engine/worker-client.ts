@@ -104,7 +104,7 @@ function remote<T>(channel: Channel, target: number): Remote<T> {
 /** Starts the engine in a Worker; resolves once it has loaded. */
 export async function createEngineWorker(options: WorkerOptions = {}): Promise<RemoteEngine> {
   const { workerUrl, worker: started, onProgress, ...load } = options;
-  const worker = started ?? new Worker(workerUrl ?? new URL('./worker.js', import.meta.url), { type: 'module' });
+  const worker = started ?? new Worker(workerUrl ?? new URL(/* @vite-ignore */ './worker.js', import.meta.url), { type: 'module' });
   const channel = new Channel(worker, onProgress);
   await channel.call(0, '@load', [{ ...load, engineUrl: load.engineUrl?.toString() }]) as EngineInfo;
   return remote<Engine>(channel, 0) as RemoteEngine;

@@ -6,6 +6,7 @@
 // the ones out of view (later slides, further down a page) render afterwards, one at a time while
 // the page is idle, so that the first picture comes fast and a printout still shows every widget.
 import { engineFraction, engineProgress, pageEngine, type RemoteEngine } from '../app/engine';
+import { setModelsFolder } from '../app/engine-files';
 import { fieldFor, fieldsOf, formatValue, parseValue, type Value } from '../app/state';
 import { canvasesPainted } from './canvas';
 import { katexSheet } from './equation';
@@ -70,6 +71,9 @@ export abstract class EngineElement extends HTMLElement {
   }
 
   connectedCallback(): void {
+    // a page may keep the shipped models elsewhere than beside the widget bundle
+    const models = this.getAttribute('models');
+    if (models) setModelsFolder(models);
     if (!this.revealed) {
       waiting.add(this);
       inView.observe(this);

@@ -1,0 +1,87 @@
+// attnlab/widgets on someone else's page: the package's widget bundle imported by a plain HTML page
+// in another folder, without cross-origin isolation, and from another origin; the widgets render,
+// share one single-thread engine, find the engine and the models beside the bundle, and the
+// module's exports are the ones its hand-written declaration promises.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { launch, openPage } from './browser.mjs';
+import { serve } from './server.mjs';
+import { canvasColours, slideReady } from './widget-checks.mjs';
+
+const BUNDLE = new URL('../../build/package/widgets/', import.meta.url).pathname;
+
+/** a lecturer's page: two widgets and the bundle from `src` */
+const lecture = (src) => `<!doctype html><meta charset="utf-8"><title>Lecture 7</title><link rel="icon" href="data:,">
+<h1>Attention, live</h1>
+<attn-attention-map></attn-attention-map>
+<attn-positional-encoding kind="rope" n="16"></attn-positional-encoding>
+<script type="module">
+  import { engineInfo, widgets } from ${JSON.stringify(src)};
+  window.lecture = { widgets, info: await engineInfo() };
+</script>`;
+
+let scratch;
+let browser;
+before(async () => {
+  assert.ok(existsSync(join(BUNDLE, 'attnlab-widgets.js')), 'build/package/widgets is missing: bash scripts/build.sh package');
+  scratch = mkdtempSync(join(tmpdir(), 'attnlab-lecture-'));
+  mkdirSync(join(scratch, 'course/week7'), { recursive: true });
+  cpSync(BUNDLE, join(scratch, 'vendor/attnlab'), { recursive: true });
+  writeFileSync(join(scratch, 'course/week7/index.html'), lecture('../../vendor/attnlab/attnlab-widgets.js'));
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+async function check(page, problems, requests, origins) {
+  await page.waitForFunction(() => window.lecture, null, { timeout: 60000 });
+  await slideReady(page, 'body');
+  const { widgets, info } = await page.evaluate(() => window.lecture);
+  assert.ok(widgets.includes('attn-explorer') && widgets.includes('attn-attention-steps'), widgets.join(' '));
+  assert.equal(info.threadsUsed, 1, 'no cross-origin isolation: the single-thread engine');
+  assert.doesNotMatch(info.build, /thread/);
+  for (const tag of ['attn-attention-map', 'attn-positional-encoding']) {
+    const counts = await canvasColours(page.locator(tag));
+    assert.ok(counts.length > 0 && counts.every((c) => c > 20), `${tag} draws: ${counts}`);
+  }
+  assert.deepEqual(problems, []);
+  assert.deepEqual(requests.filter((u) => !origins.some((o) => u.startsWith(o)) && !u.startsWith('blob:') && !u.startsWith('data:')), []);
+}
+
+describe('the widget bundle on another page', () => {
+  it('renders from a folder of its own, with the engine and models beside the bundle', async () => {
+    const site = await serve(scratch, { isolated: false });
+    const { page, problems, requests, close } = await openPage(browser, `${site.url}course/week7/`);
+    await check(page, problems, requests, [site.url]);
+    assert.ok(requests.some((u) => u.includes('/vendor/attnlab/models/coreference/')), 'the models come from beside the bundle');
+    await close();
+    site.close();
+  });
+
+  it('renders when the bundle comes from another origin', async () => {
+    const cdn = await serve(join(scratch, 'vendor'), { isolated: false, cors: true });
+    const folder = mkdtempSync(join(scratch, 'site-'));
+    writeFileSync(join(folder, 'index.html'), lecture(`${cdn.url}attnlab/attnlab-widgets.js`));
+    const site = await serve(folder, { isolated: false });
+    const { page, problems, requests, close } = await openPage(browser, site.url);
+    await check(page, problems, requests, [site.url, cdn.url]);
+    await close();
+    site.close();
+    cdn.close();
+  });
+
+  it('exports what its declaration file declares', async () => {
+    const declared = [...readFileSync(join(BUNDLE, 'attnlab-widgets.d.ts'), 'utf8').matchAll(/export declare (?:const|function) (\w+)/g)].map((m) => m[1]);
+    const site = await serve(scratch, { isolated: false });
+    const { page, close } = await openPage(browser, `${site.url}course/week7/`);
+    const exported = await page.evaluate(async () => Object.keys(await import('../../vendor/attnlab/attnlab-widgets.js')).sort());
+    assert.deepEqual(exported, declared.sort());
+    await close();
+    site.close();
+  });
+});

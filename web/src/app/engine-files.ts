@@ -1,0 +1,40 @@
+// Where the engine and the shipped models come from when the page (or the widget bundle) is served:
+// files beside the bundle, found from its own URL, so that it works from any folder. The offline
+// build swaps this module for engine-files.offline.ts, which carries them inside the page.
+import singleThreadModule from '../engine/build/attnlab.mjs?url';
+import singleThreadWasm from '../engine/build/attnlab.wasm?url';
+import threadedModule from '../engine/build/attnlab-threads.mjs?url';
+import threadedWasm from '../engine/build/attnlab-threads.wasm?url';
+import threadedWorker from '../engine/build/attnlab-threads.worker.js?url';
+import workerUrl from '../engine/worker.ts?worker&url';
+
+/** the engine's files by name, for LoadOptions.files */
+export const ENGINE_FILES: Record<string, string> = {
+  'attnlab.mjs': singleThreadModule,
+  'attnlab.wasm': singleThreadWasm,
+  'attnlab-threads.mjs': threadedModule,
+  'attnlab-threads.wasm': threadedWasm,
+  'attnlab-threads.worker.js': threadedWorker,
+};
+
+/** Starts the engine's worker. A page may load the bundle from another origin (a CDN, a course
+ * site): a worker must come from the page's own origin, so it starts from a same-origin blob that
+ * imports the real one. */
+export function startWorker(): Worker {
+  const url = new URL(workerUrl, import.meta.url);
+  if (url.origin === location.origin) return new Worker(url, { type: 'module' });
+  const trampoline = new Blob([`import ${JSON.stringify(url.href)};`], { type: 'text/javascript' });
+  return new Worker(URL.createObjectURL(trampoline), { type: 'module' });
+}
+
+let modelsFolder: URL | undefined;
+
+/** where the shipped models are (a folder holding coreference/ and sort/); default: models/ beside the page */
+export function setModelsFolder(folder: string | URL): void {
+  modelsFolder = new URL(folder, document.baseURI);
+}
+
+/** the URL of one file of a shipped model, e.g. ("sort", "config.json") */
+export function modelFileUrl(name: string, file: string): string {
+  return new URL(`${name}/${file}`, modelsFolder ?? new URL('models/', document.baseURI)).href;
+}
