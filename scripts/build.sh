@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds the parts named on the command line: native (library, tests, examples), wasm (the same
 # sources with Emscripten, single-thread and threaded, with the JS modules), web (the static page
-# in web/dist), package (the npm package in build/package), or all (those four); and asan (the
-# library and Catch2 tests with clang's AddressSanitizer, UBSan and LeakSanitizer, and the fuzzer
-# in tests/fuzz, in build/asan).
+# in web/dist with the widget bundle, and the offline file build/offline/attnlab.html), package
+# (the npm package in build/package), or all (those four); and asan (the library and Catch2 tests
+# with clang's AddressSanitizer, UBSan and LeakSanitizer, and the fuzzer in tests/fuzz, in build/asan).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -53,11 +53,13 @@ build_package() {
   cp web/src/widgets/attnlab-widgets.d.ts build/package/widgets/
 }
 
-# the page in web/dist; the engine files go beside the loader, which imports their URLs
+# the page in web/dist (with the widget bundle), and the same deck as one file that runs from
+# file:// in build/offline/attnlab.html; the engine files go beside the loader, which imports their URLs
 build_web() {
   mkdir -p web/src/engine/build
   cp build/wasm/module/web/* build/wasm-threads/module/web/* web/src/engine/build/
   npx vite build web --logLevel warn
+  npx vite build web --mode offline --logLevel warn
 }
 
 targets=("$@")

@@ -1,11 +1,16 @@
 import katex from 'katex';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { viteSingleFile } from 'vite-plugin-singlefile';
 import { defineConfig, type Plugin } from 'vitest/config';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
-// Used with web/ as the root (`vite build web`). The page is fully static: relative asset paths (so it works from any folder or an iframe) and
-// cross-origin isolation headers on the dev/preview servers, which the threaded engine build needs.
+// Used with web/ as the root. `vite build web` builds the served page (web/dist): relative asset
+// paths, so it works from any folder or an iframe, and beside it the widget bundle for other pages.
+// `vite build web --mode offline` builds the deck as one self-contained HTML file that runs from
+// file:// (build/offline/attnlab.html). The dev and preview servers send the cross-origin isolation
+// headers the threaded engine build needs.
 const isolation = {
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Embedder-Policy': 'require-corp',
@@ -23,21 +28,75 @@ function prerenderTex(): Plugin {
   };
 }
 
-export default defineConfig({
-  base: './',
-  plugins: [prerenderTex()],
-  // engine files stay separate files (a worker cannot start from an inlined data: URL)
-  build: {
-    outDir: 'dist', emptyOutDir: true, target: 'es2022', assetsInlineLimit: 0,
-    rollupOptions: {
-      // the deck, and the widget bundle for other pages (attnlab/widgets), which keeps its exports
-      input: { deck: here('index.html'), widgets: here('src/widgets/bundle.ts') },
-      preserveEntrySignatures: 'exports-only',
-      output: { entryFileNames: (chunk) => (chunk.name === 'widgets' ? 'attnlab-widgets.js' : 'assets/[name]-[hash].js') },
+/** The offline page: engine-files.offline.ts in place of engine-files.ts, the single-thread engine
+ * and the shipped models as data: URLs (virtual:attnlab-offline), and KaTeX's fonts in WOFF2 only
+ * (every browser that runs the engine reads it; the other formats would double the file). */
+function offlineFiles(): Plugin {
+  const dataUrl = (path: string, type: string) => `data:${type};base64,${readFileSync(here(path)).toString('base64')}`;
+  return {
+    name: 'attnlab-offline-files',
+    enforce: 'pre',
+    async resolveId(source, importer) {
+      if (source === 'virtual:attnlab-offline') return '\0attnlab-offline';
+      if (/\/engine-files$/.test(source) && importer) {
+        const resolved = await this.resolve(source.replace(/engine-files$/, 'engine-files.offline'), importer);
+        return resolved?.id;
+      }
+      return undefined;
     },
-  },
-  worker: { format: 'es' },
-  server: { headers: isolation, host: '127.0.0.1' },
-  preview: { headers: isolation, host: '127.0.0.1' },
-  test: { include: ['../tests/js/**/*.test.ts'], environment: 'node' },
-});
+    load(id) {
+      if (id !== '\0attnlab-offline') return undefined;
+      const engine = {
+        'attnlab.mjs': dataUrl('src/engine/build/attnlab.mjs', 'text/javascript'),
+        'attnlab.wasm': dataUrl('src/engine/build/attnlab.wasm', 'application/wasm'),
+      };
+      const models: Record<string, string> = {};
+      for (const name of ['coreference', 'sort']) {
+        models[`${name}/model.safetensors`] = dataUrl(`public/models/${name}/model.safetensors`, 'application/octet-stream');
+        models[`${name}/config.json`] = dataUrl(`public/models/${name}/config.json`, 'application/json');
+        models[`${name}/vocab.json`] = dataUrl(`public/models/${name}/vocab.json`, 'application/json');
+      }
+      return `export const ENGINE = ${JSON.stringify(engine)};\nexport const MODELS = ${JSON.stringify(models)};\n`;
+    },
+    // the one file's name says what it is
+    generateBundle: {
+      order: 'post',
+      handler(_, bundle) {
+        const page = bundle['index.html'];
+        if (page) page.fileName = 'attnlab.html';
+      },
+    },
+    transform(code, id) {
+      if (!/katex(\.min)?\.css/.test(id)) return undefined;
+      return code.replace(/,\s*url\([^)]*\.woff\) format\("woff"\)|,\s*url\([^)]*\.ttf\) format\("truetype"\)/g, '');
+    },
+  };
+}
+
+export default defineConfig(({ mode }) => mode === 'offline'
+  ? {
+    base: './',
+    publicDir: false,
+    plugins: [prerenderTex(), offlineFiles(), viteSingleFile({ removeViteModuleLoader: true })],
+    build: { outDir: '../build/offline', emptyOutDir: true, target: 'es2022' },
+    // a page from file:// has an opaque origin, where Chromium starts no module worker from a blob
+    worker: { format: 'iife' },
+  }
+  : {
+    base: './',
+    plugins: [prerenderTex()],
+    // engine files stay separate files, fetched only by the build the browser can run
+    build: {
+      outDir: 'dist', emptyOutDir: true, target: 'es2022', assetsInlineLimit: 0,
+      rollupOptions: {
+        // the deck, and the widget bundle for other pages (attnlab/widgets), which keeps its exports
+        input: { deck: here('index.html'), widgets: here('src/widgets/bundle.ts') },
+        preserveEntrySignatures: 'exports-only',
+        output: { entryFileNames: (chunk) => (chunk.name === 'widgets' ? 'attnlab-widgets.js' : 'assets/[name]-[hash].js') },
+      },
+    },
+    worker: { format: 'es' },
+    server: { headers: isolation, host: '127.0.0.1' },
+    preview: { headers: isolation, host: '127.0.0.1' },
+    test: { include: ['../tests/js/**/*.test.ts'], environment: 'node' },
+  });

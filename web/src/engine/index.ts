@@ -86,9 +86,12 @@ async function instantiate(name: string, options: LoadOptions): Promise<AttnlabM
     const wasmBinary = await readFile(new URL(`${name}.wasm`, folder));
     return factory({ wasmBinary });
   }
-  const base = new URL(String(options.engineUrl ?? new URL(enginePath('web'), import.meta.url)), globalThis.location?.href);
-  const folder = base.href.endsWith('/') ? base.href : `${base.href}/`;
-  const locate = (file: string) => new URL(options.files?.[file] ?? `${folder}${file}`, globalThis.location?.href).href;
+  // (the folder only when a file is not named: a bundle that inlines the engine may have no module URL)
+  const folder = () => {
+    const base = new URL(String(options.engineUrl ?? new URL(enginePath('web'), import.meta.url)), globalThis.location?.href);
+    return base.href.endsWith('/') ? base.href : `${base.href}/`;
+  };
+  const locate = (file: string) => new URL(options.files?.[file] ?? `${folder()}${file}`, globalThis.location?.href).href;
   const script = locate(`${name}.mjs`);
   const [factory, wasmBinary] = await Promise.all([
     import(/* @vite-ignore */ script).then((m) => m.default),

@@ -1,0 +1,72 @@
+// build/offline/attnlab.html, the deck as one file: opened from file:// with every network request
+// refused, the engine (single-thread) and the models come from inside the page, nothing fails, the
+// explorer reads "it" as "mat" and the worked example's softmax row is the engine's.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, statSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { launch } from './browser.mjs';
+import { slideReady } from './widget-checks.mjs';
+
+const OFFLINE = new URL('../../build/offline/attnlab.html', import.meta.url);
+const PACKAGE = new URL('../../build/package/index.js', import.meta.url);
+const fixed = (values, decimals) => Array.from(values, (v) => v.toFixed(decimals).replace('-', '−'));
+
+let browser;
+let engine;
+before(async () => {
+  assert.ok(existsSync(OFFLINE), 'build/offline/attnlab.html is missing: bash scripts/build.sh web');
+  browser = await launch();
+  engine = await (await import(PACKAGE.href)).loadAttnlab({ threads: 1 });
+});
+after(async () => {
+  await browser?.close();
+});
+
+/** the offline page at `hash`, with any request to a network refused and recorded */
+async function open(hash) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const refused = [];
+  await context.route(/^(https?|wss?):/, (route) => {
+    refused.push(route.request().url());
+    return route.abort();
+  });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+  page.on('pageerror', (e) => problems.push(e.message));
+  await page.goto(`${pathToFileURL(OFFLINE.pathname).href}#${hash}`);
+  await slideReady(page);
+  return { page, problems, refused, close: () => context.close() };
+}
+
+describe('the offline file', () => {
+  it('is one file of a few megabytes', () => {
+    const megabytes = statSync(OFFLINE).size / 2 ** 20;
+    assert.ok(megabytes > 1 && megabytes < 8, `${megabytes.toFixed(1)} MB`);
+  });
+
+  it('runs the explorer from file:// with no network', async () => {
+    const { page, problems, refused, close } = await open('explorer');
+    const widget = page.locator('attn-explorer');
+    assert.equal(await widget.locator('.reading strong').textContent(), 'mat');
+    assert.match(await page.locator('#engine-info').textContent(), /1 thread/);
+    assert.deepEqual(problems, []);
+    assert.deepEqual(refused, []);
+    await close();
+  });
+
+  it('computes the worked example as the engine does', async () => {
+    const { page, problems, refused, close } = await open('worked-example&stage=4');
+    const weights = engine.attention({
+      x: [1, 0, 1, 0, 0, 1, 0, 1, 1, 1, 0, 0], n: 3, d: 4, dK: 2, dV: 2, mask: 'none',
+      wQ: [1, 0, 0, 1, 1, 0, 0, 1], wK: [0, 1, 1, 0, 0, 1, 1, 0], wV: [1, 1, 0, 0, 1, 0, 0, 1],
+    }).heads[0].weights.data;
+    const shown = await page.locator('attn-attention-steps').locator('section.area figure[data-matrix="weights"] tr[data-row]')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    assert.deepEqual(shown.flat(), fixed(weights, 4));
+    assert.deepEqual(problems, []);
+    assert.deepEqual(refused, []);
+    await close();
+  });
+});

@@ -1,0 +1,23 @@
+// The offline page's engine and models: carried inside the page itself (build/offline/attnlab.html,
+// built with `vite build --mode offline`, which puts this module in place of engine-files.ts), so
+// that the page runs from file:// with no server and no network. Single-thread only: a page opened
+// from a file is never cross-origin isolated.
+import { ENGINE, MODELS } from 'virtual:attnlab-offline';
+import EngineWorker from '../engine/worker.ts?worker&inline';
+
+/** the engine's files by name (data: URLs), for LoadOptions.files */
+export const ENGINE_FILES: Record<string, string> = ENGINE;
+
+export function startWorker(): Worker {
+  return new EngineWorker();
+}
+
+/** the models are part of the page: there is no folder to set */
+export function setModelsFolder(_folder: string | URL): void {}
+
+/** a shipped model's file, as a data: URL */
+export function modelFileUrl(name: string, file: string): string {
+  const url = MODELS[`${name}/${file}`];
+  if (!url) throw new Error(`the offline page has no model file ${name}/${file}`);
+  return url;
+}
