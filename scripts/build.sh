@@ -47,9 +47,9 @@ build_package() {
   cp build/wasm/module/web/* build/wasm-threads/module/web/* build/package/engine/web/
   cp build/wasm/module/node/* build/wasm-threads/module/node/* build/package/engine/node/
   echo '{ "type": "commonjs" }' > build/package/engine/node/package.json
-  # attnlab/widgets: the page's build without the deck's HTML (the bundle, its chunks, engine, models)
+  # attnlab/widgets: the page's build without the deck (the bundle, embed.html, the chunks, engine, models)
   mkdir -p build/package/widgets
-  cp -r web/dist/attnlab-widgets.js web/dist/assets web/dist/models build/package/widgets/
+  cp -r web/dist/attnlab-widgets.js web/dist/embed.html web/dist/assets web/dist/models build/package/widgets/
   cp web/src/widgets/attnlab-widgets.d.ts build/package/widgets/
 }
 

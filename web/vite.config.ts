@@ -89,8 +89,9 @@ export default defineConfig(({ mode }) => mode === 'offline'
     build: {
       outDir: 'dist', emptyOutDir: true, target: 'es2022', assetsInlineLimit: 0,
       rollupOptions: {
-        // the deck, and the widget bundle for other pages (attnlab/widgets), which keeps its exports
-        input: { deck: here('index.html'), widgets: here('src/widgets/bundle.ts') },
+        // the deck, one widget full-frame for iframes (embed.html), and the widget bundle for other
+        // pages (attnlab/widgets), which keeps its exports
+        input: { deck: here('index.html'), embed: here('embed.html'), widgets: here('src/widgets/bundle.ts') },
         preserveEntrySignatures: 'exports-only',
         output: { entryFileNames: (chunk) => (chunk.name === 'widgets' ? 'attnlab-widgets.js' : 'assets/[name]-[hash].js') },
       },

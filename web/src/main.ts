@@ -1,6 +1,7 @@
 // The seminar deck: its styles (KaTeX's, bundled with its fonts), the widgets, and the deck that
 // shows one slide at a time and keeps the URL in step with the slide and every widget's settings.
 import 'katex/dist/katex.min.css';
+import './app/theme.css';
 import './app/deck.css';
 import { Deck } from './app/deck';
 import { pageEngine } from './app/engine';

@@ -12,8 +12,14 @@ export function startWorker(): Worker {
   return new EngineWorker();
 }
 
-/** the models are part of the page: there is no folder to set */
+/** the models are part of the page: there are no folders to set */
+export function setHomeFolder(_folder: string | URL): void {}
 export function setModelsFolder(_folder: string | URL): void {}
+
+/** one file has no embed page beside it */
+export function embedPageUrl(_hash: string): string | undefined {
+  return undefined;
+}
 
 /** a shipped model's file, as a data: URL */
 export function modelFileUrl(name: string, file: string): string {

@@ -27,14 +27,26 @@ export function startWorker(): Worker {
   return new Worker(URL.createObjectURL(trampoline), { type: 'module' });
 }
 
+let home: URL | undefined;
 let modelsFolder: URL | undefined;
 
-/** where the shipped models are (a folder holding coreference/ and sort/); default: models/ beside the page */
+/** the folder the page's files are in (embed.html, models/): the deck's, or the widget bundle's */
+export function setHomeFolder(folder: string | URL): void {
+  home = new URL(folder, document.baseURI);
+}
+const homeFolder = () => home ?? new URL('./', document.baseURI);
+
+/** where the shipped models are (a folder holding coreference/ and sort/); default: models/ at home */
 export function setModelsFolder(folder: string | URL): void {
   modelsFolder = new URL(folder, document.baseURI);
 }
 
 /** the URL of one file of a shipped model, e.g. ("sort", "config.json") */
 export function modelFileUrl(name: string, file: string): string {
-  return new URL(`${name}/${file}`, modelsFolder ?? new URL('models/', document.baseURI)).href;
+  return new URL(`${name}/${file}`, modelsFolder ?? new URL('models/', homeFolder())).href;
+}
+
+/** the page that shows one widget full-frame (for iframes), at `hash` ("#explorer&xlayer=0") */
+export function embedPageUrl(hash: string): string | undefined {
+  return new URL(`embed.html${hash}`, homeFolder()).href;
 }

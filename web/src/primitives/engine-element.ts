@@ -6,8 +6,8 @@
 // the ones out of view (later slides, further down a page) render afterwards, one at a time while
 // the page is idle, so that the first picture comes fast and a printout still shows every widget.
 import { engineFraction, engineProgress, pageEngine, type RemoteEngine } from '../app/engine';
-import { setModelsFolder } from '../app/engine-files';
-import { fieldFor, fieldsOf, formatValue, parseValue, type Value } from '../app/state';
+import { embedPageUrl, setModelsFolder } from '../app/engine-files';
+import { encodeHash, fieldFor, fieldsOf, formatValue, parseValue, type Value } from '../app/state';
 import { canvasesPainted } from './canvas';
 import { katexSheet } from './equation';
 import { whenIdle } from './idle';
@@ -67,7 +67,56 @@ export abstract class EngineElement extends HTMLElement {
     this.status.setAttribute('role', 'status');
     this.body = document.createElement('div');
     this.body.className = 'body';
-    this.root.append(style, hintLine, this.status, this.body);
+    const top = document.createElement('div');
+    top.className = 'top';
+    top.append(hintLine);
+    const share = this.shareControl();
+    if (share) top.append(share);
+    this.root.append(style, top, this.status, this.body);
+  }
+
+  /** this widget's settings as an embed page's hash: "#explorer&xlayer=0" (defaults left out) */
+  embedHash(): string {
+    const values = new Map(fieldsOf(this.localName).map((f) => [f.key, parseValue(f, this.getAttribute(f.attribute))]));
+    return encodeHash({ slide: this.localName.replace(/^attn-/, ''), values });
+  }
+
+  /** "Share": a link to this widget's view and the code of an iframe showing it (not in the offline file) */
+  private shareControl(): HTMLElement | undefined {
+    if (embedPageUrl('') === undefined) return undefined;
+    const details = document.createElement('details');
+    details.className = 'share';
+    const summary = document.createElement('summary');
+    summary.textContent = 'Share';
+    const panel = document.createElement('div');
+    const text = document.createElement('input');
+    text.type = 'text';
+    text.readOnly = true;
+    text.setAttribute('aria-label', 'the text to copy');
+    const said = document.createElement('span');
+    said.setAttribute('role', 'status');
+    const copy = (label: string, make: () => string) => {
+      const button = document.createElement('button');
+      button.textContent = label;
+      button.addEventListener('click', () => {
+        text.value = make();
+        text.select();
+        navigator.clipboard?.writeText(text.value).then(
+          () => { said.textContent = 'Copied.'; },
+          () => { said.textContent = 'Selected: press Ctrl+C (⌘C) to copy.'; },
+        ) ?? (said.textContent = 'Selected: press Ctrl+C (⌘C) to copy.');
+      });
+      return button;
+    };
+    const link = () => embedPageUrl(this.embedHash())!;
+    const iframe = () => {
+      // its height here (unscaled), and room for the embed page's margins
+      const height = Math.max(200, this.offsetHeight + 40);
+      return `<iframe src="${link()}" title="attnlab: ${this.localName}" width="100%" height="${height}" style="border:0" loading="lazy"></iframe>`;
+    };
+    panel.append(copy('Copy link to this view', link), copy('Copy embed code', iframe), text, said);
+    details.append(summary, panel);
+    return details;
   }
 
   connectedCallback(): void {

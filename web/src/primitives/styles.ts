@@ -23,7 +23,16 @@ export const baseStyles = `
 .panel { background: var(--panel); border: 1px solid var(--border); border-radius: 8px; padding: 12px 14px; }
 .row { display: flex; flex-wrap: wrap; gap: 18px; align-items: flex-start; }
 .muted { color: var(--muted); font-size: 13px; }
+.top { display: flex; gap: 12px; align-items: flex-start; }
+.top .hint { flex: 1; }
 .hint { margin: 0 0 8px; color: var(--muted); font-size: 14px; }
+.share { position: relative; font-size: 13px; }
+.share summary { cursor: pointer; color: var(--muted); list-style: none; border: 1px solid var(--border); border-radius: 6px; padding: 1px 8px; }
+.share summary::-webkit-details-marker { display: none; }
+.share > div { position: absolute; right: 0; top: calc(100% + 4px); z-index: 5; width: 26em; display: flex; flex-wrap: wrap; gap: 6px;
+  background: var(--panel); border: 1px solid var(--border); border-radius: 8px; padding: 8px; box-shadow: 0 4px 14px rgb(0 0 0 / 0.15); }
+.share input { flex: 1 1 100%; font-size: 12px; }
+@media print { .share { display: none; } }
 .hint::before { content: "Look for: "; font-weight: 600; }
 .status:empty { display: none; }
 .status { display: flex; gap: 10px; align-items: center; margin: 6px 0; font-size: 14px; color: var(--muted); }

@@ -10,7 +10,7 @@ import { EngineElement } from '../primitives/engine-element';
 import { Heatmap } from '../primitives/heatmap';
 
 const styles = `
-:host([compact]) .hint { display: none; }
+:host([compact]) .hint, :host([compact]) .share { display: none; }
 .title { margin: 0 0 4px; font-size: 14px; font-weight: 600; }
 `;
 

@@ -4,11 +4,12 @@
 // names another folder. One engine serves every widget of the page, in a Worker: the threaded build
 // where the page is cross-origin isolated, the single-thread one elsewhere.
 import { pageEngine } from '../app/engine';
-import { setModelsFolder } from '../app/engine-files';
+import { setHomeFolder, setModelsFolder } from '../app/engine-files';
 import type { EngineInfo } from '../engine/index';
 import { loadWidget, WIDGET_TAGS } from './index';
 
-setModelsFolder(new URL(/* @vite-ignore */ './models/', import.meta.url));
+// its folder holds embed.html and models/ too
+setHomeFolder(new URL(/* @vite-ignore */ './', import.meta.url));
 for (const tag of WIDGET_TAGS) void loadWidget(tag);
 
 /** the custom elements this module defines */
