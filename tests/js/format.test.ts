@@ -52,3 +52,14 @@ describe('colour scales', () => {
     expect(textOn(sequential(1))).toBe('#fff');
   });
 });
+
+describe('csv', () => {
+  it('writes tables with exact numbers and quotes what needs it', async () => {
+    const { toCsv } = await import('../../web/src/math/csv');
+    const csv = toCsv([
+      { caption: 'weights, layer 1', head: ['', 'the', 'say "hi"'], rows: [['the', 0.1 + 0.2, -Infinity], ['a,b', 1e-9, NaN]] },
+      { rows: [['x', 2]] },
+    ]);
+    expect(csv).toBe('"weights, layer 1"\r\n,the,"say ""hi"""\r\nthe,0.30000000000000004,-inf\r\n"a,b",1e-9,nan\r\n\r\nx,2\r\n');
+  });
+});

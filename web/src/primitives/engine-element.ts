@@ -10,6 +10,7 @@ import { embedPageUrl, setModelsFolder } from '../app/engine-files';
 import { encodeHash, fieldFor, fieldsOf, formatValue, parseValue, type Value } from '../app/state';
 import { canvasesPainted } from './canvas';
 import { katexSheet } from './equation';
+import { download, fileStem, numbersCsv, picturesPng, svgText } from './export';
 import { whenIdle } from './idle';
 import { baseStyles } from './styles';
 
@@ -70,8 +71,7 @@ export abstract class EngineElement extends HTMLElement {
     const top = document.createElement('div');
     top.className = 'top';
     top.append(hintLine);
-    const share = this.shareControl();
-    if (share) top.append(share);
+    top.append(this.shareControl());
     this.root.append(style, top, this.status, this.body);
   }
 
@@ -81,13 +81,14 @@ export abstract class EngineElement extends HTMLElement {
     return encodeHash({ slide: this.localName.replace(/^attn-/, ''), values });
   }
 
-  /** "Share": a link to this widget's view and the code of an iframe showing it (not in the offline file) */
-  private shareControl(): HTMLElement | undefined {
-    if (embedPageUrl('') === undefined) return undefined;
+  /** "Share": a link to this widget's view and the code of an iframe showing it (not in the offline
+   * file), and downloads of its pictures and numbers ("Save" in the offline file) */
+  private shareControl(): HTMLElement {
+    const embeddable = embedPageUrl('') !== undefined;
     const details = document.createElement('details');
     details.className = 'share';
     const summary = document.createElement('summary');
-    summary.textContent = 'Share';
+    summary.textContent = embeddable ? 'Share' : 'Save';
     const panel = document.createElement('div');
     const text = document.createElement('input');
     text.type = 'text';
@@ -114,7 +115,34 @@ export abstract class EngineElement extends HTMLElement {
       const height = Math.max(200, this.offsetHeight + 40);
       return `<iframe src="${link()}" title="attnlab: ${this.localName}" width="100%" height="${height}" style="border:0" loading="lazy"></iframe>`;
     };
-    panel.append(copy('Copy link to this view', link), copy('Copy embed code', iframe), text, said);
+    const save = (label: string, make: () => Promise<void>) => {
+      const button = document.createElement('button');
+      button.textContent = label;
+      button.addEventListener('click', () => make().then(
+        () => { said.textContent = 'Saved.'; },
+        (error: unknown) => { said.textContent = `Not saved: ${String(error)}`; },
+      ));
+      return button;
+    };
+    const stem = () => fileStem(this.embedHash());
+    const png = save('Download PNG', async () => download(`${stem()}.png`, await picturesPng(this, this.root)));
+    const csv = save('Download CSV', async () => {
+      const numbers = numbersCsv(this.root);
+      if (!numbers) throw new Error('this view has no table of numbers');
+      download(`${stem()}.csv`, numbers);
+    });
+    const svg = save('Download SVG', async () => {
+      const diagram = this.root.querySelector<SVGSVGElement>('svg:not(.katex svg)');
+      if (!diagram) throw new Error('this view has no diagram');
+      download(`${stem()}.svg`, svgText(diagram), 'image/svg+xml');
+    });
+    // each download only where the view has what it saves
+    details.addEventListener('toggle', () => {
+      csv.hidden = numbersCsv(this.root) === undefined;
+      svg.hidden = !this.root.querySelector('svg:not(.katex svg)');
+    });
+    if (embeddable) panel.append(copy('Copy link to this view', link), copy('Copy embed code', iframe));
+    panel.append(png, csv, svg, text, said);
     details.append(summary, panel);
     return details;
   }

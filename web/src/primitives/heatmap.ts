@@ -179,7 +179,7 @@ export class Heatmap {
       caption: `${yLabel} (rows) by ${xLabel} (columns)`,
       head: ['', ...cols],
       rows: Array.from({ length: m.rows }, (_, i) => [rowLabels?.[i] ?? String(i),
-        ...Array.from({ length: m.cols }, (_, j) => formatNumber(at(m, i, j), 4))] as [string, ...string[]]),
+        ...Array.from({ length: m.cols }, (_, j) => at(m, i, j))] as [string, ...number[]]),
     });
   }
 

@@ -83,11 +83,11 @@ export class Plot {
     }));
     // on a log axis values span decades: fixed decimals would read tiny ones as 0
     const { xLog, yLog, xLabel, yLabel } = this.options;
-    const number = (v: number, log: boolean | undefined, digits: number) => (log ? formatSignificant(v, 4) : formatNumber(v, digits));
     this.table.fill({
       caption: `${yLabel} against ${xLabel}`,
       head: ['series', xLabel, yLabel],
-      rows: series.flatMap((s) => Array.from(s.x, (x, i) => [s.name, number(x, xLog, 4), number(s.y[i], yLog, 6)] as [string, ...string[]])),
+      rows: series.flatMap((s) => Array.from(s.x, (x, i) => [s.name, x, s.y[i]] as [string, number, number])),
+      format: (v, column) => ((column === 0 ? xLog : yLog) ? formatSignificant(v, 4) : formatNumber(v, column === 0 ? 4 : 6)),
     });
   }
 

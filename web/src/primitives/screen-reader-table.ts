@@ -3,12 +3,23 @@
 // would leave a page-wide invisible box (and a sideways-scrolling page on a phone). Laying out a
 // table of hundreds of cells takes tens of milliseconds, so tables are written one per idle moment,
 // and only once they are on a shown slide: the picture comes first and the page never stalls.
+import { formatNumber } from '../math/format';
+
 export interface TableRows {
   caption?: string;
   /** the first row, of column headers ('' for an empty corner) */
   head?: readonly string[];
-  /** each row: its header cell, then its data cells */
-  rows: readonly (readonly [string, ...string[]])[];
+  /** each row: its header cell, then its data cells (numbers are kept exact for export) */
+  rows: readonly (readonly [string, ...(string | number)[]])[];
+  /** how a number in data column `column` (0: the first after the row's header) is shown; default: 4 decimals */
+  format?: (value: number, column: number) => string;
+}
+
+const byElement = new WeakMap<Element, ScreenReaderTable>();
+
+/** the numbers of every screen-reader table under `root`, latest first written or not (for export) */
+export function tablesIn(root: ParentNode): TableRows[] {
+  return [...root.querySelectorAll('.sr-only')].flatMap((e) => byElement.get(e)?.data ?? []);
 }
 
 /** tables with new numbers not written yet */
@@ -35,31 +46,32 @@ globalThis.addEventListener?.('attn-redraw', writeSoon);
 
 export class ScreenReaderTable {
   readonly element: HTMLElement;
-  private rows?: TableRows;
+  /** the numbers shown (or about to be) */
+  data?: TableRows;
 
   constructor() {
     this.element = document.createElement('div');
     this.element.className = 'sr-only';
+    byElement.set(this.element, this);
   }
 
   /** the numbers to show; the table is replaced soon (see above) */
   fill(rows: TableRows): void {
-    this.rows = rows;
+    this.data = rows;
     unwritten.add(this);
     writeSoon();
   }
 
   /** writes the table now: one string parsed once, since thousands of cells made node by node block the page */
   write(): void {
-    unwritten.delete(this);
-    if (!this.rows) return;
-    const { caption, head, rows } = this.rows;
-    this.rows = undefined;
+    if (!unwritten.delete(this) || !this.data) return;
+    const { caption, head, rows, format = (v: number) => formatNumber(v, 4) } = this.data;
+    const cell = (c: string | number, column: number) => escapeHtml(typeof c === 'number' ? format(c, column) : c);
     const html: string[] = ['<table>'];
     if (caption) html.push(`<caption>${escapeHtml(caption)}</caption>`);
     if (head) html.push('<tr>', ...head.map((h) => `<th>${escapeHtml(h)}</th>`), '</tr>');
     for (const [header, ...cells] of rows) {
-      html.push('<tr>', header === '' ? '<td></td>' : `<th>${escapeHtml(header)}</th>`, ...cells.map((c) => `<td>${escapeHtml(c)}</td>`), '</tr>');
+      html.push('<tr>', header === '' ? '<td></td>' : `<th>${escapeHtml(header)}</th>`, ...cells.map((c, k) => `<td>${cell(c, k)}</td>`), '</tr>');
     }
     html.push('</table>');
     this.element.innerHTML = html.join('');

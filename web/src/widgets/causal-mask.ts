@@ -145,7 +145,8 @@ export class CausalMask extends EngineElement {
     });
     this.view!.maskTable.fill({
       head: ['query \\ key', ...tokens],
-      rows: tokens.map((token, i) => [token, ...tokens.map((_, j) => (isMasked(i, j) ? '−∞' : formatNumber(0, 0)))] as [string, ...string[]]),
+      rows: tokens.map((token, i) => [token, ...tokens.map((_, j) => (isMasked(i, j) ? '−∞' : 0))] as [string, ...(string | number)[]]),
+      format: (v) => formatNumber(v, 0),
     });
   }
 

@@ -144,7 +144,7 @@ export class Scaling extends EngineElement {
     });
     this.view!.barsTable.fill({
       head: ['', ...Array.from({ length: KEYS }, (_, j) => `key ${j + 1}`)],
-      rows: rows.map((weights, k) => [ROWS[k].name, ...Array.from(weights, (w) => formatNumber(w, 4))] as [string, ...string[]]),
+      rows: rows.map((weights, k) => [ROWS[k].name, ...Array.from(weights)] as [string, ...number[]]),
     });
   }
 
