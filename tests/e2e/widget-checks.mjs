@@ -4,9 +4,9 @@ import { openPage, SCREENSHOTS } from './browser.mjs';
 
 /** distinct colours on each visible canvas inside `locator` (a blank canvas has one), once its widget has painted */
 export const canvasColours = async (locator) => {
-  await locator.evaluate((element) => new Promise((resolve) => {
-    const host = element.getRootNode().host ?? element.closest('[aria-busy]');
-    const check = () => (host?.hasAttribute('aria-busy') ? requestAnimationFrame(check) : resolve());
+  await locator.evaluateAll((elements) => new Promise((resolve) => {
+    const hosts = elements.map((e) => e.getRootNode().host ?? e.closest('[aria-busy]')).filter(Boolean);
+    const check = () => (hosts.some((h) => h.hasAttribute('aria-busy')) ? requestAnimationFrame(check) : resolve());
     check();
   }));
   return locator.locator('canvas').evaluateAll((canvases) =>
