@@ -56,6 +56,22 @@ describe('the offline file', () => {
     await close();
   });
 
+  it('shows every slide\'s widgets with no error', { timeout: 300000 }, async () => {
+    const { page, problems, refused, close } = await open('title');
+    const ids = await page.locator('section.slide').evaluateAll((slides) => slides.map((s) => s.id));
+    for (const id of ids) {
+      await page.evaluate((slide) => { location.hash = `#${slide}`; }, id);
+      await page.locator(`section#${id}.active`).waitFor();
+      await slideReady(page);
+      const failed = await page.locator('section.slide.active *').evaluateAll((elements) => elements
+        .filter((e) => e.shadowRoot?.querySelector('.error')).map((e) => `${e.localName}: ${e.shadowRoot.querySelector('.error').textContent}`));
+      assert.deepEqual(failed, [], id);
+    }
+    assert.deepEqual(problems, []);
+    assert.deepEqual(refused, []);
+    await close();
+  });
+
   it('computes the worked example as the engine does', async () => {
     const { page, problems, refused, close } = await open('worked-example&stage=4');
     const weights = engine.attention({
