@@ -42,6 +42,7 @@ export abstract class EngineElement extends HTMLElement {
   /** the widget's picture and controls */
   protected readonly body: HTMLElement;
   private readonly status: HTMLElement;
+  private readonly hintLine: HTMLElement;
   private engine?: RemoteEngine;
   private rendering = false;
   private dirty = false;
@@ -60,7 +61,7 @@ export abstract class EngineElement extends HTMLElement {
     this.root.adoptedStyleSheets = [katexSheet()];
     const style = document.createElement('style');
     style.textContent = baseStyles + styles;
-    const hintLine = document.createElement('p');
+    const hintLine = (this.hintLine = document.createElement('p'));
     hintLine.className = 'hint';
     hintLine.textContent = hint;
     this.status = document.createElement('div');
@@ -73,6 +74,11 @@ export abstract class EngineElement extends HTMLElement {
     top.append(hintLine);
     top.append(this.shareControl());
     this.root.append(style, top, this.status, this.body);
+  }
+
+  /** what to look for, when it depends on the settings */
+  protected setHint(hint: string): void {
+    this.hintLine.textContent = hint;
   }
 
   /** this widget's settings as an embed page's hash: "#explorer&xlayer=0" (defaults left out) */

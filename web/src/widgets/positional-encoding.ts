@@ -20,6 +20,13 @@ const styles = `
 output { min-width: 4em; font-variant-numeric: tabular-nums; }
 `;
 
+const HINTS: Record<PositionalKind, string> = {
+  sinusoidal: 'the stripes of the sinusoidal table slow down to the right, and PE·PEᵀ depends only on the distance |i\u00a0−\u00a0j|.',
+  learned: 'an untrained table is noise: P·Pᵀ has no structure until training gives nearby positions similar rows.',
+  rope: 'nothing is added to the tokens; the similarity of two rotated vectors depends only on their offset j\u00a0−\u00a0i.',
+  alibi: 'each head subtracts a penalty growing with distance: steep heads look close by, shallow heads far away.',
+};
+
 const NAMES: Record<PositionalKind, string> = { sinusoidal: 'Sinusoidal', learned: 'Learned', rope: 'RoPE', alibi: 'ALiBi' };
 
 type Control = { element: HTMLElement; set(value: number): void };
@@ -32,7 +39,7 @@ export class PositionalEncoding extends EngineElement {
   private view?: ReturnType<PositionalEncoding['build']>;
 
   constructor() {
-    super(styles, 'the stripes of the sinusoidal table slow down to the right, and PE·PEᵀ depends only on the distance |i\u00a0−\u00a0j|.');
+    super(styles, HINTS.sinusoidal);
   }
 
   protected async render(engine: RemoteEngine): Promise<void> {
@@ -41,6 +48,7 @@ export class PositionalEncoding extends EngineElement {
     const d = this.value<number>('d');
     const base = this.value<number>('base');
     const head = this.value<number>('head');
+    this.setHint(HINTS[kind]);
     await loadTypesetting();
     const view = (this.view ??= this.build());
     if (!view.root.isConnected) this.body.replaceChildren(view.root);
