@@ -75,6 +75,31 @@ describe('the widget bundle on another page', () => {
     cdn.close();
   });
 
+  it('keeps the keys typed into its fields and buttons from the page, but not Escape', async () => {
+    const site = await serve(scratch, { isolated: false });
+    const { page, problems, close } = await openPage(browser, `${site.url}course/week7/`);
+    await page.waitForFunction(() => window.lecture, null, { timeout: 60000 });
+    await slideReady(page, 'body');
+    await page.evaluate(() => {
+      window.hostKeys = [];
+      document.addEventListener('keydown', (e) => window.hostKeys.push(e.key));
+    });
+    const widget = page.locator('attn-positional-encoding');
+    await widget.getByRole('slider', { name: 'positions n' }).focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowLeft');
+    await widget.getByRole('button', { name: 'ALiBi' }).focus();
+    await page.keyboard.press('Enter');
+    await page.locator('attn-positional-encoding[kind="alibi"]').waitFor();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Escape');
+    assert.deepEqual(await page.evaluate(() => window.hostKeys), ['ArrowRight', 'Escape'],
+      'only the arrow pressed on a button and Escape reach the page');
+    assert.deepEqual(problems, []);
+    await close();
+    site.close();
+  });
+
   it('exports what its declaration file declares', async () => {
     const declared = [...readFileSync(join(BUNDLE, 'attnlab-widgets.d.ts'), 'utf8').matchAll(/export declare (?:const|function) (\w+)/g)].map((m) => m[1]);
     const site = await serve(scratch, { isolated: false });

@@ -1,6 +1,7 @@
 // The deck: one slide at a time, scaled to the window, driven by the keyboard (app/navigation.ts)
 // and the URL hash (app/state.ts). Widgets that have steps of their own (fragments) implement
 // Stepper; → and ← go through a slide's steps before leaving it.
+import { keyBelongsToControl } from '../primitives/keys';
 import { KeyMap, slideScale, SLIDE, type Command } from './navigation';
 import { attributesFor, decodeHash, encodeHash, fieldFor, withValue, type PageState, type Value } from './state';
 
@@ -14,13 +15,6 @@ export interface Stepper extends Element {
 
 function isStepper(element: Element): element is Stepper {
   return typeof (element as Partial<Stepper>).stepForward === 'function';
-}
-
-/** keys typed into these belong to them, not to the deck */
-function isEditable(target: EventTarget): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  if (target.isContentEditable) return true;
-  return target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement;
 }
 
 export class Deck {
@@ -127,10 +121,7 @@ export class Deck {
 
   private onKey(e: KeyboardEvent): void {
     if (e.defaultPrevented) return;
-    const origin = e.composedPath()[0] ?? e.target;
-    if (origin && isEditable(origin)) return;
-    // Space and Enter press a focused button; the deck leaves them to it
-    if ((e.key === ' ' || e.key === 'Enter') && origin instanceof HTMLButtonElement) return;
+    if (keyBelongsToControl(e)) return;
     const overview = document.querySelector<HTMLElement>('#overview');
     if (overview && !overview.hidden && e.key !== 'Escape') return;
     const command = this.keys.press(e, this.slides.length);

@@ -12,6 +12,7 @@ import { canvasesPainted } from './canvas';
 import { katexSheet } from './equation';
 import { download, fileStem, numbersCsv, picturesPng, svgText } from './export';
 import { whenIdle } from './idle';
+import { keyBelongsToControl } from './keys';
 import { baseStyles } from './styles';
 
 /** widgets connected but not yet shown, in document order of connection */
@@ -73,6 +74,10 @@ export abstract class EngineElement extends HTMLElement {
     top.className = 'top';
     top.append(hintLine);
     top.append(this.shareControl());
+    // keys meant for a field or a button of the widget never reach the page's deck, whoever's it is
+    this.root.addEventListener('keydown', (e) => {
+      if (keyBelongsToControl(e as KeyboardEvent)) e.stopPropagation();
+    });
     this.root.append(style, top, this.status, this.body);
   }
 
