@@ -100,6 +100,27 @@ describe('the widget bundle on another page', () => {
     site.close();
   });
 
+  it('shows only the controls its `controls` attribute keeps', async () => {
+    const site = await serve(scratch, { isolated: false });
+    const { page, problems, close } = await openPage(browser, `${site.url}course/week7/`);
+    await page.waitForFunction(() => window.lecture, null, { timeout: 60000 });
+    await slideReady(page, 'body');
+    const widget = page.locator('attn-positional-encoding');
+    const shown = () => widget.locator('[data-control]').evaluateAll((controls) =>
+      controls.filter((c) => c.checkVisibility()).map((c) => c.dataset.control));
+    assert.deepEqual(await shown(), ['share', 'kind', 'n', 'd', 'base'], 'RoPE: every control it uses');
+    await widget.evaluate((e) => e.setAttribute('controls', 'kind'));
+    assert.deepEqual(await shown(), ['kind']);
+    await widget.evaluate((e) => e.setAttribute('controls', 'none'));
+    assert.deepEqual(await shown(), []);
+    assert.ok((await canvasColours(widget)).every((c) => c > 20), 'the pictures stay');
+    await widget.evaluate((e) => e.removeAttribute('controls'));
+    assert.equal((await shown()).length, 5);
+    assert.deepEqual(problems, []);
+    await close();
+    site.close();
+  });
+
   it('exports what its declaration file declares', async () => {
     const declared = [...readFileSync(join(BUNDLE, 'attnlab-widgets.d.ts'), 'utf8').matchAll(/export declare (?:const|function) (\w+)/g)].map((m) => m[1]);
     const site = await serve(scratch, { isolated: false });

@@ -44,6 +44,7 @@ export abstract class EngineElement extends HTMLElement {
   protected readonly body: HTMLElement;
   private readonly status: HTMLElement;
   private readonly hintLine: HTMLElement;
+  private readonly controlsStyle = document.createElement('style');
   private engine?: RemoteEngine;
   private rendering = false;
   private dirty = false;
@@ -51,9 +52,9 @@ export abstract class EngineElement extends HTMLElement {
   private revealed = false;
   private readonly showProgress = () => this.showLoading();
 
-  /** the attributes of `element` in the page's field table, and any others the widget reads */
+  /** the attributes of `element` in the page's field table, any others the widget reads, and `controls` */
   static attributesOf(element: string, ...others: string[]): string[] {
-    return [...fieldsOf(element).map((f) => f.attribute), ...others];
+    return [...fieldsOf(element).map((f) => f.attribute), ...others, 'controls'];
   }
 
   constructor(styles: string, hint: string) {
@@ -78,7 +79,7 @@ export abstract class EngineElement extends HTMLElement {
     this.root.addEventListener('keydown', (e) => {
       if (keyBelongsToControl(e as KeyboardEvent)) e.stopPropagation();
     });
-    this.root.append(style, top, this.status, this.body);
+    this.root.append(style, this.controlsStyle, top, this.status, this.body);
   }
 
   /** what to look for, when it depends on the settings */
@@ -98,6 +99,7 @@ export abstract class EngineElement extends HTMLElement {
     const embeddable = embedPageUrl('') !== undefined;
     const details = document.createElement('details');
     details.className = 'share';
+    details.dataset.control = 'share';
     const summary = document.createElement('summary');
     summary.textContent = embeddable ? 'Share' : 'Save';
     const panel = document.createElement('div');
@@ -186,8 +188,18 @@ export abstract class EngineElement extends HTMLElement {
     inView.unobserve(this);
   }
 
-  attributeChangedCallback(): void {
-    this.update();
+  attributeChangedCallback(name: string): void {
+    if (name === 'controls') this.showControls();
+    else this.update();
+  }
+
+  /** `controls`: absent, every control; "none", none; else the names of the controls to keep (the
+   * settings they change, e.g. "layer head", and "share"). Each control is marked data-control. */
+  private showControls(): void {
+    const value = this.getAttribute('controls');
+    const kept = value === null ? undefined : value.trim() === 'none' ? [] : value.trim().split(/\s+/);
+    this.controlsStyle.textContent = kept === undefined ? ''
+      : `[data-control]${kept.map((name) => `:not([data-control~="${CSS.escape(name)}"])`).join('')} { display: none !important; }`;
   }
 
   /** the widget is on screen (or its background turn has come): render from now on */

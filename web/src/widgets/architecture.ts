@@ -109,6 +109,7 @@ export class Architecture extends EngineElement {
     const families = document.createElement('div');
     families.className = 'families';
     families.setAttribute('role', 'group');
+    families.dataset.control = 'family';
     families.setAttribute('aria-label', 'model family');
     const buttons = new Map<Family, HTMLButtonElement>();
     const names: Record<Family, string> = { 'encoder-decoder': 'Encoder–decoder (original)', encoder: 'Encoder only (BERT)', decoder: 'Decoder only (GPT)' };

@@ -23,7 +23,7 @@ function wholeNumber(text: string | null, max: number, fallback: number): number
 }
 
 export class AttentionMap extends EngineElement {
-  static readonly observedAttributes = ['sentence', 'layer', 'head', 'compact'];
+  static readonly observedAttributes = EngineElement.attributesOf('attn-attention-map', 'sentence', 'layer', 'head', 'compact');
   private readonly heading = document.createElement('p');
   private readonly map = new Heatmap({ xLabel: 'key word', yLabel: 'query word', tint: 'weights', width: 290, height: 270 });
 

@@ -556,7 +556,13 @@ export class AttentionSteps extends EngineElement {
     };
     const bar1 = document.createElement('div');
     bar1.className = 'bar';
-    bar1.append(group('example', ...exampleButtons.values()), sizes.root, group('switches', toggles.causal, toggles.scaled), toggles.check);
+    toggles.causal.dataset.control = 'causal';
+    toggles.scaled.dataset.control = 'scaled';
+    toggles.check.dataset.control = 'check';
+    sizes.root.dataset.control = 'matrices';
+    const examples = group('example', ...exampleButtons.values());
+    examples.dataset.control = 'example';
+    bar1.append(examples, sizes.root, group('switches', toggles.causal, toggles.scaled), toggles.check);
 
     const stageButtons = STAGES.map((stage, i) => {
       const name = stage.name[0].toUpperCase() + stage.name.slice(1);
@@ -566,7 +572,9 @@ export class AttentionSteps extends EngineElement {
     formula.className = 'formula';
     const bar2 = document.createElement('div');
     bar2.className = 'bar';
-    bar2.append(group('stage shown', ...stageButtons), formula);
+    const stages = group('stage shown', ...stageButtons);
+    stages.dataset.control = 'step';
+    bar2.append(stages, formula);
 
     const problem = document.createElement('p');
     problem.className = 'problem';
@@ -596,6 +604,7 @@ export class AttentionSteps extends EngineElement {
     verdict.setAttribute('role', 'status');
     verdict.dataset.testid = 'verdict';
     const checkBar = document.createElement('div');
+    checkBar.dataset.control = 'check';
     const rule = document.createElement('p');
     rule.className = 'muted';
     rule.textContent = `Work out this stage by hand and type it in. An entry counts as right within ±${CHECK_TOLERANCE} ` +

@@ -179,6 +179,10 @@ export class CausalMask extends EngineElement {
     letter.addEventListener('change', () => this.change({ letter: letter.value }));
     editLabel.append(position);
     letterLabel.append(letter);
+    textLabel.dataset.control = 'text';
+    toggle.dataset.control = 'mask';
+    editLabel.dataset.control = 'position';
+    letterLabel.dataset.control = 'letter';
     controls.append(textLabel, toggle, editLabel, letterLabel);
 
     const main = document.createElement('div');

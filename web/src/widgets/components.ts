@@ -84,6 +84,7 @@ export class Components extends EngineElement {
     const key = document.createElement('span');
     key.className = 'muted';
     key.append(colourKey('signed', '−r', '+r'), ' (±r beside each title)');
+    label.dataset.control = 'layer';
     bar.append(label, note, key);
     const grid = document.createElement('div');
     grid.className = 'grid';

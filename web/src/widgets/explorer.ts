@@ -338,6 +338,8 @@ export class Explorer extends EngineElement {
     const reading = document.createElement('span');
     reading.className = 'reading';
     reading.setAttribute('aria-live', 'polite');
+    sentenceLabel.dataset.control = 'sentence';
+    swap.dataset.control = 'sentence';
     sentenceBar.append(sentenceLabel, swap, reading);
 
     const controls = document.createElement('div');
@@ -347,6 +349,7 @@ export class Explorer extends EngineElement {
       element.className = 'group';
       element.setAttribute('role', 'group');
       element.setAttribute('aria-label', name);
+      element.dataset.control = name;
       element.append(Object.assign(document.createElement('span'), { textContent: name }), ...buttons);
       controls.append(element);
     };
@@ -374,6 +377,7 @@ export class Explorer extends EngineElement {
     words.setAttribute('aria-label', 'query word');
     const wordsRow = document.createElement('div');
     wordsRow.className = 'words-row';
+    wordsRow.dataset.control = 'token';
     wordsRow.append(Object.assign(document.createElement('span'), { textContent: 'query word' }), words);
 
     const main = document.createElement('div');

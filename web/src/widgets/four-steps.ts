@@ -199,6 +199,7 @@ export class FourSteps extends EngineElement {
       g.className = 'group';
       g.setAttribute('role', 'group');
       g.setAttribute('aria-label', name);
+      g.dataset.control = name;
       g.append(Object.assign(document.createElement('span'), { className: 'name', textContent: name }));
       const buttons = Array.from({ length: count }, (_, i) => {
         const b = document.createElement('button');

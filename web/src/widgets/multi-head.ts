@@ -182,6 +182,8 @@ export class MultiHead extends EngineElement {
     layerGroup.append(...layerButtons);
     const dims = document.createElement('span');
     dims.className = 'dims';
+    sentenceLabel.dataset.control = 'sentence';
+    layerGroup.dataset.control = 'layer';
     bar.append(sentenceLabel, layerGroup, dims);
 
     const notes = document.createElement('p');

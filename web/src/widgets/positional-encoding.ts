@@ -101,6 +101,7 @@ export class PositionalEncoding extends EngineElement {
     const kinds = document.createElement('div');
     kinds.className = 'kinds';
     kinds.setAttribute('role', 'group');
+    kinds.dataset.control = 'kind';
     kinds.setAttribute('aria-label', 'positional scheme');
     const kindButtons = new Map<PositionalKind, HTMLButtonElement>();
     for (const kind of POSITIONAL_KINDS) {
@@ -122,6 +123,7 @@ export class PositionalEncoding extends EngineElement {
       head: slider({ label: 'head', ...limitsOf(this.localName, 'head'), value: 0, format: (h) => String(h + 1),
         onInput: set('head') }),
     };
+    for (const [name, s] of Object.entries(sliders)) s.element.dataset.control = name;
     controls.append(...Object.values(sliders).map((s) => s.element));
     const plots = document.createElement('div');
     plots.className = 'plots';

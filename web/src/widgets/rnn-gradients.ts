@@ -61,6 +61,8 @@ export class RnnGradients extends EngineElement {
       onInput: (value) => this.change({ length: value }) });
     const scale = slider({ label: 'recurrent scale', ...limitsOf(this.localName, 'scale'), value: 1,
       format: (value) => value.toFixed(2), onInput: (value) => this.change({ scale: value }) });
+    length.element.dataset.control = 'length';
+    scale.element.dataset.control = 'scale';
     controls.append(length.element, scale.element);
     const steps = document.createElement('div');
     steps.className = 'steps';

@@ -158,6 +158,8 @@ export class Scaling extends EngineElement {
     const t = limitsOf(this.localName, 'temperature');
     const temperature = slider({ label: 'temperature', min: Math.log2(t.min), max: Math.log2(t.max), step: 0.25, value: 0,
       format: (e) => formatSignificant(2 ** e, 3), onInput: (e) => this.change({ temperature: 2 ** e }) });
+    dk.element.dataset.control = 'dk';
+    temperature.element.dataset.control = 'temperature';
     controls.append(dk.element, temperature.element);
     const measured = document.createElement('p');
     measured.className = 'measured';
