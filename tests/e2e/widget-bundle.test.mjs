@@ -18,6 +18,7 @@ const lecture = (src) => `<!doctype html><meta charset="utf-8"><title>Lecture 7<
 <h1>Attention, live</h1>
 <attn-attention-map></attn-attention-map>
 <attn-positional-encoding kind="rope" n="16"></attn-positional-encoding>
+<attn-scaling height="300px"></attn-scaling>
 <script type="module">
   import { engineInfo, widgets } from ${JSON.stringify(src)};
   window.lecture = { widgets, info: await engineInfo() };
@@ -117,6 +118,19 @@ describe('the widget bundle on another page', () => {
     await widget.evaluate((e) => e.removeAttribute('controls'));
     assert.equal((await shown()).length, 5);
     assert.deepEqual(problems, []);
+    await close();
+    site.close();
+  });
+
+  it('keeps the height its `height` attribute sets, while loading and once drawn', async () => {
+    const site = await serve(scratch, { isolated: false });
+    const { page, close } = await openPage(browser, `${site.url}course/week7/`);
+    const height = () => page.locator('attn-scaling').evaluate((e) => e.offsetHeight);
+    await page.locator('attn-scaling').waitFor({ state: 'attached' });
+    await page.waitForFunction(() => customElements.get('attn-scaling'));
+    assert.equal(await height(), 300, 'while loading');
+    await slideReady(page, 'body');
+    assert.equal(await height(), 300, 'once drawn');
     await close();
     site.close();
   });

@@ -52,9 +52,10 @@ export abstract class EngineElement extends HTMLElement {
   private revealed = false;
   private readonly showProgress = () => this.showLoading();
 
-  /** the attributes of `element` in the page's field table, any others the widget reads, and `controls` */
+  /** the attributes of `element` in the page's field table, any others the widget reads, and the
+   * ones every widget takes (`controls`, `height`) */
   static attributesOf(element: string, ...others: string[]): string[] {
-    return [...fieldsOf(element).map((f) => f.attribute), ...others, 'controls'];
+    return [...fieldsOf(element).map((f) => f.attribute), ...others, 'controls', 'height'];
   }
 
   constructor(styles: string, hint: string) {
@@ -190,7 +191,17 @@ export abstract class EngineElement extends HTMLElement {
 
   attributeChangedCallback(name: string): void {
     if (name === 'controls') this.showControls();
+    else if (name === 'height') this.keepHeight();
     else this.update();
+  }
+
+  /** `height`: a fixed CSS height (e.g. "420px", "60vh"), the same while loading and once drawn,
+   * scrolling inside when the picture is taller, so the page around never shifts */
+  private keepHeight(): void {
+    const value = this.getAttribute('height')?.trim() ?? '';
+    const valid = /^\d+(\.\d+)?(px|em|rem|vh|%)$/.test(value);
+    this.style.height = valid ? value : '';
+    this.style.overflow = valid ? 'auto' : '';
   }
 
   /** `controls`: absent, every control; "none", none; else the names of the controls to keep (the

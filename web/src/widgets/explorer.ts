@@ -190,6 +190,11 @@ export class Explorer extends EngineElement {
     const text = this.value<string>('sentence');
     const reading = await readSentence(engine, text);
     const { n_layers: layers, n_heads: heads } = reading.config;
+    const names = Array.from({ length: layers * heads }, (_, k) => weightsName(Math.floor(k / heads), k % heads));
+    // every answer first, then the whole view at once: no moment shows one sentence's notes with another's reading
+    const run = reading.tokens.length ? await runModel(reading, names) : undefined;
+    const it = run ? await readIt(engine, reading, run.logits) : undefined;
+
     const view = (this.view ??= this.build(layers, heads));
     if (!view.root.isConnected) this.body.replaceChildren(view.root);
     if (view.input.value !== text && this.root.activeElement !== view.input) view.input.value = text;
@@ -201,21 +206,19 @@ export class Explorer extends EngineElement {
     for (const [name, button] of view.viewButtons) button.setAttribute('aria-pressed', String(name === viewName));
     view.layerButtons.forEach((b, l) => b.setAttribute('aria-pressed', String(l === layer)));
     view.headButtons.forEach((b, h) => b.setAttribute('aria-pressed', String(h === head)));
-    if (!reading.tokens.length) {
+    if (!run) {
       this.shown = undefined;
       view.words.replaceChildren();
       view.reading.textContent = '';
       throw new Error('Type a sentence: it has no words.');
     }
 
-    const names = Array.from({ length: layers * heads }, (_, k) => weightsName(Math.floor(k / heads), k % heads));
-    const { logits, trace } = await runModel(reading, names);
-    const weights = Array.from({ length: layers }, (_, l) => Array.from({ length: heads }, (_, h) => trace[weightsName(l, h)]));
+    const weights = Array.from({ length: layers }, (_, l) => Array.from({ length: heads }, (_, h) => run.trace[weightsName(l, h)]));
     const labels = reading.labels.map((l) => shortLabel(l, LABEL_CHARS));
     const query = queryRow(reading, this.value<number>('token'));
     this.shown = { reading, labels, weights, layer, head, query };
 
-    this.showReading(await readIt(engine, reading, logits), reading);
+    this.showReading(it, reading);
     this.showWords(reading, labels, query);
     view.heatmapPanel.hidden = viewName !== 'heatmap';
     view.headPanel.hidden = viewName !== 'head';
