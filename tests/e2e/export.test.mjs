@@ -4,12 +4,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { launch, openPage } from './browser.mjs';
 import { DIST, serve } from './server.mjs';
-import { slideReady } from './widget-checks.mjs';
+import { shippedModel, slideReady } from './widget-checks.mjs';
 
-const PACKAGE = new URL('../../build/package/index.js', import.meta.url);
 const SENTENCE = 'the cat sat on the mat because it was soft';
 
 let server;
@@ -18,10 +16,7 @@ let model;
 before(async () => {
   server = await serve(DIST);
   browser = await launch();
-  const engine = await (await import(PACKAGE.href)).loadAttnlab({ threads: 1 });
-  const folder = join(DIST, 'models/coreference');
-  model = engine.loadModel({ weights: new Uint8Array(readFileSync(join(folder, 'model.safetensors'))),
-    config: readFileSync(join(folder, 'config.json'), 'utf8'), vocab: readFileSync(join(folder, 'vocab.json'), 'utf8') });
+  model = await shippedModel('coreference');
 });
 after(async () => {
   await browser?.close();

@@ -1,6 +1,19 @@
 // Checks shared by the widget tests: whether canvases show a picture, and screenshots of one slide
 // at the deck's two reference sizes in both themes, for a person to look at.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { openPage, SCREENSHOTS } from './browser.mjs';
+import { DIST } from './server.mjs';
+
+const PACKAGE = new URL('../../build/package/index.js', import.meta.url);
+
+/** the package's engine in Node (single thread) with one of the built page's shipped models loaded */
+export async function shippedModel(name) {
+  const engine = await (await import(PACKAGE.href)).loadAttnlab({ threads: 1 });
+  const folder = join(DIST, 'models', name);
+  return engine.loadModel({ weights: new Uint8Array(readFileSync(join(folder, 'model.safetensors'))),
+    config: readFileSync(join(folder, 'config.json'), 'utf8'), vocab: readFileSync(join(folder, 'vocab.json'), 'utf8') });
+}
 
 /** distinct colours on each visible canvas inside `locator` (a blank canvas has one), once its widget has painted */
 export const canvasColours = async (locator) => {
