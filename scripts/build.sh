@@ -2,8 +2,9 @@
 # Builds the parts named on the command line: native (library, tests, examples), wasm (the same
 # sources with Emscripten, single-thread and threaded, with the JS modules), web (the static page
 # in web/dist with the widget bundle, and the offline file build/offline/attnlab.html), package
-# (the npm package in build/package), or all (those four); and asan (the library and Catch2 tests
-# with clang's AddressSanitizer, UBSan and LeakSanitizer, and the fuzzer in tests/fuzz, in build/asan).
+# (the npm package in build/package, and the reveal.js example deck in build/examples/reveal), or
+# all (those four); and asan (the library and Catch2 tests with clang's AddressSanitizer, UBSan and
+# LeakSanitizer, and the fuzzer in tests/fuzz, in build/asan).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,8 +38,8 @@ build_wasm() {
   configure_wasm build/wasm-threads -DATTNLAB_WASM_THREADS=ON
 }
 
-# the npm package in build/package: the TypeScript layer, its contract, both engine builds and the
-# widget bundle (so it comes after web)
+# the npm package in build/package: the TypeScript layer, its contract, both engine builds, the
+# widget bundle and the reveal.js plugin (so it comes after web); then the reveal.js example deck
 build_package() {
   rm -rf build/package
   npx tsc -p web/tsconfig.package.json
@@ -49,8 +50,20 @@ build_package() {
   echo '{ "type": "commonjs" }' > build/package/engine/node/package.json
   # attnlab/widgets: the page's build without the deck (the bundle, embed.html, the chunks, engine, models)
   mkdir -p build/package/widgets
-  cp -r web/dist/attnlab-widgets.js web/dist/embed.html web/dist/assets web/dist/models build/package/widgets/
-  cp web/src/widgets/attnlab-widgets.d.ts build/package/widgets/
+  cp -r web/dist/attnlab-widgets.js web/dist/attnlab-reveal.js web/dist/embed.html web/dist/assets web/dist/models build/package/widgets/
+  cp web/src/widgets/attnlab-widgets.d.ts web/src/attnlab-reveal.d.ts build/package/widgets/
+  build_examples
+}
+
+# examples/reveal as a lecturer would ship it: the deck, reveal.js from npm, and the widget folder
+build_examples() {
+  local deck=build/examples/reveal
+  rm -rf "$deck"
+  mkdir -p "$deck/reveal/theme"
+  cp examples/reveal/index.html "$deck/"
+  cp node_modules/reveal.js/dist/reveal.mjs node_modules/reveal.js/dist/reveal.css "$deck/reveal/"
+  cp node_modules/reveal.js/dist/theme/white.css "$deck/reveal/theme/"
+  cp -r build/package/widgets "$deck/attnlab"
 }
 
 # the page in web/dist (with the widget bundle), and the same deck as one file that runs from

@@ -73,6 +73,9 @@ function offlineFiles(): Plugin {
   };
 }
 
+/** the package's entry points keep fixed names beside the page */
+const ENTRY_FILES: Record<string, string> = { widgets: 'attnlab-widgets.js', reveal: 'attnlab-reveal.js' };
+
 export default defineConfig(({ mode }) => mode === 'offline'
   ? {
     base: './',
@@ -89,11 +92,11 @@ export default defineConfig(({ mode }) => mode === 'offline'
     build: {
       outDir: 'dist', emptyOutDir: true, target: 'es2022', assetsInlineLimit: 0,
       rollupOptions: {
-        // the deck, one widget full-frame for iframes (embed.html), and the widget bundle for other
-        // pages (attnlab/widgets), which keeps its exports
-        input: { deck: here('index.html'), embed: here('embed.html'), widgets: here('src/widgets/bundle.ts') },
+        // the deck, one widget full-frame for iframes (embed.html), the widget bundle for other
+        // pages (attnlab/widgets) and the reveal.js plugin (attnlab/reveal), which keep their exports
+        input: { deck: here('index.html'), embed: here('embed.html'), widgets: here('src/widgets/bundle.ts'), reveal: here('src/reveal.ts') },
         preserveEntrySignatures: 'exports-only',
-        output: { entryFileNames: (chunk) => (chunk.name === 'widgets' ? 'attnlab-widgets.js' : 'assets/[name]-[hash].js') },
+        output: { entryFileNames: (chunk) => (ENTRY_FILES[chunk.name] ?? 'assets/[name]-[hash].js') },
       },
     },
     worker: { format: 'es' },

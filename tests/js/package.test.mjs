@@ -15,7 +15,8 @@ it('installs from its tarball into a scratch project and runs there', { timeout:
   const files = packed[0].files.map((f) => f.path);
   for (const f of ['build/package/index.js', 'build/package/index.d.ts', 'build/package/attnlab.d.mts',
     'build/package/worker-client.js', 'build/package/engine/web/attnlab.wasm', 'build/package/engine/node/attnlab-threads.worker.js',
-    'build/package/widgets/attnlab-widgets.js', 'build/package/widgets/attnlab-widgets.d.ts', 'build/package/widgets/models/sort/model.safetensors']) {
+    'build/package/widgets/attnlab-widgets.js', 'build/package/widgets/attnlab-widgets.d.ts', 'build/package/widgets/models/sort/model.safetensors',
+    'build/package/widgets/attnlab-reveal.js', 'build/package/widgets/attnlab-reveal.d.ts']) {
     assert.ok(files.includes(f), `the tarball holds ${f}`);
   }
   assert.ok(!files.some((f) => f.startsWith('src/') || f.startsWith('tests/')), 'sources and tests stay out');
@@ -35,9 +36,12 @@ it('installs from its tarball into a scratch project and runs there', { timeout:
   writeFileSync(join(scratch, 'use.ts'), `
     import { loadAttnlab, type AttentionResult } from 'attnlab';
     import { createEngineWorker } from 'attnlab/worker';
+    import { useModelsFrom } from 'attnlab/widgets';
+    import AttnlabReveal, { type RevealPlugin } from 'attnlab/reveal';
     const engine = await loadAttnlab({ threads: 1 });
     const r: AttentionResult = engine.attention({ x: [1], n: 1, d: 1, wQ: [1], wK: [1], wV: [1], dK: 1, dV: 1 });
-    export const used = [r.stage, createEngineWorker] as const;
+    const plugin: RevealPlugin = AttnlabReveal();
+    export const used = [r.stage, createEngineWorker, useModelsFrom, plugin.id] as const;
   `);
   execFileSync(join(root, 'node_modules/.bin/tsc'), ['--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext',
     '--moduleResolution', 'nodenext', '--lib', 'es2022,dom', '--skipLibCheck', 'false', 'use.ts'], { cwd: scratch, stdio: 'pipe' });

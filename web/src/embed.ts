@@ -1,9 +1,11 @@
 // embed.html: one widget, full frame, for an iframe in someone's slides or page. The hash names
 // the widget and its settings the way the deck's links do: "#explorer&xlayer=0&tok=2" shows
 // <attn-explorer layer="0" token="2">. The hash follows the reader's changes (a link to this view),
-// and a change of hash (the host moving the iframe to another view) sets the widget again.
+// and a change of hash (the host moving the iframe to another view) sets the widget again. Keys the
+// widget does not use go to the page around the iframe, so that a deck keeps its arrow keys.
 import 'katex/dist/katex.min.css';
 import './app/theme.css';
+import { forwardKeysToHost, handFocusBackAfterPointer } from './primitives/keys';
 import { attributesFor, decodeHash, encodeHash, fieldFor, withValue, type PageState, type Value } from './app/state';
 import { loadWidget, WIDGET_TAGS } from './widgets/index';
 
@@ -47,3 +49,6 @@ function remember(tag: string, settings: Record<string, Value>): void {
 
 addEventListener('hashchange', show);
 show();
+// in someone's slides, the keys the widget does not use are the deck's (see attnlab/reveal)
+forwardKeysToHost();
+handFocusBackAfterPointer();

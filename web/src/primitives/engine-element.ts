@@ -38,6 +38,12 @@ function warmUp(): void {
   whenIdle(next);
 }
 
+/** Renders every widget of the page now, in view or not: for a printout, where no widget may be
+ * left blank (a reveal.js deck's PDF view). */
+export function revealAllWidgets(): void {
+  for (const widget of [...waiting]) widget.reveal();
+}
+
 export abstract class EngineElement extends HTMLElement {
   protected readonly root: ShadowRoot;
   /** the widget's picture and controls */

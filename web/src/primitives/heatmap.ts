@@ -93,6 +93,8 @@ export class Heatmap {
       bottom: colLabels ? Math.min(90, 30 + 6 * longest(colLabels)) : 38,
     } : { left: 2, top: 2, right: legend ? 86 : 2, bottom: 2 };
     const M = this.margin;
+    // where the cells are in the drawing (left top width height), for a host or a test that points at one
+    this.element.dataset.plot = `${M.left} ${M.top} ${width} ${height}`;
     this.picture.draw(M.left + width + M.right, M.top + height + M.bottom, (g) => this.paint(g, m));
     this.fillTable(m);
   }
