@@ -70,6 +70,32 @@ describe('attnlab/reveal in a reveal.js deck', () => {
     await close();
   });
 
+  it('loads one engine for the deck, and asks it nothing while the viewer moves between drawn slides', async () => {
+    // every message the page sends to a worker (the engine's) is counted
+    const init = () => {
+      window.enginePosts = 0;
+      const post = Worker.prototype.postMessage;
+      Worker.prototype.postMessage = function count(...args) {
+        window.enginePosts++;
+        return post.apply(this, args);
+      };
+    };
+    const { page, problems, requests, close } = await openPage(browser, `${server.url}#/title`, { init });
+    await page.waitForFunction(() => window.deck?.isReady(), null, { timeout: 60000 });
+    // the three widgets, on three slides, render while the title is shown (the iframe's slide is
+    // beyond reveal.js's view distance and not loaded yet)
+    await slideReady(page, '.slides');
+    assert.equal(requests.filter((u) => u.endsWith('.wasm')).length, 1, 'one engine');
+    const posted = await page.evaluate(() => window.enginePosts);
+    for (const h of [1, 2, 3, 2, 1, 0]) {
+      await page.evaluate((index) => window.deck.slide(index), h);
+      await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 300)));
+    }
+    assert.equal(await page.evaluate(() => window.enginePosts), posted, 'no engine call for slides already drawn');
+    assert.deepEqual(problems, []);
+    await close();
+  });
+
   it('steps the worked example one stage per fragment, then moves on, and back', async () => {
     const { page, problems, close } = await openDeck('worked-example');
     assert.equal(await stage(page), '0');
