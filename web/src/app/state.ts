@@ -36,6 +36,9 @@ const COMPONENTS = 'attn-components';
 const RNN_GRADIENTS = 'attn-rnn-gradients';
 const SCALING = 'attn-scaling';
 const CAUSAL_MASK = 'attn-causal-mask';
+const PERMUTATION = 'attn-permutation';
+const ROPE = 'attn-rope';
+export const PERMUTATION_POSITIONS = ['none', 'sinusoidal'] as const;
 /** the letters the shipped sorting model reads */
 export const LETTERS = [...'abcdefghijklmnopqrstuvwxyz'];
 
@@ -88,6 +91,16 @@ export const FIELDS: readonly Field[] = [
   { key: 'cm-mask', element: CAUSAL_MASK, attribute: 'mask', type: 'bool', default: true },
   { key: 'cm-pos', element: CAUSAL_MASK, attribute: 'position', type: 'int', min: 0, max: 17, default: 3 },
   { key: 'cm-letter', element: CAUSAL_MASK, attribute: 'letter', type: 'enum', values: LETTERS, default: 'a' },
+
+  // the shuffle's seed (0: the sentence's own order) and whether the tokens carry positions
+  { key: 'pm', element: PERMUTATION, attribute: 'sentence', type: 'text', maxLength: 200, default: SEMINAR_SENTENCE },
+  { key: 'pm-shuffle', element: PERMUTATION, attribute: 'shuffle', type: 'int', min: 0, max: 999, default: 1 },
+  { key: 'pm-pe', element: PERMUTATION, attribute: 'positions', type: 'enum', values: PERMUTATION_POSITIONS, default: 'none' },
+
+  // the query's position m, the key's position n, and which 2-D pair of dimensions is drawn
+  { key: 'rope-m', element: ROPE, attribute: 'query', type: 'int', min: 0, max: 31, default: 2 },
+  { key: 'rope-n', element: ROPE, attribute: 'key', type: 'int', min: 0, max: 31, default: 5 },
+  { key: 'rope-pair', element: ROPE, attribute: 'pair', type: 'int', min: 0, max: 3, default: 0 },
 ];
 
 export function fieldsOf(element: string): Field[] {

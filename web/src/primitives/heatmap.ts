@@ -2,7 +2,7 @@
 // matrices too large to print as numbers; the same numbers are in a table for screen readers.
 // Labels are thinned so they never overlap; hovering shows the entry under the pointer.
 import { css, diverging, sequential } from '../math/colormap';
-import { formatNumber } from '../math/format';
+import { formatNumber, formatSignificant } from '../math/format';
 import { at, maxAbsFinite, type MatrixData } from '../math/matrix';
 import { CANVAS_FONT, foreground, sharpCanvas, type SharpCanvas } from './canvas';
 import { ScreenReaderTable } from './screen-reader-table';
@@ -132,9 +132,11 @@ export class Heatmap {
     g.fillStyle = fg;
     g.textAlign = 'left';
     g.textBaseline = 'top';
-    g.fillText(formatNumber(range, 2), lx + 16, M.top);
+    // a tiny range (a difference that is almost zero) keeps its digits: "1.5e−8", not "0.00"
+    const end = (v: number) => (range < 0.01 ? formatSignificant(v, 2) : formatNumber(v, 2));
+    g.fillText(end(range), lx + 16, M.top);
     g.textBaseline = 'bottom';
-    g.fillText(formatNumber(tint === 'weights' ? 0 : -range, 2), lx + 16, M.top + height);
+    g.fillText(end(tint === 'weights' ? 0 : -range), lx + 16, M.top + height);
   }
 
   private paintAxes(g: CanvasRenderingContext2D, m: MatrixData, cw: number, ch: number): void {

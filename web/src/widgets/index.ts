@@ -16,6 +16,8 @@ const WIDGETS: Record<string, () => Promise<unknown>> = {
   'attn-explorer': () => import('./explorer'),
   'attn-causal-mask': () => import('./causal-mask'),
   'attn-positional-encoding': () => import('./positional-encoding'),
+  'attn-permutation': () => import('./permutation'),
+  'attn-rope': () => import('./rope'),
 };
 
 export const WIDGET_TAGS = Object.keys(WIDGETS);
