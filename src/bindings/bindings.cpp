@@ -16,6 +16,7 @@ EMSCRIPTEN_BINDINGS(attnlab) {
   function("positionalTable", &positional_table);
   function("positionSimilarity", &position_similarity);
   function("sinusoidalShiftMatrix", &sinusoidal_shift_matrix);
+  function("sinusoidalShift", &sinusoidal_shift);
   function("ropeApply", &rope_apply);
   function("ropeRotation", &rope_rotation);
   function("alibiSlopes", &alibi_slopes);

@@ -102,6 +102,15 @@ val sinusoidal_shift_matrix(const val& options) {
   }, options);
 }
 
+val sinusoidal_shift(const val& options) {
+  return guarded([&] {
+    const Index d = get_index(options, "d", 2, kMaxWidth);
+    const Index pos = get_index(options, "pos", 0, kMaxLength);
+    const Index k = get_index(options, "k", -kMaxLength, kMaxLength);
+    return to_js(attnlab::sinusoidal_shift(pos, k, d, static_cast<float>(get_number(options, "base", 10000.0))));
+  }, options);
+}
+
 val rope_apply(const val& options) {
   return guarded([&] {
     const Index n = get_index(options, "n", 1, kMaxLength);

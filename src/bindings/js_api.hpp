@@ -29,6 +29,7 @@ val benchmark(const val& options);
 val positional_table(const val& options);     // {kind, n, d, base?, seed?, heads?, head?} → (n,d) or (n,n)
 val position_similarity(const val& options);  // {pe, n, d} → (n,n)
 val sinusoidal_shift_matrix(const val& options);  // {d, k, base?} → (d,d)
+val sinusoidal_shift(const val& options);         // {pos, k, d, base?} → (1,d) T_k·PE(pos)
 val rope_apply(const val& options);           // {x, n, d, pos0?, base?} → (n,d)
 val rope_rotation(const val& options);        // {d, pos, base?} → (d,d)
 val alibi_slopes(const val& options);         // {heads} → Float32Array

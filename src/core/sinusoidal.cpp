@@ -17,21 +17,26 @@ double frequency(Index i, Index d, float base) {
   return std::pow(static_cast<double>(base), -2.0 * static_cast<double>(i) / static_cast<double>(d));
 }
 
+// rows first, first + 1, … first + n − 1 of the table
+Matrix sinusoidal_rows(Index first, Index n, Index d, float base) {
+  Matrix pe(n, d);
+  for (Index i = 0; 2 * i < d; ++i) {
+    const double w = frequency(i, d, base);
+    for (Index r = 0; r < n; ++r) {
+      const double angle = static_cast<double>(first + r) * w;
+      pe(r, 2 * i) = static_cast<Scalar>(std::sin(angle));
+      if (2 * i + 1 < d) pe(r, 2 * i + 1) = static_cast<Scalar>(std::cos(angle));
+    }
+  }
+  return pe;
+}
+
 }  // namespace
 
 Matrix sinusoidal_table(Index n, Index d, float base) {
   require_size(n, d, "sinusoidal table");
   validate_base(base);
-  Matrix pe(n, d);
-  for (Index i = 0; 2 * i < d; ++i) {
-    const double w = frequency(i, d, base);
-    for (Index pos = 0; pos < n; ++pos) {
-      const double angle = static_cast<double>(pos) * w;
-      pe(pos, 2 * i) = static_cast<Scalar>(std::sin(angle));
-      if (2 * i + 1 < d) pe(pos, 2 * i + 1) = static_cast<Scalar>(std::cos(angle));
-    }
-  }
-  return pe;
+  return sinusoidal_rows(0, n, d, base);
 }
 
 Matrix position_similarity(const ConstMatrixRef& pe) {
@@ -57,6 +62,12 @@ Matrix sinusoidal_shift_matrix(Index d, Index k, float base) {
     t(2 * i + 1, 2 * i + 1) = c;
   }
   return t;
+}
+
+Matrix sinusoidal_shift(Index pos, Index k, Index d, float base) {
+  require(pos >= 0, "sinusoidal shift: the position must be 0 or more, got " + std::to_string(pos));
+  const Matrix t = sinusoidal_shift_matrix(d, k, base);
+  return (t * sinusoidal_rows(pos, 1, d, base).transpose()).transpose();
 }
 
 }  // namespace attnlab

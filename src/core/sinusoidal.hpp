@@ -15,4 +15,8 @@ Matrix position_similarity(const ConstMatrixRef& pe);
 // Satisfies PE(pos+k) = T_k·PE(pos) for every pos: a shift by k is one fixed linear map.
 Matrix sinusoidal_shift_matrix(Index d, Index k, float base = 10000.0f);
 
+// (T_k·PE(pos)ᵀ)ᵀ   → (1,d), d even: position pos moved by k through the rotation alone, computed
+// from row pos of the table; it equals row pos+k up to rounding
+Matrix sinusoidal_shift(Index pos, Index k, Index d, float base = 10000.0f);
+
 }  // namespace attnlab

@@ -37,6 +37,21 @@ TEST_CASE("sinusoidal positional encoding", "[positional][sinusoidal]") {
     }
     CHECK_THAT(sinusoidal_shift_matrix(d, 0), IsNear(Matrix(Matrix::Identity(d, d)), 0));
   }
+  SECTION("sinusoidal_shift rotates one row to the row k further, at any position and base") {
+    for (float base : {10000.0f, 100.0f}) {
+      const Matrix pe = sinusoidal_table(300, 32, base);
+      for (Index pos : {0, 7, 250})
+        for (Index k : {0, 1, 9, 49, -7}) {
+          if (pos + k < 0) continue;  // the table starts at position 0
+          const Matrix moved = sinusoidal_shift(pos, k, 32, base);
+          REQUIRE(moved.rows() == 1);
+          REQUIRE(moved.cols() == 32);
+          CHECK_THAT(moved, IsNear(Matrix(pe.row(pos + k)), 1e-5));
+        }
+    }
+    CHECK_THROWS_WITH(sinusoidal_shift(-1, 2, 8), Catch::Contains("0 or more"));
+    CHECK_THROWS_WITH(sinusoidal_shift(3, 2, 7), Catch::Contains("even width"));
+  }
   SECTION("PE·PEᵀ depends only on |i − j| and peaks on the diagonal") {
     const Matrix s = position_similarity(sinusoidal_table(12, 8));
     CHECK_THAT(s, IsNear(Matrix(s.transpose()), 1e-6));

@@ -111,6 +111,7 @@ for (const threads of [1, 'auto']) {
       const t = engine.sinusoidalShiftMatrix({ d: 6, k: 2 });
       const shifted = [0, 1, 2, 3, 4, 5].map((i) => [0, 1, 2, 3, 4, 5].reduce((acc, j) => acc + t.data[i * 6 + j] * pe.data[6 + j], 0));
       assertClose(shifted, pe.data.slice(18, 24), 1e-5, 'T_k·PE(1) = PE(3)');
+      assertClose(engine.sinusoidalShift({ pos: 1, k: 2, d: 6 }).data, pe.data.slice(18, 24), 1e-5, 'sinusoidalShift: T_2·PE(1) = PE(3)');
       const rotated = engine.ropeApply({ x: [3, 4, 1, 0], n: 1, d: 4, pos0: 7 });
       assertClose([Math.hypot(rotated.data[0], rotated.data[1])], [5], 1e-5, 'RoPE keeps norms');
       assert.equal(engine.ropeRotation({ d: 4, pos: 2 }).rows, 4);

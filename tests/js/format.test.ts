@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { css, diverging, sequential, textOn } from '../../web/src/math/colormap';
-import { formatNumber, formatSignificant } from '../../web/src/math/format';
+import { formatNumber, formatSignificant, subscript } from '../../web/src/math/format';
 import { at, fromRows, maxAbsFinite, row } from '../../web/src/math/matrix';
+
+describe('subscript', () => {
+  it('writes each digit as a subscript', () => {
+    expect(subscript(0)).toBe('₀');
+    expect(subscript(1207)).toBe('₁₂₀₇');
+  });
+});
 
 describe('formatNumber', () => {
   it('uses a true minus sign and never prints -0', () => {

@@ -38,6 +38,7 @@ const SCALING = 'attn-scaling';
 const CAUSAL_MASK = 'attn-causal-mask';
 const PERMUTATION = 'attn-permutation';
 const ROPE = 'attn-rope';
+const SHIFT = 'attn-sinusoidal-shift';
 export const PERMUTATION_POSITIONS = ['none', 'sinusoidal'] as const;
 /** the letters the shipped sorting model reads */
 export const LETTERS = [...'abcdefghijklmnopqrstuvwxyz'];
@@ -96,6 +97,11 @@ export const FIELDS: readonly Field[] = [
   { key: 'pm', element: PERMUTATION, attribute: 'sentence', type: 'text', maxLength: 200, default: SEMINAR_SENTENCE },
   { key: 'pm-shuffle', element: PERMUTATION, attribute: 'shuffle', type: 'int', min: 0, max: 999, default: 1 },
   { key: 'pm-pe', element: PERMUTATION, attribute: 'positions', type: 'enum', values: PERMUTATION_POSITIONS, default: 'none' },
+
+  // a position, the shift k and the width of the sinusoidal table
+  { key: 'sh-pos', element: SHIFT, attribute: 'position', type: 'int', min: 0, max: 200, default: 3 },
+  { key: 'sh-k', element: SHIFT, attribute: 'k', type: 'int', min: 0, max: 100, default: 5 },
+  { key: 'sh-d', element: SHIFT, attribute: 'd', type: 'int', min: 2, max: 64, default: 16, multipleOf: 2 },
 
   // the query's position m, the key's position n, and which 2-D pair of dimensions is drawn
   { key: 'rope-m', element: ROPE, attribute: 'query', type: 'int', min: 0, max: 31, default: 2 },

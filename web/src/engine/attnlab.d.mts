@@ -346,6 +346,9 @@ export interface AttnlabModule {
   positionSimilarity(options: { pe: Numbers; n: number; d: number }): MatrixData;
   /** T_k with PE(pos + k) = T_k·PE(pos); d even */
   sinusoidalShiftMatrix(options: { d: number; k: number; base?: number }): MatrixData;
+  /** T_k·PE(pos) as a (1 × d) row, d even: position pos moved by k through the rotation alone; it
+   * equals row pos + k of the table up to rounding */
+  sinusoidalShift(options: { pos: number; k: number; d: number; base?: number }): MatrixData;
   /** RoPE applied to the rows of x, row r at position pos0 + r */
   ropeApply(options: { x: Numbers; n: number; d: number; pos0?: number; base?: number }): MatrixData;
   /** the block rotation R_pos, (d × d) */

@@ -266,6 +266,7 @@ export class Engine {
   positionalTable(options: Parameters<AttnlabModule['positionalTable']>[0]): MatrixData { return this.raw.positionalTable(options); }
   positionSimilarity(options: Parameters<AttnlabModule['positionSimilarity']>[0]): MatrixData { return this.raw.positionSimilarity(options); }
   sinusoidalShiftMatrix(options: Parameters<AttnlabModule['sinusoidalShiftMatrix']>[0]): MatrixData { return this.raw.sinusoidalShiftMatrix(options); }
+  sinusoidalShift(options: Parameters<AttnlabModule['sinusoidalShift']>[0]): MatrixData { return this.raw.sinusoidalShift(options); }
   ropeApply(options: Parameters<AttnlabModule['ropeApply']>[0]): MatrixData { return this.raw.ropeApply(options); }
   ropeRotation(options: Parameters<AttnlabModule['ropeRotation']>[0]): MatrixData { return this.raw.ropeRotation(options); }
   alibiSlopes(options: { heads: number }): Float32Array { return this.raw.alibiSlopes(options); }

@@ -19,3 +19,10 @@ export function formatSignificant(x: number, digits = 2): string {
   const text = a >= 1e-3 && a < 1e5 ? String(Number(x.toPrecision(digits))) : x.toExponential(digits - 1).replace('e+', 'e');
   return text.replaceAll('-', '−');
 }
+
+const SUBSCRIPTS = '₀₁₂₃₄₅₆₇₈₉';
+
+/** a whole number 0 or more in subscript digits: 12 → "₁₂" */
+export function subscript(n: number): string {
+  return [...String(n)].map((c) => SUBSCRIPTS[Number(c)]).join('');
+}

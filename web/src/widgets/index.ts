@@ -16,6 +16,7 @@ const WIDGETS: Record<string, () => Promise<unknown>> = {
   'attn-explorer': () => import('./explorer'),
   'attn-causal-mask': () => import('./causal-mask'),
   'attn-positional-encoding': () => import('./positional-encoding'),
+  'attn-sinusoidal-shift': () => import('./sinusoidal-shift'),
   'attn-permutation': () => import('./permutation'),
   'attn-rope': () => import('./rope'),
 };

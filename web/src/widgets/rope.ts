@@ -6,7 +6,7 @@
 import type { RemoteEngine } from '../app/engine';
 import { limitsOf } from '../app/state';
 import type { HeadResult, MatrixData } from '../engine/index';
-import { formatNumber, formatSignificant } from '../math/format';
+import { formatNumber, formatSignificant, subscript } from '../math/format';
 import { at } from '../math/matrix';
 import { CANVAS_FONT, foreground, sharpCanvas } from '../primitives/canvas';
 import { EngineElement } from '../primitives/engine-element';
@@ -55,8 +55,6 @@ function inputs() {
     cProjBias: new Float32Array(D) };
 }
 
-const SUBSCRIPTS = '₀₁₂₃₄₅₆₇₈₉';
-const subscript = (k: number) => [...String(k)].map((c) => SUBSCRIPTS[Number(c)]).join('');
 
 /** an angle in (−π, π] */
 const wrap = (a: number) => Math.atan2(Math.sin(a), Math.cos(a));
