@@ -17,6 +17,8 @@ EMSCRIPTEN_BINDINGS(attnlab) {
   function("positionSimilarity", &position_similarity);
   function("sinusoidalShiftMatrix", &sinusoidal_shift_matrix);
   function("sinusoidalShift", &sinusoidal_shift);
+  function("attentionBudget", &attention_budget);
+  function("randomNormal", &random_normal);
   function("ropeApply", &rope_apply);
   function("ropeRotation", &rope_rotation);
   function("alibiSlopes", &alibi_slopes);

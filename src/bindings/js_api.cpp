@@ -1,11 +1,14 @@
 #include "bindings/js_api.hpp"
 
+#include <cmath>
 #include <malloc.h>
 
 #include "bindings/marshal.hpp"
 #include "core/alibi.hpp"
 #include "core/check.hpp"
 #include "core/learned_positions.hpp"
+#include "core/multi_head_attention.hpp"
+#include "core/random.hpp"
 #include "core/rope.hpp"
 #include "core/sinusoidal.hpp"
 #include "core/thread_pool.hpp"
@@ -127,6 +130,33 @@ val rope_rotation(const val& options) {
     const Index d = get_index(options, "d", 2, kMaxWidth);
     return to_js(attnlab::rope_rotation(d, get_index(options, "pos", 0, kMaxLength),
                                         static_cast<float>(get_number(options, "base", 10000.0))));
+  }, options);
+}
+
+val attention_budget(const val& options) {
+  return guarded([&] {
+    AttentionConfig config;
+    config.d_model = get_index(options, "d", 1, 1 << 16);
+    config.n_heads = get_index(options, "heads", 1, 1024);
+    config.n_kv_heads = get_index(options, "kvHeads", 1, 1024, config.n_heads);
+    const auto layers = static_cast<std::uint64_t>(get_index(options, "layers", 1, 1024, 1));
+    const auto n = static_cast<std::uint64_t>(get_index(options, "n", 1, Index(1) << 24));
+    const auto bytes = static_cast<std::uint64_t>(get_index(options, "bytesPerValue", 1, 8, 4));
+    val result = val::object();
+    result.set("parameters", static_cast<double>(layers * attention_parameters(config)));
+    result.set("kvCacheBytes", static_cast<double>(layers * kv_cache_bytes(config, n, bytes)));
+    return result;
+  }, options);
+}
+
+val random_normal(const val& options) {
+  return guarded([&] {
+    const Index rows = get_index(options, "rows", 1, kMaxLength);
+    const Index cols = get_index(options, "cols", 1, kMaxWidth);
+    const double std = get_number(options, "std", 1.0);
+    require(std::isfinite(std) && std >= 0.0 && std <= 1e6, "std must be a number from 0 to 1e6");
+    Rng rng(get_seed(options, "seed", 0));
+    return to_js(draw_normal(rows, cols, rng, static_cast<float>(std)));
   }, options);
 }
 

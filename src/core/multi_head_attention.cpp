@@ -27,6 +27,18 @@ void AttentionConfig::validate() const {
   require(!(rope && alibi), "attention: choose RoPE or ALiBi, not both");
 }
 
+std::uint64_t attention_parameters(const AttentionConfig& config) {
+  config.validate();
+  const auto d = static_cast<std::uint64_t>(config.d_model);
+  const auto kv = static_cast<std::uint64_t>(config.kv_width());
+  return d * (d + 2 * kv) + (d + 2 * kv) + d * d + d;  // c_attn weight and bias, c_proj weight and bias
+}
+
+std::uint64_t kv_cache_bytes(const AttentionConfig& config, std::uint64_t n, std::uint64_t bytes_per_value) {
+  config.validate();
+  return 2 * n * static_cast<std::uint64_t>(config.kv_width()) * bytes_per_value;
+}
+
 AttentionParams AttentionParams::init(const AttentionConfig& config, std::uint32_t seed) {
   config.validate();
   const Index d = config.d_model, qkv = d + 2 * config.kv_width();

@@ -39,6 +39,13 @@ struct AttentionParams {
   void validate(const AttentionConfig& config) const;
 };
 
+// What a configuration costs, from the numbers alone (a 7B-class layer is never allocated):
+// parameters of W_Q, W_K, W_V, W_O and their biases, 2·d² + 2·d·g·d_k + 2·d + 2·g·d_k
+std::uint64_t attention_parameters(const AttentionConfig& config);
+// 2 (K and V) · n · g·d_k · bytes_per_value: one layer's KV cache after n tokens (KVCacheLayer
+// holds exactly this at 4 bytes a value)
+std::uint64_t kv_cache_bytes(const AttentionConfig& config, std::uint64_t n, std::uint64_t bytes_per_value);
+
 // Every intermediate of one multi-head call.
 struct MultiHeadTrace {
   Matrix q;                           // (n, h·d_k)  x·W_Q + b_Q (rotated when RoPE is on)

@@ -5,6 +5,7 @@
 #include "core/alibi.hpp"
 #include "core/check.hpp"
 #include "core/multi_head_attention.hpp"
+#include "core/random.hpp"
 #include "core/rope.hpp"
 #include "core/sinusoidal.hpp"
 #include "support.hpp"
@@ -139,6 +140,48 @@ TEST_CASE("multi-head structure", "[attention][multihead]") {
     CHECK_THAT(t.heads[1].q, IsNear(rotated, 1e-6));
     const Matrix values = (x * p.c_attn_weight.rightCols(6)).rowwise() + p.c_attn_bias.tail(6);
     CHECK_THAT(t.heads[1].v, IsNear(values, 1e-6));
+  }
+}
+
+TEST_CASE("attention sizes: parameters and KV-cache bytes from the numbers alone", "[attention][multihead]") {
+  for (Index g : {8, 2, 1}) {
+    AttentionConfig config;
+    config.d_model = 32;
+    config.n_heads = 8;
+    config.n_kv_heads = g;
+    SECTION("g = " + std::to_string(g)) {
+      // the parameters are the sizes of the tensors AttentionParams::init allocates
+      const AttentionParams p = AttentionParams::init(config, 3);
+      const auto allocated = p.c_attn_weight.size() + p.c_attn_bias.size() + p.c_proj_weight.size() + p.c_proj_bias.size();
+      CHECK(attention_parameters(config) == static_cast<std::uint64_t>(allocated));
+      CHECK(attention_parameters(config) == 2u * 32 * 32 + 2u * 32 * (g * 4) + 2u * 32 + 2u * (g * 4));
+      // the bytes are what a real cache holds after decoding n tokens one by one
+      KVCacheLayer cache;
+      Rng rng(5);
+      for (int token = 0; token < 7; ++token)
+        self_attention_forward_cached(config, p, draw_normal(1, 32, rng), cache);
+      CHECK(kv_cache_bytes(config, 7, sizeof(Scalar)) == static_cast<std::uint64_t>(cache.bytes()));
+      CHECK(kv_cache_bytes(config, 7, 2) * 2 == kv_cache_bytes(config, 7, 4));
+    }
+  }
+  SECTION("a 7B-class layer (d = 4096, h = 32): MHA against GQA (g = 8) and MQA, without allocating it") {
+    AttentionConfig config;
+    config.d_model = 4096;
+    config.n_heads = 32;
+    CHECK(kv_cache_bytes(config, 4096, 2) == 2ull * 4096 * 4096 * 2);  // 64 MiB per layer at fp16
+    config.n_kv_heads = 8;
+    CHECK(kv_cache_bytes(config, 4096, 2) == 2ull * 4096 * 1024 * 2);
+    config.n_kv_heads = 1;
+    CHECK(kv_cache_bytes(config, 4096, 2) == 2ull * 4096 * 128 * 2);
+    CHECK(attention_parameters(config) == 4096ull * (4096 + 256) + (4096 + 256) + 4096ull * 4096 + 4096);
+  }
+  SECTION("an inconsistent configuration is refused") {
+    AttentionConfig config;
+    config.d_model = 32;
+    config.n_heads = 8;
+    config.n_kv_heads = 3;
+    CHECK_THROWS(attention_parameters(config));
+    CHECK_THROWS(kv_cache_bytes(config, 1, 4));
   }
 }
 

@@ -25,8 +25,11 @@ const number = (text) => Number(text.replaceAll('−', '-'));
 const rowsShown = (widget) => widget.locator('figure.heatmap').nth(1).locator('table').evaluate((table) =>
   [...table.rows].slice(1).map((tr) => [...tr.cells].slice(1).map((c) => Number(c.textContent.replaceAll('−', '-')))));
 
+/** the rows shown equal the engine's; the screen-reader table is rewritten a frame or two after the
+ * picture, so its header (the rows' names) is awaited first */
 async function checkRows(page, widget, pos, k, d) {
-  await page.waitForFunction(() => document.querySelector('attn-sinusoidal-shift').shadowRoot.querySelectorAll('figure.heatmap table').length === 2);
+  await page.waitForFunction((name) => [...document.querySelector('attn-sinusoidal-shift').shadowRoot.querySelectorAll('figure.heatmap table')]
+    .some((t) => t.rows[3]?.cells[0]?.textContent === name), `PE(${pos + k})`);
   const shown = await rowsShown(widget);
   const table = engine.positionalTable({ kind: 'sinusoidal', n: pos + k + 1, d }).data;
   const moved = engine.sinusoidalShift({ pos, k, d }).data;

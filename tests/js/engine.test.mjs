@@ -96,6 +96,25 @@ for (const threads of [1, 'auto']) {
       assertClose(engine.attention(multiHeadInput(cross)).output.data, cross.tensors.output.data, 1e-5, 'cross');
     });
 
+    it('sizes attention from the numbers alone, and draws seeded normal numbers', () => {
+      // a 7B-class layer: W_Q and W_O are d×d, W_K and W_V d×g·d_k, plus biases
+      const d = 4096;
+      for (const [kvHeads, kvWidth] of [[32, 4096], [8, 1024], [1, 128]]) {
+        const budget = engine.attentionBudget({ d, heads: 32, kvHeads, layers: 32, n: 4096, bytesPerValue: 2 });
+        assert.equal(budget.parameters, 32 * (2 * d * d + 2 * d * kvWidth + 2 * d + 2 * kvWidth));
+        assert.equal(budget.kvCacheBytes, 2 * 32 * 4096 * kvWidth * 2);
+      }
+      assert.equal(engine.attentionBudget({ d: 64, heads: 4, n: 10 }).kvCacheBytes, 2 * 10 * 64 * 4, 'MHA at fp32 by default');
+      assertThrows(() => engine.attentionBudget({ d: 64, heads: 4, kvHeads: 3, n: 10 }), /^attnlab: /);
+      assertThrows(() => engine.attentionBudget({ d: 64, heads: 4, n: 0 }), /n must be/);
+      const a = engine.randomNormal({ rows: 200, cols: 50, seed: 7, std: 2 });
+      assert.deepEqual(a.data, engine.randomNormal({ rows: 200, cols: 50, seed: 7, std: 2 }).data, 'seeded');
+      const mean = a.data.reduce((s, v) => s + v, 0) / a.data.length;
+      const variance = a.data.reduce((s, v) => s + (v - mean) ** 2, 0) / a.data.length;
+      assert.ok(Math.abs(mean) < 0.1 && Math.abs(variance - 4) < 0.3, `mean ${mean}, variance ${variance}`);
+      assertThrows(() => engine.randomNormal({ rows: 2, cols: 2, std: -1 }), /std must be/);
+    });
+
     it('computes every positional encoding', () => {
       const pe = engine.positionalTable({ kind: 'sinusoidal', n: 8, d: 6 });
       assertClose([pe.data[6], pe.data[7]], [Math.sin(1), Math.cos(1)], 1e-6, 'PE(1)');

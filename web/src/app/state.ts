@@ -39,6 +39,10 @@ const CAUSAL_MASK = 'attn-causal-mask';
 const PERMUTATION = 'attn-permutation';
 const ROPE = 'attn-rope';
 const SHIFT = 'attn-sinusoidal-shift';
+const KV_HEADS = 'attn-kv-heads';
+/** key/value heads of the 8-query-head picture: MHA, two GQA groupings, MQA */
+export const PICTURE_KV_HEADS = ['8', '4', '2', '1'] as const;
+export const PRECISIONS = ['fp32', 'fp16', 'int8'] as const;
 export const PERMUTATION_POSITIONS = ['none', 'sinusoidal'] as const;
 /** the letters the shipped sorting model reads */
 export const LETTERS = [...'abcdefghijklmnopqrstuvwxyz'];
@@ -97,6 +101,16 @@ export const FIELDS: readonly Field[] = [
   { key: 'pm', element: PERMUTATION, attribute: 'sentence', type: 'text', maxLength: 200, default: SEMINAR_SENTENCE },
   { key: 'pm-shuffle', element: PERMUTATION, attribute: 'shuffle', type: 'int', min: 0, max: 999, default: 1 },
   { key: 'pm-pe', element: PERMUTATION, attribute: 'positions', type: 'enum', values: PERMUTATION_POSITIONS, default: 'none' },
+
+  // the picture's key/value heads, and a model the reader sizes: layers, width, query heads, the
+  // GQA groups, the context length and the precision of the cache
+  { key: 'kv', element: KV_HEADS, attribute: 'picture', type: 'enum', values: PICTURE_KV_HEADS, default: '2' },
+  { key: 'kv-l', element: KV_HEADS, attribute: 'layers', type: 'int', min: 1, max: 128, default: 32 },
+  { key: 'kv-d', element: KV_HEADS, attribute: 'd', type: 'int', min: 64, max: 16384, default: 4096, multipleOf: 64 },
+  { key: 'kv-h', element: KV_HEADS, attribute: 'heads', type: 'int', min: 1, max: 128, default: 32 },
+  { key: 'kv-g', element: KV_HEADS, attribute: 'groups', type: 'int', min: 1, max: 128, default: 8 },
+  { key: 'kv-n', element: KV_HEADS, attribute: 'context', type: 'int', min: 1, max: 1048576, default: 4096 },
+  { key: 'kv-b', element: KV_HEADS, attribute: 'precision', type: 'enum', values: PRECISIONS, default: 'fp16' },
 
   // a position, the shift k and the width of the sinusoidal table
   { key: 'sh-pos', element: SHIFT, attribute: 'position', type: 'int', min: 0, max: 200, default: 3 },

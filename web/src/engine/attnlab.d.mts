@@ -349,6 +349,12 @@ export interface AttnlabModule {
   /** T_k·PE(pos) as a (1 × d) row, d even: position pos moved by k through the rotation alone; it
    * equals row pos + k of the table up to rounding */
   sinusoidalShift(options: { pos: number; k: number; d: number; base?: number }): MatrixData;
+  /** what multi-head attention with g = kvHeads key/value heads (default h) costs over `layers`
+   * layers (default 1), from the numbers alone: the parameters of W_Q, W_K, W_V, W_O and their
+   * biases, and the KV cache after n tokens at bytesPerValue bytes a number (4 fp32, 2 fp16, 1 int8) */
+  attentionBudget(options: { d: number; heads: number; kvHeads?: number; layers?: number; n: number; bytesPerValue?: number }): { parameters: number; kvCacheBytes: number };
+  /** (rows × cols) of seeded N(0, std²) draws (std default 1), the same on every platform */
+  randomNormal(options: { rows: number; cols: number; seed?: number; std?: number }): MatrixData;
   /** RoPE applied to the rows of x, row r at position pos0 + r */
   ropeApply(options: { x: Numbers; n: number; d: number; pos0?: number; base?: number }): MatrixData;
   /** the block rotation R_pos, (d × d) */

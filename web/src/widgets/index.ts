@@ -19,6 +19,7 @@ const WIDGETS: Record<string, () => Promise<unknown>> = {
   'attn-sinusoidal-shift': () => import('./sinusoidal-shift'),
   'attn-permutation': () => import('./permutation'),
   'attn-rope': () => import('./rope'),
+  'attn-kv-heads': () => import('./kv-heads'),
 };
 
 export const WIDGET_TAGS = Object.keys(WIDGETS);
