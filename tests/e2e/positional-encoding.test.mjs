@@ -58,8 +58,25 @@ describe('positional encodings', () => {
     await formula('head 8 of 8: } m = 0.00391');
     await page.waitForFunction(() => location.hash.includes('pe=alibi') && location.hash.includes('head=7'));
     const drawn = await colours(widget);
-    assert.equal(drawn.length, 1);
-    assert.ok(drawn[0] > 20, `the ALiBi bias shows ${drawn[0]} colours`);
+    assert.equal(drawn.length, 3, 'the bias, and the head without and with it');
+    for (const count of drawn) assert.ok(count > 20, `an ALiBi picture shows ${count} colours`);
+    // the steepest head: with its bias, the weights crowd the diagonal (a much shorter mean distance)
+    await widget.getByRole('slider', { name: 'head' }).fill('0');
+    await page.waitForFunction(() => location.hash.includes('pe=alibi') && !location.hash.includes('head='));
+    const distance = () => widget.locator('figure.heatmap table').evaluateAll((tables) => tables.map((t) => {
+      const rows = [...t.rows].slice(1).map((tr) => [...tr.cells].slice(1).map((c) => Number(c.textContent.replaceAll('−', '-'))));
+      return rows.reduce((sum, row, i) => sum + row.reduce((s, w, j) => s + w * Math.abs(i - j), 0), 0) / rows.length;
+    }));
+    await page.waitForFunction(() => document.querySelector('attn-positional-encoding').shadowRoot
+      .querySelectorAll('figure.heatmap table').length >= 5);
+    let plain;
+    let biased;
+    for (let attempt = 0; attempt < 50 && !(biased < plain / 3); attempt++) {
+      // the tables after the bias's: the head without, then with it (rewritten a frame after the picture)
+      [plain, biased] = (await distance()).slice(-2);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.ok(biased < plain / 3, `mean |i − j| under the weights: ${plain} without the bias, ${biased} with it`);
     await page.screenshot({ path: `${SCREENSHOTS}positional-alibi.png` });
     assert.deepEqual(problems, []);
     await close();

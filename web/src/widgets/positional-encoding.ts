@@ -1,7 +1,9 @@
 // <attn-positional-encoding>: how each positional scheme looks, computed by the engine. Sinusoidal,
 // learned and RoPE show their table (n × d) and the similarity of positions; ALiBi shows one head's
-// additive bias. Attributes: kind (sinusoidal | learned | rope | alibi), n, d (even), base, head.
+// additive bias, and what it does to that head's attention on a seeded input (its weights without
+// and with the bias). Attributes: kind (sinusoidal | learned | rope | alibi), n, d (even), base, head.
 import type { RemoteEngine } from '../app/engine';
+import type { MatrixData } from '../engine/index';
 import { limitsOf, POSITIONAL_KINDS, type PositionalKind } from '../app/state';
 import { formatNumber } from '../math/format';
 import { EngineElement } from '../primitives/engine-element';
@@ -31,11 +33,32 @@ const NAMES: Record<PositionalKind, string> = { sinusoidal: 'Sinusoidal', learne
 
 type Control = { element: HTMLElement; set(value: number): void };
 
+/** the ALiBi picture's attention: 8 heads over a seeded N(0, 1) input of width 64 */
+const ALIBI_HEADS = 8;
+const ALIBI_WIDTH = 64;
+
+/** every head's weights of one multi-head layer (seeded weights, spread enough that a head picks a
+ * few keys) over n positions of a seeded input, with or without ALiBi */
+async function seededHeads(engine: RemoteEngine, n: number, alibi: boolean): Promise<MatrixData[]> {
+  const d = ALIBI_WIDTH;
+  const std = 1.5 / Math.sqrt(d);
+  const [x, weights, projection] = await Promise.all([
+    engine.randomNormal({ rows: n, cols: d, seed: 1 }),
+    engine.randomNormal({ rows: d, cols: 3 * d, seed: 2, std }),
+    engine.randomNormal({ rows: d, cols: d, seed: 3, std }),
+  ]);
+  const result = await engine.attention({ x: x.data, n, d, heads: ALIBI_HEADS, alibi, cAttnWeight: weights.data,
+    cAttnBias: new Float32Array(3 * d), cProjWeight: projection.data, cProjBias: new Float32Array(d) });
+  return result.heads.map((h) => h.weights!);
+}
+
 export class PositionalEncoding extends EngineElement {
   static readonly observedAttributes = EngineElement.attributesOf('attn-positional-encoding');
   private readonly table = new Heatmap({ xLabel: 'dimension', yLabel: 'position', tint: 'signed', width: 220, height: 220 });
   private readonly similarity = new Heatmap({ xLabel: 'position', yLabel: 'position', tint: 'signed', width: 190, height: 190 });
-  private readonly bias = new Heatmap({ xLabel: 'key position', yLabel: 'query position', tint: 'signed', width: 240, height: 240 });
+  private readonly bias = new Heatmap({ xLabel: 'key position', yLabel: 'query position', tint: 'signed', width: 180, height: 180 });
+  private readonly plain = new Heatmap({ xLabel: 'key position', yLabel: 'query position', tint: 'weights', width: 150, height: 150, legend: false });
+  private readonly biased = new Heatmap({ xLabel: 'key position', yLabel: 'query position', tint: 'weights', width: 150, height: 150, legend: false });
   private view?: ReturnType<PositionalEncoding['build']>;
 
   constructor() {
@@ -64,15 +87,23 @@ export class PositionalEncoding extends EngineElement {
     view.tableFigure.hidden = alibi;
     view.similarityFigure.hidden = alibi;
     view.biasFigure.hidden = !alibi;
+    view.plainFigure.hidden = !alibi;
+    view.biasedFigure.hidden = !alibi;
 
     if (alibi) {
-      const [slopes, bias] = await Promise.all([engine.alibiSlopes({ heads: 8 }), engine.alibiBias({ heads: 8, head, n })]);
+      const [slopes, bias, plain, biased] = await Promise.all([engine.alibiSlopes({ heads: ALIBI_HEADS }),
+        engine.alibiBias({ heads: ALIBI_HEADS, head, n }), seededHeads(engine, n, false), seededHeads(engine, n, true)]);
       const slope = slopes[head];
       view.equation.replaceChildren(equation(`\\mathrm{softmax}\\big(QK^\\top/\\sqrt{d_k} - m\\,|i - j|\\big),\\quad \\text{head ${head + 1} of 8: } m = ${formatNumber(slope, 5)}`));
-      view.biasTitle.textContent = `bias −m·|i − j| (${n}×${n})`;
       view.note.textContent = 'No vector is added to the tokens: each head subtracts a penalty that grows with distance. ' +
-        'Steep heads (first) look close by, shallow heads (last) far away; the slopes fall geometrically, 1/2, 1/4, … 1/256.';
+        'Steep heads (first) look close by, shallow heads (last) far away; the slopes fall geometrically, 1/2, 1/4, … 1/256. ' +
+        'On the right, one layer with seeded weights: the same head without and with its bias.';
+      view.biasTitle.textContent = `bias −m·|i − j| (${n}×${n})`;
+      view.plainTitle.textContent = `head ${head + 1}, no bias`;
+      view.biasedTitle.textContent = `head ${head + 1}, with the bias`;
       this.bias.draw(bias);
+      this.plain.draw(plain[head]!);
+      this.biased.draw(biased[head]!);
       return;
     }
     const pe = await engine.positionalTable({ kind, n, d, base, seed: 1 });
@@ -137,11 +168,13 @@ export class PositionalEncoding extends EngineElement {
     const [tableFigure, tableTitle] = figure(this.table);
     const [similarityFigure, similarityTitle] = figure(this.similarity);
     const [biasFigure, biasTitle] = figure(this.bias);
+    const [plainFigure, plainTitle] = figure(this.plain);
+    const [biasedFigure, biasedTitle] = figure(this.biased);
     const note = document.createElement('p');
     note.className = 'muted note';
     root.append(kinds, formula, controls, plots, note);
     return { root, equation: formula, kindButtons, sliders, tableFigure, tableTitle, similarityFigure, similarityTitle,
-      biasFigure, biasTitle, note };
+      biasFigure, biasTitle, plainFigure, plainTitle, biasedFigure, biasedTitle, note };
   }
 }
 
