@@ -17,6 +17,7 @@ EMSCRIPTEN_BINDINGS(attnlab) {
   function("positionSimilarity", &position_similarity);
   function("sinusoidalShiftMatrix", &sinusoidal_shift_matrix);
   function("sinusoidalShift", &sinusoidal_shift);
+  function("norms", &norms);
   function("attentionBudget", &attention_budget);
   function("randomNormal", &random_normal);
   function("ropeApply", &rope_apply);

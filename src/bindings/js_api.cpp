@@ -6,9 +6,11 @@
 #include "bindings/marshal.hpp"
 #include "core/alibi.hpp"
 #include "core/check.hpp"
+#include "core/layer_norm.hpp"
 #include "core/learned_positions.hpp"
 #include "core/multi_head_attention.hpp"
 #include "core/random.hpp"
+#include "core/rms_norm.hpp"
 #include "core/rope.hpp"
 #include "core/sinusoidal.hpp"
 #include "core/thread_pool.hpp"
@@ -130,6 +132,28 @@ val rope_rotation(const val& options) {
     const Index d = get_index(options, "d", 2, kMaxWidth);
     return to_js(attnlab::rope_rotation(d, get_index(options, "pos", 0, kMaxLength),
                                         static_cast<float>(get_number(options, "base", 10000.0))));
+  }, options);
+}
+
+val norms(const val& options) {
+  return guarded([&] {
+    const Index d = get_index(options, "d", 2, kMaxWidth);
+    const Matrix x = get_matrix(options, "x", 1, d);
+    const RowVector gamma = has(options, "gamma") ? RowVector(get_matrix(options, "gamma", 1, d)) : RowVector::Ones(d);
+    const RowVector beta = has(options, "beta") ? RowVector(get_matrix(options, "beta", 1, d)) : RowVector::Zero(d);
+    const double eps = get_number(options, "eps", 1e-5);
+    require(std::isfinite(eps) && eps > 0.0 && eps <= 1.0, "eps must be a number in (0, 1]");
+    const float e = static_cast<float>(eps);
+    const Scalar mean = x.mean();
+    val result = val::object();
+    result.set("mean", mean);
+    result.set("variance", (x.array() - mean).square().mean());
+    result.set("meanSquare", x.array().square().mean());
+    result.set("layerNorm", to_js(layer_norm_forward(x, gamma, beta, e)));
+    result.set("rmsNorm", to_js(rms_norm_forward(x, gamma, e)));
+    result.set("layerNormJacobian", to_js(layer_norm_jacobian(x.row(0), gamma, e)));
+    result.set("rmsNormJacobian", to_js(rms_norm_jacobian(x.row(0), gamma, e)));
+    return result;
   }, options);
 }
 

@@ -30,6 +30,7 @@ val positional_table(const val& options);     // {kind, n, d, base?, seed?, head
 val position_similarity(const val& options);  // {pe, n, d} → (n,n)
 val sinusoidal_shift_matrix(const val& options);  // {d, k, base?} → (d,d)
 val sinusoidal_shift(const val& options);         // {pos, k, d, base?} → (1,d) T_k·PE(pos)
+val norms(const val& options);                   // {x, d, gamma?, beta?, eps?} → both norms of x, its statistics, Jacobians
 val attention_budget(const val& options);        // {d, heads, kvHeads?, layers?, n, bytesPerValue?} → {parameters, kvCacheBytes}
 val random_normal(const val& options);           // {rows, cols, seed?, std?} → (rows,cols) of N(0, std²)
 val rope_apply(const val& options);           // {x, n, d, pos0?, base?} → (n,d)

@@ -44,4 +44,13 @@ Matrix layer_norm_backward(const ConstMatrixRef& x, const RowVector& gamma, cons
   return dx;
 }
 
+Matrix layer_norm_jacobian(const RowVector& x, const RowVector& gamma, float eps) {
+  const Index d = x.size();
+  // the gradients of γ (and β) are not wanted here; backward accumulates them somewhere
+  RowVector dgamma = RowVector::Zero(d);
+  RowVector dbeta = RowVector::Zero(d);
+  const Matrix dy = Matrix::Identity(d, d);
+  return layer_norm_backward(x.replicate(d, 1), gamma, dy, dgamma, dbeta, eps);
+}
+
 }  // namespace attnlab

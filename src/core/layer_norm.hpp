@@ -14,4 +14,8 @@ Matrix layer_norm_forward(const ConstMatrixRef& x, const RowVector& gamma, const
 Matrix layer_norm_backward(const ConstMatrixRef& x, const RowVector& gamma, const ConstMatrixRef& dy,
                            RowVector& dgamma, RowVector& dbeta, float eps = 1e-5f);
 
+// J_ij = ∂y_i/∂x_j of one row of layer_norm_forward   x,γ:(d) → (d,d)
+//   row i is layer_norm_backward with dy = e_i; J·1 = 0 (adding a constant to x changes nothing)
+Matrix layer_norm_jacobian(const RowVector& x, const RowVector& gamma, float eps = 1e-5f);
+
 }  // namespace attnlab

@@ -35,4 +35,12 @@ Matrix rms_norm_backward(const ConstMatrixRef& x, const RowVector& gamma, const 
   return dx;
 }
 
+Matrix rms_norm_jacobian(const RowVector& x, const RowVector& gamma, float eps) {
+  const Index d = x.size();
+  // the gradients of γ (and β) are not wanted here; backward accumulates them somewhere
+  RowVector dgamma = RowVector::Zero(d);
+  const Matrix dy = Matrix::Identity(d, d);
+  return rms_norm_backward(x.replicate(d, 1), gamma, dy, dgamma, eps);
+}
+
 }  // namespace attnlab

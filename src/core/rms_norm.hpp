@@ -12,4 +12,8 @@ Matrix rms_norm_forward(const ConstMatrixRef& x, const RowVector& gamma, float e
 Matrix rms_norm_backward(const ConstMatrixRef& x, const RowVector& gamma, const ConstMatrixRef& dy,
                          RowVector& dgamma, float eps = 1e-5f);
 
+// J_ij = ∂y_i/∂x_j of one row of rms_norm_forward   x,γ:(d) → (d,d)
+//   row i is rms_norm_backward with dy = e_i; J·x ≈ 0 (scaling x changes nothing, up to ε)
+Matrix rms_norm_jacobian(const RowVector& x, const RowVector& gamma, float eps = 1e-5f);
+
 }  // namespace attnlab

@@ -10,6 +10,21 @@ using Catch::Matchers::WithinAbs;
 
 TEST_CASE("layer norm", "[norm][layer_norm]") {
   const FixtureCase f = load_fixture_cases("layers.json").at(0);
+  SECTION("the Jacobian of one row matches central differences, and J·1 = 0") {
+    const RowVector x = (RowVector(6) << 2.0f, -1.0f, 0.5f, 3.0f, -2.0f, 1.0f).finished();
+    const RowVector gamma = (RowVector(6) << 1.0f, 0.5f, 2.0f, 1.0f, -1.0f, 1.5f).finished();
+    const RowVector beta = RowVector::Constant(6, 0.3f);
+    const Matrix j = layer_norm_jacobian(x, gamma);
+    const float h = 1e-3f;
+    for (Index c = 0; c < 6; ++c) {
+      Matrix xp = x, xm = x;
+      xp(0, c) += h;
+      xm(0, c) -= h;
+      const Matrix column = (layer_norm_forward(xp, gamma, beta) - layer_norm_forward(xm, gamma, beta)) / (2 * h);
+      CHECK_THAT(Matrix(j.col(c).transpose()), IsNear(column, 2e-3));
+    }
+    CHECK_THAT(Matrix(j * RowVector::Ones(6).transpose()), IsNear(Matrix(Matrix::Zero(6, 1)), 1e-5));
+  }
   SECTION("matches torch.nn.LayerNorm") {
     CHECK_THAT(layer_norm_forward(f.tensor("x"), f.tensor("layer_norm.weight"), f.tensor("layer_norm.bias")),
                IsNear(f.tensor("layer_norm"), 1e-5));

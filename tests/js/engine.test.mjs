@@ -96,6 +96,22 @@ for (const threads of [1, 'auto']) {
       assertClose(engine.attention(multiHeadInput(cross)).output.data, cross.tensors.output.data, 1e-5, 'cross');
     });
 
+    it('normalises one vector both ways, with statistics and Jacobians', () => {
+      const x = [2, -1, 0.5, 3, -2, 1];
+      const r = engine.norms({ x, d: 6, gamma: [1, 1, 1, 1, 1, 1], beta: new Array(6).fill(0.5) });
+      const mean = x.reduce((s, v) => s + v, 0) / 6;
+      const variance = x.reduce((s, v) => s + (v - mean) ** 2, 0) / 6;
+      assertClose([r.mean, r.variance, r.meanSquare], [mean, variance, x.reduce((s, v) => s + v * v, 0) / 6], 1e-5, 'statistics');
+      assertClose(r.layerNorm.data, x.map((v) => (v - mean) / Math.sqrt(variance + 1e-5) + 0.5), 1e-5, 'LayerNorm');
+      const rms = Math.sqrt(x.reduce((s, v) => s + v * v, 0) / 6 + 1e-5);
+      assertClose(r.rmsNorm.data, x.map((v) => v / rms), 1e-5, 'RMSNorm');
+      assert.equal(r.layerNormJacobian.rows, 6);
+      // adding a constant changes no LayerNorm output: every row of J sums to 0
+      for (let i = 0; i < 6; i++) assertClose([r.layerNormJacobian.data.slice(i * 6, i * 6 + 6).reduce((s, v) => s + v, 0)], [0], 1e-5, `row ${i}`);
+      assertThrows(() => engine.norms({ x, d: 6, eps: 0 }), /eps must be/);
+      assertThrows(() => engine.norms({ x: [1, 2], d: 6 }), /x has 2 numbers/);
+    });
+
     it('sizes attention from the numbers alone, and draws seeded normal numbers', () => {
       // a 7B-class layer: W_Q and W_O are d×d, W_K and W_V d×g·d_k, plus biases
       const d = 4096;

@@ -15,7 +15,7 @@ const PRELUDE = "import { loadAttnlab } from 'attnlab';\nconst engine = await lo
 it('the README has examples for every entry point', () => {
   const code = blocks.join('\n');
   for (const entry of ['loadAttnlab', 'setThreads', 'attentionSteps', 'attention(', 'positionalTable', 'positionSimilarity',
-    'sinusoidalShiftMatrix', 'sinusoidalShift(', 'attentionBudget', 'randomNormal', 'ropeApply', 'ropeRotation', 'alibiSlopes', 'alibiBias', 'createModel', 'loadModel', 'tokenize',
+    'sinusoidalShiftMatrix', 'sinusoidalShift(', 'attentionBudget', 'randomNormal', 'norms(', 'ropeApply', 'ropeRotation', 'alibiSlopes', 'alibiBias', 'createModel', 'loadModel', 'tokenize',
     'forward', 'nextTokenProbabilities', 'startGeneration', 'generateStep', 'decode', 'save', 'benchmark', 'memoryInUse', 'createTrainer', 'coreferenceSentence',
     'rnnGradientFlow', 'dotProductStatistics', 'softmaxRow', 'causal:']) {
     assert.ok(code.includes(entry), `an example uses ${entry}`);

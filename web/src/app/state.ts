@@ -40,6 +40,7 @@ const PERMUTATION = 'attn-permutation';
 const ROPE = 'attn-rope';
 const SHIFT = 'attn-sinusoidal-shift';
 const KV_HEADS = 'attn-kv-heads';
+const NORMS = 'attn-norms';
 /** key/value heads of the 8-query-head picture: MHA, two GQA groupings, MQA */
 export const PICTURE_KV_HEADS = ['8', '4', '2', '1'] as const;
 export const PRECISIONS = ['fp32', 'fp16', 'int8'] as const;
@@ -101,6 +102,11 @@ export const FIELDS: readonly Field[] = [
   { key: 'pm', element: PERMUTATION, attribute: 'sentence', type: 'text', maxLength: 200, default: SEMINAR_SENTENCE },
   { key: 'pm-shuffle', element: PERMUTATION, attribute: 'shuffle', type: 'int', min: 0, max: 999, default: 1 },
   { key: 'pm-pe', element: PERMUTATION, attribute: 'positions', type: 'enum', values: PERMUTATION_POSITIONS, default: 'none' },
+
+  // the vector normalised (numbers separated by spaces) and LayerNorm's scale and shift
+  { key: 'nv', element: NORMS, attribute: 'vector', type: 'text', maxLength: 200, default: '2 -1 0.5 3 -2 1 0 4' },
+  { key: 'ng', element: NORMS, attribute: 'gamma', type: 'number', min: 0, max: 4, default: 1 },
+  { key: 'nb', element: NORMS, attribute: 'beta', type: 'number', min: -2, max: 2, default: 0 },
 
   // the picture's key/value heads, and a model the reader sizes: layers, width, query heads, the
   // GQA groups, the context length and the precision of the cache

@@ -349,6 +349,12 @@ export interface AttnlabModule {
   /** T_k·PE(pos) as a (1 × d) row, d even: position pos moved by k through the rotation alone; it
    * equals row pos + k of the table up to rounding */
   sinusoidalShift(options: { pos: number; k: number; d: number; base?: number }): MatrixData;
+  /** LayerNorm and RMSNorm of one vector x (1 × d) with γ (default ones) and β (default zeros, LayerNorm
+   * only): its mean, variance and mean square, both outputs, and both Jacobians J_ij = ∂y_i/∂x_j (d × d) */
+  norms(options: { x: Numbers; d: number; gamma?: Numbers; beta?: Numbers; eps?: number }): {
+    mean: number; variance: number; meanSquare: number;
+    layerNorm: MatrixData; rmsNorm: MatrixData; layerNormJacobian: MatrixData; rmsNormJacobian: MatrixData;
+  };
   /** what multi-head attention with g = kvHeads key/value heads (default h) costs over `layers`
    * layers (default 1), from the numbers alone: the parameters of W_Q, W_K, W_V, W_O and their
    * biases, and the KV cache after n tokens at bytesPerValue bytes a number (4 fp32, 2 fp16, 1 int8) */

@@ -267,6 +267,7 @@ export class Engine {
   positionSimilarity(options: Parameters<AttnlabModule['positionSimilarity']>[0]): MatrixData { return this.raw.positionSimilarity(options); }
   sinusoidalShiftMatrix(options: Parameters<AttnlabModule['sinusoidalShiftMatrix']>[0]): MatrixData { return this.raw.sinusoidalShiftMatrix(options); }
   sinusoidalShift(options: Parameters<AttnlabModule['sinusoidalShift']>[0]): MatrixData { return this.raw.sinusoidalShift(options); }
+  norms(options: Parameters<AttnlabModule['norms']>[0]): ReturnType<AttnlabModule['norms']> { return this.raw.norms(options); }
   attentionBudget(options: Parameters<AttnlabModule['attentionBudget']>[0]): ReturnType<AttnlabModule['attentionBudget']> { return this.raw.attentionBudget(options); }
   randomNormal(options: Parameters<AttnlabModule['randomNormal']>[0]): MatrixData { return this.raw.randomNormal(options); }
   ropeApply(options: Parameters<AttnlabModule['ropeApply']>[0]): MatrixData { return this.raw.ropeApply(options); }

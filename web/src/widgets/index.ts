@@ -20,6 +20,7 @@ const WIDGETS: Record<string, () => Promise<unknown>> = {
   'attn-permutation': () => import('./permutation'),
   'attn-rope': () => import('./rope'),
   'attn-kv-heads': () => import('./kv-heads'),
+  'attn-norms': () => import('./norms'),
 };
 
 export const WIDGET_TAGS = Object.keys(WIDGETS);
