@@ -193,7 +193,8 @@ describe('the worked example', () => {
 
     await widget.getByRole('combobox', { name: 'n', exact: true }).selectOption('5');
     await widget.getByRole('combobox', { name: 'd_k', exact: true }).selectOption('3');
-    await widget.locator('figure[data-matrix="q"] tr[data-row="4"]').waitFor();
+    // both changes drawn: a fifth row, and a third column (the first only would show n = 5, d_k = 2)
+    await widget.locator('section.area figure[data-matrix="q"] tr[data-row="4"] td').nth(2).waitFor();
     assert.deepEqual((await rows(widget, 'q')).map((r) => r.length), [3, 3, 3, 3, 3]);
     assert.deepEqual((await rows(widget, 'q'))[0], ['3.50', '0.00', '0.00']);
     assert.deepEqual(problems, []);
