@@ -72,4 +72,24 @@ Matrix silu_backward(const ConstMatrixRef& x, const ConstMatrixRef& dy) {
   });
 }
 
+Matrix pointwise_activation(Activation activation, const ConstMatrixRef& x) {
+  switch (activation) {
+    case Activation::relu: return relu_forward(x);
+    case Activation::gelu: return gelu_forward(x);
+    case Activation::gelu_tanh: return gelu_tanh_forward(x);
+    case Activation::swiglu: return silu_forward(x);
+  }
+  throw Error("activation: unknown kind");
+}
+
+Matrix pointwise_activation_backward(Activation activation, const ConstMatrixRef& x, const ConstMatrixRef& dy) {
+  switch (activation) {
+    case Activation::relu: return relu_backward(x, dy);
+    case Activation::gelu: return gelu_backward(x, dy);
+    case Activation::gelu_tanh: return gelu_tanh_backward(x, dy);
+    case Activation::swiglu: return silu_backward(x, dy);
+  }
+  throw Error("activation: unknown kind");
+}
+
 }  // namespace attnlab

@@ -36,4 +36,11 @@ Matrix gelu_tanh_backward(const ConstMatrixRef& x, const ConstMatrixRef& dy);
 // dx = dy ⊙ σ(x)(1 + x(1 − σ(x)))   differentiates silu_forward   x,dy:(n,k) → (n,k)
 Matrix silu_backward(const ConstMatrixRef& x, const ConstMatrixRef& dy);
 
+// y = σ(x) for the element-wise non-linearity of an activation: ReLU, GELU, tanh-GELU, and for
+// SwiGLU the Swish of its gate   x:(n,k) → (n,k)
+Matrix pointwise_activation(Activation activation, const ConstMatrixRef& x);
+
+// dx = dy ⊙ σ′(x)   differentiates pointwise_activation   x,dy:(n,k) → (n,k)
+Matrix pointwise_activation_backward(Activation activation, const ConstMatrixRef& x, const ConstMatrixRef& dy);
+
 }  // namespace attnlab

@@ -29,6 +29,12 @@ FeedForwardParams FeedForwardParams::init(Index d, Index d_ff, Activation activa
   return p;
 }
 
+Index feed_forward_parameters(Index d, Index d_ff, Activation activation) {
+  require(d >= 1 && d_ff >= 1, "feed-forward: d and d_ff must be at least 1");
+  const Index gate = activation == Activation::swiglu ? d * d_ff + d_ff : 0;
+  return 2 * d * d_ff + d_ff + d + gate;
+}
+
 Matrix feed_forward(const FeedForwardParams& p, Activation activation, const ConstMatrixRef& x,
                     FeedForwardTrace* trace) {
   require(x.cols() == p.c_fc_weight.rows(), "feed-forward: input width " + std::to_string(x.cols()) +
@@ -36,14 +42,11 @@ Matrix feed_forward(const FeedForwardParams& p, Activation activation, const Con
   Matrix hidden = linear_forward(x, p.c_fc_weight, p.c_fc_bias);
   Matrix gate;
   Matrix activated;
-  switch (activation) {
-    case Activation::relu: activated = relu_forward(hidden); break;
-    case Activation::gelu: activated = gelu_forward(hidden); break;
-    case Activation::gelu_tanh: activated = gelu_tanh_forward(hidden); break;
-    case Activation::swiglu:
-      gate = linear_forward(x, p.c_gate_weight, p.c_gate_bias);
-      activated = silu_forward(gate).cwiseProduct(hidden);
-      break;
+  if (activation == Activation::swiglu) {
+    gate = linear_forward(x, p.c_gate_weight, p.c_gate_bias);
+    activated = pointwise_activation(activation, gate).cwiseProduct(hidden);
+  } else {
+    activated = pointwise_activation(activation, hidden);
   }
   Matrix out = linear_forward(activated, p.c_proj_weight, p.c_proj_bias);
   if (trace) {
@@ -60,19 +63,14 @@ Matrix feed_forward_backward(const FeedForwardParams& p, Activation activation, 
                              FeedForwardParams& grads) {
   // out = activated·W_2 + b_2
   const Matrix dactivated = linear_backward(t.activated, p.c_proj_weight, dout, grads.c_proj_weight, grads.c_proj_bias);
-  Matrix dhidden;
-  switch (activation) {
-    case Activation::relu: dhidden = relu_backward(t.hidden, dactivated); break;
-    case Activation::gelu: dhidden = gelu_backward(t.hidden, dactivated); break;
-    case Activation::gelu_tanh: dhidden = gelu_tanh_backward(t.hidden, dactivated); break;
-    case Activation::swiglu: {
-      // activated = Swish(gate) ⊙ hidden
-      dhidden = dactivated.cwiseProduct(silu_forward(t.gate));
-      const Matrix dgate = silu_backward(t.gate, dactivated.cwiseProduct(t.hidden));
-      Matrix dx = linear_backward(x, p.c_gate_weight, dgate, grads.c_gate_weight, grads.c_gate_bias);
-      return dx + linear_backward(x, p.c_fc_weight, dhidden, grads.c_fc_weight, grads.c_fc_bias);
-    }
+  if (activation == Activation::swiglu) {
+    // activated = Swish(gate) ⊙ hidden
+    const Matrix dhidden = dactivated.cwiseProduct(pointwise_activation(activation, t.gate));
+    const Matrix dgate = pointwise_activation_backward(activation, t.gate, dactivated.cwiseProduct(t.hidden));
+    Matrix dx = linear_backward(x, p.c_gate_weight, dgate, grads.c_gate_weight, grads.c_gate_bias);
+    return dx + linear_backward(x, p.c_fc_weight, dhidden, grads.c_fc_weight, grads.c_fc_bias);
   }
+  const Matrix dhidden = pointwise_activation_backward(activation, t.hidden, dactivated);
   // hidden = x·W_1 + b_1
   return linear_backward(x, p.c_fc_weight, dhidden, grads.c_fc_weight, grads.c_fc_bias);
 }

@@ -28,6 +28,9 @@ struct FeedForwardTrace {
   Matrix output;     // (n, d)     activated·W_2 + b_2
 };
 
+// |W_1| + |b_1| + |W_2| + |b_2| (+ |W_gate| + |b_gate| for SwiGLU) = 2·d·d_ff + d_ff + d (+ d·d_ff + d_ff)
+Index feed_forward_parameters(Index d, Index d_ff, Activation activation);
+
 // FFN(x) = σ(x·W_1 + b_1)·W_2 + b_2, or (Swish(x·W_gate + b_g) ⊙ (x·W_1 + b_1))·W_2 + b_2 for SwiGLU
 //   x:(n,d) → (n,d)
 Matrix feed_forward(const FeedForwardParams& params, Activation activation, const ConstMatrixRef& x,

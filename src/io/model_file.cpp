@@ -19,7 +19,7 @@ std::string config_to_json(const ModelConfig& c) {
       {"n_layers", c.n_layers}, {"n_decoder_layers", c.n_decoder_layers},
       {"positional", to_string(c.positional)}, {"positional_base", c.positional_base},
       {"activation", to_string(c.activation)}, {"norm", to_string(c.norm)}, {"pre_norm", c.pre_norm},
-      {"final_norm", c.final_norm}, {"norm_eps", c.norm_eps}, {"tie_embeddings", c.tie_embeddings},
+      {"residual", c.residual}, {"final_norm", c.final_norm}, {"norm_eps", c.norm_eps}, {"tie_embeddings", c.tie_embeddings},
       {"scaled", c.scaled}};
   return j.dump(2);
 }
@@ -56,7 +56,7 @@ ModelConfig config_from_json(const std::string& text) {
   static const std::set<std::string> known = {
       "architecture", "vocab_size", "n_ctx", "d_model", "n_heads", "n_kv_heads", "d_ff", "n_layers",
       "n_decoder_layers", "positional", "positional_base", "activation", "norm", "pre_norm",
-      "final_norm", "norm_eps", "tie_embeddings", "scaled"};
+      "residual", "final_norm", "norm_eps", "tie_embeddings", "scaled"};
   for (const auto& item : j.items())
     require(known.count(item.key()), "model config: unknown field \"" + item.key() + "\"");
   ModelConfig c;
@@ -76,6 +76,7 @@ ModelConfig config_from_json(const std::string& text) {
   read_field(j, "activation", activation);
   read_field(j, "norm", norm);
   read_field(j, "pre_norm", c.pre_norm);
+  read_field(j, "residual", c.residual);
   read_field(j, "final_norm", c.final_norm);
   read_field(j, "norm_eps", c.norm_eps);
   read_field(j, "tie_embeddings", c.tie_embeddings);

@@ -8,12 +8,14 @@
 namespace attnlab {
 
 Matrix norm_forward(const ModelConfig& config, const NormParams& params, const ConstMatrixRef& x) {
+  if (config.norm == Norm::none) return x;
   return config.norm == Norm::layer_norm ? layer_norm_forward(x, params.weight, params.bias, config.norm_eps)
                                          : rms_norm_forward(x, params.weight, config.norm_eps);
 }
 
 Matrix norm_backward(const ModelConfig& config, const NormParams& params, const ConstMatrixRef& x,
                      const ConstMatrixRef& dy, NormParams& grads) {
+  if (config.norm == Norm::none) return dy;
   return config.norm == Norm::layer_norm
              ? layer_norm_backward(x, params.weight, dy, grads.weight, grads.bias, config.norm_eps)
              : rms_norm_backward(x, params.weight, dy, grads.weight, config.norm_eps);
@@ -38,21 +40,24 @@ void record_attention(Trace& trace, const std::string& prefix, const MultiHeadTr
   trace.record(prefix + ".out", t.output);
 }
 
-// One residual sub-layer: x + f(norm(x)) before, norm(x + f(x)) after. Records the norm's output
-// as `<name>` and the residual sum as `<residual>`.
+// One residual sub-layer: x + f(norm(x)) before, norm(x + f(x)) after; without residual
+// connections (config.residual false) f(norm(x)) and norm(f(x)). Records the norm's output as
+// `<name>` and the sub-layer's sum as `<residual>`.
 template <class Sublayer>
 Matrix residual(const ModelConfig& config, const NormParams& norm, const Matrix& x, Sublayer&& f,
                 Trace* trace, const std::string& norm_name, const std::string& residual_name) {
   if (config.pre_norm) {
     const Matrix normed = norm_forward(config, norm, x);
-    Matrix sum = x + f(normed);
+    Matrix sum = f(normed);
+    if (config.residual) sum += x;
     if (trace) {
       trace->record(norm_name, normed);
       trace->record(residual_name, sum);
     }
     return sum;
   }
-  const Matrix sum = x + f(x);
+  Matrix sum = f(x);
+  if (config.residual) sum += x;
   Matrix normed = norm_forward(config, norm, sum);
   if (trace) {
     trace->record(residual_name, sum);
@@ -77,6 +82,7 @@ MultiHeadTrace recorded_attention(const Trace& trace, const std::string& prefix,
 // returns the gradient of f's input.
 //   pre-LN:  out = x + f(norm(x))  →  dx = dout + norm_backward(x, f_backward(norm(x), dout))
 //   post-LN: out = norm(x + f(x))  →  ds = norm_backward(x + f(x), dout);  dx = ds + f_backward(x, ds)
+// without residual connections the first term (dout, ds) of dx is dropped
 template <class SublayerBackward>
 Matrix residual_backward(const ModelConfig& config, const NormParams& norm, NormParams& norm_grads,
                          const Trace& trace, const Matrix& x_in, const ConstMatrixRef& dout,
@@ -84,10 +90,14 @@ Matrix residual_backward(const ModelConfig& config, const NormParams& norm, Norm
                          const std::string& residual_name) {
   if (config.pre_norm) {
     const Matrix dnormed = f_backward(trace.get(norm_name), dout);
-    return dout + norm_backward(config, norm, x_in, dnormed, norm_grads);
+    Matrix dx = norm_backward(config, norm, x_in, dnormed, norm_grads);
+    if (config.residual) dx += dout;
+    return dx;
   }
   const Matrix dsum = norm_backward(config, norm, trace.get(residual_name), dout, norm_grads);
-  return dsum + f_backward(x_in, dsum);
+  Matrix dx = f_backward(x_in, dsum);
+  if (config.residual) dx += dsum;
+  return dx;
 }
 
 }  // namespace

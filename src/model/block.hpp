@@ -11,7 +11,7 @@
 
 namespace attnlab {
 
-// LayerNorm or RMSNorm, as configured   x:(n,d) → (n,d)
+// LayerNorm, RMSNorm or the identity, as configured   x:(n,d) → (n,d)
 Matrix norm_forward(const ModelConfig& config, const NormParams& params, const ConstMatrixRef& x);
 
 // dx of norm_forward (layer_norm_backward or rms_norm_backward)   x,dy:(n,d); grads accumulate

@@ -45,7 +45,8 @@ constexpr std::pair<const char*, Positional> kPositionals[] = {
     {"none", Positional::none}, {"sinusoidal", Positional::sinusoidal},
     {"learned", Positional::learned}, {"rope", Positional::rope}, {"alibi", Positional::alibi}};
 constexpr std::pair<const char*, Norm> kNorms[] = {{"layer_norm", Norm::layer_norm},
-                                                   {"rms_norm", Norm::rms_norm}};
+                                                   {"rms_norm", Norm::rms_norm},
+                                                   {"none", Norm::none}};
 }  // namespace
 
 std::string to_string(Architecture a) { return enum_name(a, kArchitectures); }

@@ -17,7 +17,8 @@ enum class Architecture {
 
 enum class Positional { none, sinusoidal, learned, rope, alibi };
 
-enum class Norm { layer_norm, rms_norm };
+// none: the identity, no parameters (for showing what the norms do; deep stacks need one)
+enum class Norm { layer_norm, rms_norm, none };
 
 struct ModelConfig {
   static constexpr Index kMaxVocabSize = Index(1) << 20;
@@ -36,6 +37,7 @@ struct ModelConfig {
   Activation activation = Activation::gelu;
   Norm norm = Norm::layer_norm;
   bool pre_norm = true;          // x + f(LN(x)) (GPT-2) rather than LN(x + f(x)) (original)
+  bool residual = true;          // false drops every skip connection: f(LN(x)) or LN(f(x))
   bool final_norm = true;        // ln_f after the last block (pre-norm models need it)
   float norm_eps = 1e-5f;
   bool tie_embeddings = true;    // logits = h·wteᵀ, or a separate lm_head

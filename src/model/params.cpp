@@ -11,6 +11,7 @@ namespace {
 
 NormParams norm_init(const ModelConfig& config) {
   NormParams n;
+  if (config.norm == Norm::none) return n;
   n.weight = RowVector::Ones(config.d_model);
   if (config.norm == Norm::layer_norm) n.bias = RowVector::Zero(config.d_model);
   return n;
@@ -53,6 +54,7 @@ void add_vector(std::vector<TensorSlot>& slots, const std::string& name, RowVect
   slots.push_back({name, {v.size()}, v.data()});
 }
 void add_norm(std::vector<TensorSlot>& slots, const std::string& name, NormParams& n) {
+  if (n.weight.size() == 0) return;  // Norm::none
   add_vector(slots, name + ".weight", n.weight);
   if (n.bias.size()) add_vector(slots, name + ".bias", n.bias);
 }
@@ -138,6 +140,7 @@ std::vector<TensorShape> tensor_layout(const ModelConfig& config) {
   const auto matrix = [&](const std::string& name, Index rows, Index cols) { layout.push_back({name, {rows, cols}}); };
   const auto vector = [&](const std::string& name, Index size) { layout.push_back({name, {size}}); };
   const auto norm = [&](const std::string& name) {
+    if (config.norm == Norm::none) return;
     vector(name + ".weight", d);
     if (config.norm == Norm::layer_norm) vector(name + ".bias", d);
   };

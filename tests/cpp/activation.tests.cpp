@@ -18,6 +18,16 @@ TEST_CASE("activations", "[activation]") {
     CHECK_THAT(gelu_tanh_forward(x), IsNear(f.tensor("gelu_tanh"), 1e-6));
     CHECK_THAT(silu_forward(x), IsNear(f.tensor("silu"), 1e-6));
   }
+  SECTION("the dispatch by kind: each curve and its derivative match torch's autograd") {
+    const Matrix ones = Matrix::Ones(x.rows(), x.cols());
+    const std::pair<Activation, const char*> kinds[] = {
+        {Activation::relu, "relu"}, {Activation::gelu, "gelu"}, {Activation::gelu_tanh, "gelu_tanh"}, {Activation::swiglu, "silu"}};
+    for (const auto& [kind, name] : kinds) {
+      INFO(name);
+      CHECK_THAT(pointwise_activation(kind, x), IsNear(f.tensor(name), 1e-6));
+      CHECK_THAT(pointwise_activation_backward(kind, x, ones), IsNear(f.tensor(std::string(name) + ".derivative"), 1e-6));
+    }
+  }
   SECTION("GELU is x·Φ(x): Φ(1) = 0.841345, and the tanh form stays within 1e-3 of it") {
     CHECK_THAT(gelu_forward(Matrix::Constant(1, 1, 1.0f))(0, 0), WithinAbs(0.8413447, 1e-6));
     const Matrix grid = RowVector::LinSpaced(601, -6.0f, 6.0f);

@@ -35,6 +35,16 @@ TEST_CASE("feed-forward network", "[ffn]") {
     CHECK_THAT(t.activated, IsNear(Matrix(silu_forward(gate).cwiseProduct(up)), 1e-7));
     CHECK_THAT(y, IsNear(Matrix(t.activated * p.c_proj_weight), 1e-7));
   }
+  SECTION("the parameter count is the number of values init() draws") {
+    for (Activation a : {Activation::relu, Activation::swiglu}) {
+      const FeedForwardParams p = FeedForwardParams::init(6, 10, a, 1);
+      const Index drawn = p.c_fc_weight.size() + p.c_fc_bias.size() + p.c_gate_weight.size() +
+                          p.c_gate_bias.size() + p.c_proj_weight.size() + p.c_proj_bias.size();
+      CHECK(feed_forward_parameters(6, 10, a) == drawn);
+    }
+    // GPT-2 small: d = 768, d_ff = 3072 → 4,722,432 per block
+    CHECK(feed_forward_parameters(768, 3072, Activation::gelu_tanh) == 4722432);
+  }
   SECTION("an input of the wrong width is refused") {
     const FeedForwardParams p = FeedForwardParams::init(6, 10, Activation::relu, 1);
     CHECK_THROWS_WITH(feed_forward(p, Activation::relu, Matrix::Ones(2, 5)), Catch::Contains("input width 5"));

@@ -4,8 +4,9 @@
 Run with Debian's interpreter and python3-torch:  /usr/bin/python3 tests/reference/generate_fixtures.py
 Writes tests/reference/fixtures/attention.json (attention layers), layers.json (norms,
 activations, encoder/decoder layers, a 2-layer decoder-only model), training.json (a 2-layer
-model's loss and every parameter gradient from autograd, in float64) and rnn.json (a tanh RNN's
-states and autograd gradients, in float64). The tests read those files
+model's loss and every parameter gradient from autograd, in float64), rnn.json (a tanh RNN's
+states and autograd gradients, in float64) and patches.json (images cut into patches by F.unfold
+and embedded). The tests read those files
 and never need torch.
 Weights are stored in the engine's layout: y = x·W + b, c_attn columns [W_Q | W_K | W_V].
 """
@@ -267,7 +268,29 @@ def pointwise_cases():
             "x": tensor(x), "layer_norm.weight": tensor(ln.weight), "layer_norm.bias": tensor(ln.bias),
             "layer_norm": tensor(ln(x)), "rms_norm.weight": tensor(weight), "rms_norm": tensor(rms),
             "gelu": tensor(F.gelu(x)), "gelu_tanh": tensor(F.gelu(x, approximate="tanh")),
-            "relu": tensor(F.relu(x)), "silu": tensor(F.silu(x))}}]
+            "relu": tensor(F.relu(x)), "silu": tensor(F.silu(x)), **pointwise_derivatives(x)}}]
+
+
+def pointwise_derivatives(x):
+    """σ′(x) of each activation by autograd (the gradient of Σσ(x))."""
+    derivatives = {}
+    for name, f in [("relu", F.relu), ("gelu", F.gelu), ("gelu_tanh", lambda t: F.gelu(t, approximate="tanh")),
+                    ("silu", F.silu)]:
+        with torch.enable_grad():
+            t = x.clone().requires_grad_()
+            f(t).sum().backward()
+        derivatives[name + ".derivative"] = tensor(t.grad)
+    return derivatives
+
+
+def patches_case(name, height, width, patch, d):
+    """A grey image cut into patches by F.unfold and embedded by a random E."""
+    image = torch.rand(height, width)
+    embedding = torch.randn(patch * patch, d) / patch
+    patches = F.unfold(image[None, None], patch, stride=patch)[0].T
+    return {"name": name, "kind": "patches", "patch": patch, "tensors": {
+        "image": tensor(image), "embedding": tensor(embedding), "patches": tensor(patches),
+        "embedded": tensor(patches @ embedding)}}
 
 
 def rnn_case(name, d, h, t):
@@ -323,6 +346,9 @@ def main():
 
     torch.manual_seed(20261124)
     write("rnn.json", [rnn_case("rnn_d5_h4_t6", 5, 4, 6), rnn_case("rnn_d3_h7_t9", 3, 7, 9)])
+
+    torch.manual_seed(20261125)
+    write("patches.json", [patches_case("patches_6x8_p2_d5", 6, 8, 2, 5), patches_case("patches_12x12_p4_d7", 12, 12, 4, 7)])
 
 
 if __name__ == "__main__":

@@ -63,8 +63,9 @@ TEST_CASE("block backward", "[gradients]") {
   Rng rng(20);
   ModelConfig config = tiny_config(Architecture::encoder_decoder);
   config.pre_norm = GENERATE(true, false);
-  config.norm = GENERATE(Norm::layer_norm, Norm::rms_norm);
+  config.norm = GENERATE(Norm::layer_norm, Norm::rms_norm, Norm::none);
   const bool cross = GENERATE(false, true);
+  config.residual = GENERATE(true, false);
   const ModelParams init = lively_params(config, 21);
   BlockParams p = init.decoder.h[0];
   BlockParams g = ModelParams::zeros(config).decoder.h[0];
@@ -84,7 +85,8 @@ TEST_CASE("block backward", "[gradients]") {
   Matrix dmemory = Matrix::Zero(6, 8);
   const Matrix dx = block_backward(config, p, trace, "b.", cross ? &memory : nullptr, r, g, &dmemory);
   const auto loss = [&] { return projected(run(nullptr), r); };
-  INFO((config.pre_norm ? "pre-" : "post-") << to_string(config.norm) << (cross ? " with cross-attention" : ""));
+  INFO((config.pre_norm ? "pre-" : "post-") << to_string(config.norm) << (cross ? " with cross-attention" : "")
+                                            << (config.residual ? "" : ", no residual connections"));
   check_gradient("x", x, dx, loss);
   if (cross) check_gradient("memory", memory, dmemory, loss);
   check_gradient("ln_1.weight", p.ln_1.weight, g.ln_1.weight, loss);
