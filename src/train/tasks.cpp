@@ -4,10 +4,53 @@
 #include <cmath>
 
 #include "core/check.hpp"
+#include "core/cross_entropy.hpp"
 #include "core/thread_pool.hpp"
 #include "model/generate.hpp"
+#ifdef ATTNLAB_EMBEDDED_CORPUS
+#include "train/corpus.hpp"
+#endif
 
 namespace attnlab {
+namespace {
+
+// FNV-1a: the same on every platform, so a held-out split never changes
+std::uint32_t stable_hash(const std::string& text) {
+  std::uint32_t hash = 2166136261u;
+  for (unsigned char c : text) hash = (hash ^ c) * 16777619u;
+  return hash;
+}
+
+SamplingOptions greedy() {
+  SamplingOptions o;
+  o.temperature = 0.0f;
+  return o;
+}
+
+std::vector<Example> held_out_examples(const Task& task, Index count, std::uint32_t seed) {
+  require(count >= 1, "evaluation: use at least one example");
+  Rng rng(seed);
+  std::vector<Example> examples;
+  for (Index i = 0; i < count; ++i) examples.push_back(task.example(Split::held_out, rng));
+  return examples;
+}
+
+// the fortunes of Debian's fortunes-min as documents, when the build has them
+std::unique_ptr<Task> fortunes_task() {
+#ifdef ATTNLAB_EMBEDDED_CORPUS
+  std::vector<std::string> documents;
+  for (const std::string& file : fortunes_min_files()) {
+    const std::vector<std::string> entries = LanguageModelTask::fortune_entries(file);
+    documents.insert(documents.end(), entries.begin(), entries.end());
+  }
+  return std::make_unique<LanguageModelTask>("fortunes", documents);
+#else
+  throw Error("the fortunes task reads the corpus compiled into the native engine (attnlab-train and the "
+              "native tests); this build has none");
+#endif
+}
+
+}  // namespace
 
 void TrainingOptions::validate() const {
   require(batch_size >= 1 && batch_size <= 4096, "training: the batch size must lie between 1 and 4096");
@@ -18,24 +61,51 @@ void TrainingOptions::validate() const {
   require(std::isfinite(clip_norm) && clip_norm > 0, "training: the clipping norm must be a positive number");
 }
 
+Matrix example_logits(const Transformer& model, const Example& example, Trace* trace) {
+  if (model.config().architecture == Architecture::encoder_decoder) {
+    require(!example.source.empty(), "model: an encoder-decoder model needs an example with a source sequence");
+    return model.forward(example.source, example.tokens, trace);
+  }
+  require(example.source.empty(), "model: an example with a source sequence needs an encoder-decoder model");
+  return model.forward(example.tokens, trace);
+}
+
 double held_out_accuracy(const Task& task, const Transformer& model, Index count, std::uint32_t seed) {
-  require(count >= 1, "evaluation: use at least one example");
-  Rng rng(seed);
-  std::vector<Example> examples;
-  for (Index i = 0; i < count; ++i) examples.push_back(task.example(Split::held_out, rng));
+  const std::vector<Example> examples = held_out_examples(task, count, seed);
   std::vector<char> solved(examples.size());
   parallel_for(count, [&](Index i) { solved[static_cast<size_t>(i)] = task.solved(model, examples[static_cast<size_t>(i)]); });
   return static_cast<double>(std::count(solved.begin(), solved.end(), 1)) / static_cast<double>(count);
 }
 
-std::vector<std::string> task_names() { return {"copy", "reverse", "sort", "coreference"}; }
+double held_out_loss(const Task& task, const Transformer& model, Index count, std::uint32_t seed) {
+  const std::vector<Example> examples = held_out_examples(task, count, seed);
+  std::vector<CrossEntropy> losses(examples.size());
+  parallel_for(count, [&](Index i) {
+    const Example& e = examples[static_cast<size_t>(i)];
+    losses[static_cast<size_t>(i)] = cross_entropy_forward(example_logits(model, e), e.targets);
+  });
+  double loss_sum = 0;
+  Index targets = 0;
+  for (const CrossEntropy& loss : losses) {
+    loss_sum += loss.loss_sum;
+    targets += loss.targets;
+  }
+  require(targets > 0, "evaluation: the examples ask for no prediction");
+  return loss_sum / static_cast<double>(targets);
+}
+
+std::vector<std::string> task_names() {
+  return {"copy", "reverse", "sort", "coreference", "reverse-seq2seq", "fortunes"};
+}
 
 std::unique_ptr<Task> make_task(const std::string& name) {
   if (name == "copy") return std::make_unique<LetterSequenceTask>(LetterSequenceTask::Kind::copy);
   if (name == "reverse") return std::make_unique<LetterSequenceTask>(LetterSequenceTask::Kind::reverse);
   if (name == "sort") return std::make_unique<LetterSequenceTask>(LetterSequenceTask::Kind::sort);
   if (name == "coreference") return std::make_unique<CoreferenceTask>();
-  throw Error("unknown task \"" + name + "\" (choose copy, reverse, sort or coreference)");
+  if (name == "reverse-seq2seq") return std::make_unique<LetterSeq2SeqTask>(LetterSequenceTask::Kind::reverse);
+  if (name == "fortunes") return fortunes_task();
+  throw Error("unknown task \"" + name + "\" (choose copy, reverse, sort, coreference, reverse-seq2seq or fortunes)");
 }
 
 // ---- letter sequences ----
@@ -63,11 +133,7 @@ std::string LetterSequenceTask::transform(const std::string& letters) const {
   return out;
 }
 
-bool LetterSequenceTask::held_out(const std::string& letters) {
-  std::uint32_t hash = 2166136261u;  // FNV-1a
-  for (unsigned char c : letters) hash = (hash ^ c) * 16777619u;
-  return hash % 8 == 0;
-}
+bool LetterSequenceTask::held_out(const std::string& letters) { return stable_hash(letters) % 8 == 0; }
 
 ModelConfig LetterSequenceTask::model_config() const {
   ModelConfig c;
@@ -94,22 +160,28 @@ TrainingOptions LetterSequenceTask::training_options() const {
   return o;
 }
 
-Example LetterSequenceTask::example(Split split, Rng& rng) const {
-  std::string letters;
+std::string LetterSequenceTask::letters(Split split, Rng& rng) const {
+  std::string x;
   do {
     const Index length = min_length_ + static_cast<Index>(rng.below(static_cast<std::uint32_t>(max_length_ - min_length_ + 1)));
-    letters.clear();
-    for (Index i = 0; i < length; ++i) letters += static_cast<char>('a' + rng.below(26));
-  } while (held_out(letters) != (split == Split::held_out));
+    x.clear();
+    for (Index i = 0; i < length; ++i) x += static_cast<char>('a' + rng.below(26));
+  } while (held_out(x) != (split == Split::held_out));
+  return x;
+}
+
+Example LetterSequenceTask::example(Split split, Rng& rng) const {
+  const std::string x = letters(split, rng);
+  const std::vector<int> input = tokenizer_.encode(x), output = tokenizer_.encode(transform(x));
   Example e;
   e.tokens.push_back(Tokenizer::kBos);
-  for (char c : letters) e.tokens.push_back(tokenizer_.id(std::string(1, c)));
+  e.tokens.insert(e.tokens.end(), input.begin(), input.end());
   e.tokens.push_back(Tokenizer::kSep);
-  for (char c : transform(letters)) e.tokens.push_back(tokenizer_.id(std::string(1, c)));
+  e.tokens.insert(e.tokens.end(), output.begin(), output.end());
   e.tokens.push_back(Tokenizer::kEos);
   // from [SEP] on, each position predicts the next token
   e.targets.assign(e.tokens.size(), -1);
-  for (size_t i = letters.size() + 1; i + 1 < e.tokens.size(); ++i) e.targets[i] = e.tokens[i + 1];
+  for (size_t i = x.size() + 1; i + 1 < e.tokens.size(); ++i) e.targets[i] = e.tokens[i + 1];
   return e;
 }
 
@@ -118,10 +190,58 @@ bool LetterSequenceTask::solved(const Transformer& model, const Example& example
   require(sep != example.tokens.end(), "letter task: the example has no [SEP]");
   const std::vector<int> prompt(example.tokens.begin(), sep + 1);
   const std::vector<int> expected(sep + 1, example.tokens.end());
-  SamplingOptions greedy;
-  greedy.temperature = 0.0f;
-  const std::vector<int> out = generate(model, prompt, static_cast<Index>(expected.size()), greedy, Tokenizer::kEos);
+  const std::vector<int> out = generate(model, prompt, static_cast<Index>(expected.size()), greedy(), Tokenizer::kEos);
   return std::vector<int>(out.begin() + static_cast<std::ptrdiff_t>(prompt.size()), out.end()) == expected;
+}
+
+// ---- letter sequences, encoder-decoder ----
+
+LetterSeq2SeqTask::LetterSeq2SeqTask(Kind kind, Index min_length, Index max_length)
+    : LetterSequenceTask(kind, min_length, max_length) {}
+
+std::string LetterSeq2SeqTask::name() const { return LetterSequenceTask::name() + "-seq2seq"; }
+
+ModelConfig LetterSeq2SeqTask::model_config() const {
+  ModelConfig c;
+  c.architecture = Architecture::encoder_decoder;
+  c.vocab_size = tokenizer_.size();
+  c.n_ctx = max_length_ + 2;  // [BOS] y₁…y_k [EOS], so that a whole output can be read again
+  c.d_model = 64;
+  c.n_heads = 4;
+  c.d_ff = 64;
+  c.n_layers = 2;
+  c.n_decoder_layers = 2;
+  c.positional = Positional::learned;
+  c.activation = Activation::gelu;
+  return c;
+}
+
+TrainingOptions LetterSeq2SeqTask::training_options() const {
+  TrainingOptions o;
+  o.batch_size = 32;
+  o.schedule.peak = 2e-3f;
+  o.schedule.warmup_steps = 100;
+  o.schedule.total_steps = 2000;
+  o.seed = 7;
+  return o;
+}
+
+Example LetterSeq2SeqTask::example(Split split, Rng& rng) const {
+  const std::string x = letters(split, rng);
+  const std::vector<int> output = tokenizer_.encode(transform(x));
+  Example e;
+  e.source = tokenizer_.encode(x);
+  e.tokens.push_back(Tokenizer::kBos);
+  e.tokens.insert(e.tokens.end(), output.begin(), output.end());
+  e.targets = output;
+  e.targets.push_back(Tokenizer::kEos);
+  return e;
+}
+
+bool LetterSeq2SeqTask::solved(const Transformer& model, const Example& example) const {
+  const std::vector<int> out = generate(model, example.source, {Tokenizer::kBos},
+                                        static_cast<Index>(example.targets.size()), greedy(), Tokenizer::kEos);
+  return std::vector<int>(out.begin() + 1, out.end()) == example.targets;
 }
 
 // ---- the coreference language ----
@@ -308,6 +428,102 @@ std::vector<CoreferenceTask::HeadScore> CoreferenceTask::referent_attention(
   }
   for (HeadScore& score : scores) score.share /= std::max<double>(1, static_cast<double>(sentences.size()));
   return scores;
+}
+
+// ---- next-character prediction on English text ----
+
+LanguageModelTask::LanguageModelTask(std::string name, const std::vector<std::string>& documents, Index context)
+    : name_(std::move(name)), context_(context), tokenizer_(Tokenizer::build(TokenizerKind::character, documents)) {
+  require(context >= 2 && context <= 4096, "language model: the context must lie between 2 and 4096 characters");
+  for (const std::string& document : documents) {
+    std::vector<int>& stream = held_out(document) ? held_out_stream_ : train_stream_;
+    const std::vector<int> ids = tokenizer_.encode(document);
+    stream.insert(stream.end(), ids.begin(), ids.end());
+    stream.push_back(Tokenizer::kEos);
+  }
+  for (const Split split : {Split::train, Split::held_out})
+    require(static_cast<Index>(stream(split).size()) >= context,
+            "language model: the " + std::string(split == Split::train ? "training" : "held-out") + " text has " +
+                std::to_string(stream(split).size()) + " tokens, fewer than a window of " + std::to_string(context));
+}
+
+std::vector<std::string> LanguageModelTask::fortune_entries(const std::string& file) {
+  std::vector<std::string> entries;
+  std::string entry;
+  size_t start = 0;
+  while (start < file.size()) {
+    const size_t end = std::min(file.find('\n', start), file.size());
+    const std::string line = file.substr(start, end - start);
+    start = end + 1;
+    if (line == "%") {
+      if (!entry.empty()) entries.push_back(entry);
+      entry.clear();
+    } else {
+      entry += (entry.empty() ? "" : "\n") + line;
+    }
+  }
+  if (!entry.empty()) entries.push_back(entry);
+  return entries;
+}
+
+bool LanguageModelTask::held_out(const std::string& document) { return stable_hash(document) % 10 == 0; }
+
+const std::vector<int>& LanguageModelTask::stream(Split split) const {
+  return split == Split::train ? train_stream_ : held_out_stream_;
+}
+
+ModelConfig LanguageModelTask::model_config() const {
+  ModelConfig c;
+  c.architecture = Architecture::decoder_only;
+  c.vocab_size = tokenizer_.size();
+  c.n_ctx = context_;
+  c.d_model = 64;
+  c.n_heads = 4;
+  c.d_ff = 256;
+  c.n_layers = 4;
+  c.positional = Positional::learned;
+  c.activation = Activation::gelu;
+  return c;
+}
+
+TrainingOptions LanguageModelTask::training_options() const {
+  // about 36 passes over the training text (90 K characters); longer runs fit it better but the
+  // held-out text worse
+  TrainingOptions o;
+  o.batch_size = 16;
+  o.schedule.peak = 5e-3f;
+  o.schedule.warmup_steps = 100;
+  o.schedule.total_steps = 1600;
+  o.weight_decay = 0.1f;
+  o.seed = 7;
+  return o;
+}
+
+Example LanguageModelTask::example(Split split, Rng& rng) const {
+  const std::vector<int>& text = stream(split);
+  const auto start = text.begin() + rng.below(static_cast<std::uint32_t>(text.size() - static_cast<size_t>(context_) + 1));
+  Example e;
+  e.tokens.push_back(Tokenizer::kBos);
+  e.tokens.insert(e.tokens.end(), start, start + (context_ - 1));
+  e.targets.assign(start, start + context_);
+  return e;
+}
+
+bool LanguageModelTask::solved(const Transformer& model, const Example& example) const {
+  require(!example.targets.empty(), "language model: the example has no target");
+  const Matrix logits = example_logits(model, example);
+  Index best = 0;
+  logits.row(logits.rows() - 1).maxCoeff(&best);
+  return best == example.targets.back();
+}
+
+std::string LanguageModelTask::continuation(const Transformer& model, const std::string& text, Index max_new) const {
+  std::vector<int> prompt = tokenizer_.encode(text);
+  prompt.insert(prompt.begin(), Tokenizer::kBos);
+  std::vector<int> out = generate(model, prompt, max_new, greedy(), Tokenizer::kEos);
+  out.erase(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(prompt.size()));
+  if (!out.empty() && out.back() == Tokenizer::kEos) out.pop_back();
+  return tokenizer_.decode(out);
 }
 
 }  // namespace attnlab

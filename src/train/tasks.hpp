@@ -1,8 +1,9 @@
 #pragma once
-// Training data the engine generates itself, seeded, no downloads: copy, reverse and sort a short
-// string of letters (decoder-only), and a toy coreference language (encoder-only) in which the
-// adjective decides which noun "it" means. Every task keeps some inputs out of training (held out)
-// to measure generalisation.
+// Training data, seeded, no downloads: copy, reverse and sort a short string of letters
+// (decoder-only, and reverse also encoder-decoder), a toy coreference language (encoder-only) in
+// which the adjective decides which noun "it" means, and next-character prediction on real English
+// (decoder-only; the corpus is compiled into the native engine). Every task keeps some inputs out
+// of training (held out) to measure generalisation.
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,11 +16,12 @@
 
 namespace attnlab {
 
-// One training sequence: the model reads tokens and, at position i, should predict targets[i]
-// (−1 where nothing is asked).
+// One training sequence: the model (the decoder of an encoder-decoder) reads tokens and, at
+// position i, should predict targets[i] (−1 where nothing is asked).
 struct Example {
   std::vector<int> tokens;
   std::vector<int> targets;
+  std::vector<int> source;  // what the encoder reads (encoder-decoder tasks); empty otherwise
 };
 
 enum class Split { train, held_out };
@@ -46,14 +48,25 @@ class Task {
   virtual TrainingOptions training_options() const = 0;
   // a random example from one split
   virtual Example example(Split split, Rng& rng) const = 0;
-  // whether a model gets the example entirely right (the exact output, or the right referent)
+  // whether a model gets the example right: the exact output by greedy decoding, the right
+  // referent, or for a language model the next character after the whole window
   virtual bool solved(const Transformer& model, const Example& example) const = 0;
 };
+
+// the model's logits for an example: forward(tokens), or forward(source, tokens) for an
+// encoder-decoder   → (tokens, vocab)
+Matrix example_logits(const Transformer& model, const Example& example, Trace* trace = nullptr);
 
 // share of `count` held-out examples (drawn from seed) that the model solves; examples run in parallel
 double held_out_accuracy(const Task& task, const Transformer& model, Index count, std::uint32_t seed);
 
-// "copy" | "reverse" | "sort" | "coreference"; anything else is an error naming the choices
+// mean cross-entropy in nats per target, −(1/T)·Σ log p(t), over every target of `count` held-out
+// examples (drawn from seed), the model reading the true tokens; exp of it is the perplexity
+double held_out_loss(const Task& task, const Transformer& model, Index count, std::uint32_t seed);
+
+// "copy" | "reverse" | "sort" | "coreference" | "reverse-seq2seq" | "fortunes"; anything else is an
+// error naming the choices. "fortunes" needs the corpus compiled into the native engine; a build
+// without it (WebAssembly) refuses it with an error saying so.
 std::unique_ptr<Task> make_task(const std::string& name);
 std::vector<std::string> task_names();
 
@@ -74,11 +87,28 @@ class LetterSequenceTask : public Task {
   // y = f(x)   letters → letters
   std::string transform(const std::string& letters) const;
   static bool held_out(const std::string& letters);
+  // a random input x of the split
+  std::string letters(Split split, Rng& rng) const;
 
- private:
+ protected:
   Kind kind_;
   Index min_length_, max_length_;
   Tokenizer tokenizer_;
+};
+
+// The same letters and held-out inputs, for an encoder-decoder: the encoder reads x₁…x_k, the
+// decoder reads [BOS] y₁…y_k and predicts y₁…y_k [EOS]. The decoder sees x only through
+// cross-attention, so for reverse, output position i has to look at input position k−1−i.
+class LetterSeq2SeqTask : public LetterSequenceTask {
+ public:
+  explicit LetterSeq2SeqTask(Kind kind, Index min_length = 2, Index max_length = 8);
+
+  std::string name() const override;
+  ModelConfig model_config() const override;
+  TrainingOptions training_options() const override;
+  Example example(Split split, Rng& rng) const override;
+  // greedy decoding from [BOS] gives y₁…y_k [EOS] exactly
+  bool solved(const Transformer& model, const Example& example) const override;
 };
 
 // "the cat sat on the mat because it was soft": two nouns, one animal and one thing, in one of many
@@ -121,6 +151,40 @@ class CoreferenceTask : public Task {
 
  private:
   Tokenizer tokenizer_;
+};
+
+// Next-character prediction on documents of English text: each is held out (about one in ten)
+// or not by a hash of its text. An example is [BOS] followed by a window of n_ctx − 1 characters
+// cut at random from one split's stream (its documents in order, each followed by [EOS]); every
+// position predicts the next character. solved(): the argmax after the whole window is the next
+// character (so held_out_accuracy is top-1 accuracy with n_ctx − 1 characters of context); the
+// measure of a language model is held_out_loss, in nats per character.
+class LanguageModelTask : public Task {
+ public:
+  // throws attnlab::Error when either split's stream is shorter than a window
+  LanguageModelTask(std::string name, const std::vector<std::string>& documents, Index context = 128);
+  // the entries of a fortune(6) file: texts separated by lines holding only "%", each without its
+  // final newline; empty entries are dropped
+  static std::vector<std::string> fortune_entries(const std::string& file);
+
+  std::string name() const override { return name_; }
+  const Tokenizer& tokenizer() const override { return tokenizer_; }
+  ModelConfig model_config() const override;
+  TrainingOptions training_options() const override;
+  Example example(Split split, Rng& rng) const override;
+  bool solved(const Transformer& model, const Example& example) const override;
+
+  static bool held_out(const std::string& document);
+  // the split's stream of token ids, documents followed by [EOS]
+  const std::vector<int>& stream(Split split) const;
+  // greedy continuation of text after [BOS], up to max_new characters or [EOS] (not included)
+  std::string continuation(const Transformer& model, const std::string& text, Index max_new) const;
+
+ private:
+  std::string name_;
+  Index context_;
+  Tokenizer tokenizer_;
+  std::vector<int> train_stream_, held_out_stream_;
 };
 
 }  // namespace attnlab

@@ -46,8 +46,10 @@ Trainer::Trainer(std::shared_ptr<const Task> task, Transformer model, const Trai
   require(model_.config().vocab_size >= task_->tokenizer().size(),
           "training: the model's vocabulary (" + std::to_string(model_.config().vocab_size) +
               ") is smaller than the task's (" + std::to_string(task_->tokenizer().size()) + ")");
-  require(model_.config().architecture != Architecture::encoder_decoder,
-          "training: the tasks train encoder-only and decoder-only models");
+  const bool encoder_decoder = model_.config().architecture == Architecture::encoder_decoder;
+  require(encoder_decoder == (task_->model_config().architecture == Architecture::encoder_decoder),
+          "training: the task " + task_->name() + " trains " + to_string(task_->model_config().architecture) +
+              " models, not " + to_string(model_.config().architecture));
   const Index parts = std::min(kBatchParts, options_.batch_size);
   part_grads_.assign(static_cast<size_t>(parts), grads_);
 }
@@ -58,7 +60,7 @@ StepReport Trainer::step(Trace* trace) {
   Index targets = 0;
   for (Index i = 0; i < options_.batch_size; ++i) {
     batch.push_back(task_->example(Split::train, data_));
-    require(static_cast<Index>(batch.back().tokens.size()) <= config.n_ctx,
+    require(static_cast<Index>(std::max(batch.back().tokens.size(), batch.back().source.size())) <= config.n_ctx,
             "training: an example is longer than the model's context");
     targets += std::count_if(batch.back().targets.begin(), batch.back().targets.end(), [](int t) { return t >= 0; });
   }
@@ -74,13 +76,17 @@ StepReport Trainer::step(Trace* trace) {
     for (Index i = part; i < options_.batch_size; i += parts) {
       const Example& e = batch[static_cast<size_t>(i)];
       Trace forward_trace;
-      const Matrix logits = model_.forward(e.tokens, &forward_trace);
+      const Matrix logits = example_logits(model_, e, &forward_trace);
       require(logits.allFinite(), diverged(steps_done() + 1));
       const CrossEntropy ce = cross_entropy_forward(logits, e.targets);
       part_loss[static_cast<size_t>(part)].loss_sum += ce.loss_sum;
       part_loss[static_cast<size_t>(part)].targets += ce.targets;
       part_loss[static_cast<size_t>(part)].correct += ce.correct;
-      model_.backward(e.tokens, forward_trace, cross_entropy_backward(logits, e.targets, scale), grads);
+      const Matrix dlogits = cross_entropy_backward(logits, e.targets, scale);
+      if (config.architecture == Architecture::encoder_decoder)
+        model_.backward(e.source, e.tokens, forward_trace, dlogits, grads);
+      else
+        model_.backward(e.tokens, forward_trace, dlogits, grads);
       if (i == 0 && trace) *trace = std::move(forward_trace);
     }
   });
@@ -105,6 +111,10 @@ StepReport Trainer::step(Trace* trace) {
 
 double Trainer::held_out_accuracy(Index count, std::uint32_t seed) const {
   return attnlab::held_out_accuracy(*task_, model_, count, seed);
+}
+
+double Trainer::held_out_loss(Index count, std::uint32_t seed) const {
+  return attnlab::held_out_loss(*task_, model_, count, seed);
 }
 
 }  // namespace attnlab

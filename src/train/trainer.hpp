@@ -1,6 +1,7 @@
 #pragma once
-// Training one step at a time: each call draws a batch, runs forward and backward, clips the
-// gradient, and takes one AdamW step at the scheduled learning rate. Deterministic for a seed:
+// Training one step at a time: each call draws a batch, runs forward and backward (of the decoder
+// and the encoder for an encoder-decoder, whose examples carry a source), clips the gradient, and
+// takes one AdamW step at the scheduled learning rate. Deterministic for a seed:
 // the batch is cut into a fixed number of parts whose gradients are summed in order, so the
 // thread count never changes the result.
 #include <memory>
@@ -25,7 +26,8 @@ class Trainer {
  public:
   // a fresh model of the task's configuration, initialised from options.seed
   Trainer(std::shared_ptr<const Task> task, const TrainingOptions& options);
-  // continues training a given model (its config must fit the task's vocabulary)
+  // continues training a given model (its config must fit the task's vocabulary, and it must be
+  // an encoder-decoder exactly when the task's model is one)
   Trainer(std::shared_ptr<const Task> task, Transformer model, const TrainingOptions& options);
 
   // One optimiser step. When trace is given it receives the forward trace of the batch's first
@@ -34,6 +36,8 @@ class Trainer {
 
   // share of `count` held-out examples (drawn from seed) the model solves entirely
   double held_out_accuracy(Index count, std::uint32_t seed) const;
+  // mean cross-entropy per target over `count` held-out examples (see attnlab::held_out_loss)
+  double held_out_loss(Index count, std::uint32_t seed) const;
 
   const Transformer& model() const { return model_; }
   const Task& task() const { return *task_; }

@@ -1,8 +1,15 @@
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <set>
 
 #include "core/check.hpp"
+#include "core/cross_entropy.hpp"
+#include "model/params.hpp"
 #include "train/tasks.hpp"
+#ifdef ATTNLAB_EMBEDDED_CORPUS
+#include "train/corpus.hpp"
+#endif
 
 using namespace attnlab;
 
@@ -102,7 +109,174 @@ TEST_CASE("the coreference language", "[tasks]") {
   }
 }
 
+TEST_CASE("letter tasks for an encoder-decoder", "[tasks]") {
+  const LetterSeq2SeqTask reverse(LetterSequenceTask::Kind::reverse);
+  const auto letters_of = [&](const std::vector<int>& ids) { return reverse.tokenizer().decode(ids); };
+  SECTION("the encoder reads x, the decoder reads [BOS] y and predicts y [EOS]") {
+    Rng rng(1);
+    for (int i = 0; i < 200; ++i) {
+      const Example e = reverse.example(Split::train, rng);
+      const std::string x = letters_of(e.source);
+      REQUIRE(x.size() >= 2);
+      REQUIRE(x.size() <= 8);
+      CHECK_FALSE(LetterSequenceTask::held_out(x));
+      REQUIRE(e.tokens.size() == x.size() + 1);
+      CHECK(e.tokens.front() == Tokenizer::kBos);
+      CHECK(letters_of({e.tokens.begin() + 1, e.tokens.end()}) == reverse.transform(x));
+      REQUIRE(e.targets.size() == x.size() + 1);
+      CHECK(letters_of({e.targets.begin(), e.targets.end() - 1}) == reverse.transform(x));
+      CHECK(e.targets.back() == Tokenizer::kEos);
+    }
+  }
+  SECTION("its held-out inputs are those of the decoder-only task, drawn the same way") {
+    const LetterSequenceTask decoder_only(LetterSequenceTask::Kind::reverse);
+    Rng a(4), b(4);
+    for (int i = 0; i < 100; ++i) {
+      const std::string x = letters_of(reverse.example(Split::held_out, a).source);
+      CHECK(LetterSequenceTask::held_out(x));
+      CHECK(x == decoder_only.letters(Split::held_out, b));
+    }
+  }
+  SECTION("a small encoder-decoder whose context holds a whole output, and an untrained one solves nothing") {
+    const ModelConfig c = reverse.model_config();
+    CHECK(reverse.name() == "reverse-seq2seq");
+    CHECK(c.architecture == Architecture::encoder_decoder);
+    CHECK(c.n_ctx == 8 + 2);
+    CHECK(parameter_bytes(c) / sizeof(float) <= 150000);
+    CHECK(held_out_accuracy(reverse, Transformer::random(c, 1), 50, 1) == 0.0);
+  }
+}
+
+namespace {
+
+// documents "0: … the quick brown fox …", "1: …", …: enough text for both splits
+std::vector<std::string> numbered_documents(int count) {
+  std::vector<std::string> documents;
+  for (int i = 0; i < count; ++i)
+    documents.push_back(std::to_string(i) + ": the quick brown fox jumps over the lazy dog " + std::to_string(i * i));
+  return documents;
+}
+
+}  // namespace
+
+TEST_CASE("next-character prediction", "[tasks]") {
+  SECTION("fortune files are split at lines holding only %") {
+    CHECK(LanguageModelTask::fortune_entries("One.\n%\nTwo\n\tlines.\n%\n%\n100% sure\n%\n") ==
+          std::vector<std::string>{"One.", "Two\n\tlines.", "100% sure"});
+    CHECK(LanguageModelTask::fortune_entries("no final mark\n\nat all") == std::vector<std::string>{"no final mark\n\nat all"});
+    CHECK(LanguageModelTask::fortune_entries("%\n%\n").empty());
+  }
+  const std::vector<std::string> documents = numbered_documents(400);
+  const LanguageModelTask task("numbers", documents, 16);
+  SECTION("about a tenth of the documents are held out") {
+    int held = 0;
+    for (const std::string& d : documents) held += LanguageModelTask::held_out(d);
+    CHECK(held > 400 / 10 - 15);
+    CHECK(held < 400 / 10 + 15);
+  }
+  SECTION("each split's stream is its documents in order, each followed by [EOS]") {
+    std::string train, held_out;
+    for (const std::string& d : documents) (LanguageModelTask::held_out(d) ? held_out : train) += d + "[EOS]";
+    CHECK(task.tokenizer().decode(task.stream(Split::train)) == train);
+    CHECK(task.tokenizer().decode(task.stream(Split::held_out)) == held_out);
+    CHECK(task.tokenizer().kind() == TokenizerKind::character);
+    CHECK(task.tokenizer().token(6) == "0");  // first seen
+    CHECK(task.tokenizer().token(7) == ":");
+  }
+  SECTION("an example is [BOS] and a window of the split's stream; each position predicts the next token") {
+    Rng rng(8);
+    for (const Split split : {Split::train, Split::held_out}) {
+      const std::vector<int>& stream = task.stream(split);
+      for (int i = 0; i < 100; ++i) {
+        const Example e = task.example(split, rng);
+        REQUIRE(e.tokens.size() == 16);
+        REQUIRE(e.targets.size() == 16);
+        CHECK(e.source.empty());
+        CHECK(e.tokens.front() == Tokenizer::kBos);
+        CHECK(std::equal(e.tokens.begin() + 1, e.tokens.end(), e.targets.begin()));
+        CHECK(std::search(stream.begin(), stream.end(), e.targets.begin(), e.targets.end()) != stream.end());
+      }
+    }
+  }
+  SECTION("solved: the argmax after the whole window is the next character") {
+    ModelConfig c = task.model_config();
+    c.n_ctx = 16;
+    c.d_model = 16;
+    c.d_ff = 32;
+    c.n_layers = 1;
+    const Transformer model = Transformer::random(c, 3);
+    Rng rng(9);
+    Example e = task.example(Split::held_out, rng);
+    const Matrix logits = model.forward(e.tokens);
+    Index best = 0;
+    logits.row(logits.rows() - 1).maxCoeff(&best);
+    e.targets.back() = static_cast<int>(best);
+    CHECK(task.solved(model, e));
+    e.targets.back() = static_cast<int>((best + 1) % c.vocab_size);
+    CHECK_FALSE(task.solved(model, e));
+  }
+  SECTION("held_out_loss is the mean cross-entropy over every target of the held-out examples") {
+    ModelConfig c = task.model_config();
+    c.n_ctx = 16;
+    c.d_model = 16;
+    c.d_ff = 32;
+    c.n_layers = 1;
+    const Transformer model = Transformer::random(c, 4);
+    Rng rng(11);
+    double loss_sum = 0;
+    Index targets = 0;
+    for (int i = 0; i < 20; ++i) {
+      const Example e = task.example(Split::held_out, rng);
+      const CrossEntropy ce = cross_entropy_forward(model.forward(e.tokens), e.targets);
+      loss_sum += ce.loss_sum;
+      targets += ce.targets;
+    }
+    CHECK(targets == 20 * 16);
+    const double loss = held_out_loss(task, model, 20, 11);
+    CHECK_THAT(loss, Catch::Matchers::WithinRel(loss_sum / static_cast<double>(targets), 1e-6));
+    // an untrained model is near uniform over the vocabulary
+    CHECK_THAT(loss, Catch::Matchers::WithinAbs(std::log(static_cast<double>(c.vocab_size)), 0.5));
+  }
+  SECTION("too little text for a window is refused") {
+    CHECK_THROWS_WITH(LanguageModelTask("tiny", numbered_documents(3), 16), Catch::Contains("fewer than a window of 16"));
+    CHECK_THROWS_WITH(LanguageModelTask("short", documents, 1), Catch::Contains("context"));
+  }
+}
+
+#ifdef ATTNLAB_EMBEDDED_CORPUS
+TEST_CASE("the fortunes corpus is compiled in, byte for byte", "[tasks]") {
+  const std::vector<std::string> files = fortunes_min_files();
+  REQUIRE(files.size() == 3);
+  CHECK(files[0].size() == 24516);
+  CHECK(files[1].size() == 53589);
+  CHECK(files[2].size() == 20294);
+  CHECK(files[0].rfind("A day for firm decisions!!!!!  Or is it?\n%\n", 0) == 0);
+  const std::unique_ptr<Task> task = make_task("fortunes");
+  const auto& fortunes = dynamic_cast<const LanguageModelTask&>(*task);
+  std::size_t documents = 0, held_out = 0;
+  for (const Split split : {Split::train, Split::held_out}) {
+    const std::vector<int>& stream = fortunes.stream(split);
+    (split == Split::train ? documents : held_out) += std::count(stream.begin(), stream.end(), Tokenizer::kEos);
+  }
+  documents += held_out;
+  CHECK(documents == 431 + 262 + 128);  // the lines holding only "%" in the three files
+  CHECK(held_out > documents / 20);
+  CHECK(held_out < documents / 6);
+  CHECK(fortunes.tokenizer().size() == 6 + 88);  // the specials and the characters the corpus uses
+  CHECK(parameter_bytes(fortunes.model_config()) / sizeof(float) <= 500000);
+}
+#endif
+
 TEST_CASE("make_task", "[tasks]") {
-  for (const std::string& name : task_names()) CHECK(make_task(name)->name() == name);
-  CHECK_THROWS_WITH(make_task("translate"), Catch::Contains("choose copy, reverse, sort or coreference"));
+  for (const std::string& name : task_names()) {
+#ifndef ATTNLAB_EMBEDDED_CORPUS
+    if (name == "fortunes") {
+      CHECK_THROWS_WITH(make_task(name), Catch::Contains("this build has none"));
+      continue;
+    }
+#endif
+    CHECK(make_task(name)->name() == name);
+  }
+  CHECK_THROWS_WITH(make_task("translate"),
+                    Catch::Contains("choose copy, reverse, sort, coreference, reverse-seq2seq or fortunes"));
 }

@@ -2,6 +2,8 @@
 #include <catch2/catch.hpp>
 
 #include "io/model_file.hpp"
+#include "model/generate.hpp"
+#include "model/params.hpp"
 #include "train/tasks.hpp"
 
 using namespace attnlab;
@@ -55,3 +57,91 @@ TEST_CASE("the sort model sorts held-out letter strings exactly", "[trained]") {
   INFO("held-out exact-match accuracy " << accuracy);
   CHECK(accuracy >= 0.99);
 }
+
+TEST_CASE("the reverse-seq2seq model reverses held-out strings through cross-attention", "[trained]") {
+  const LoadedModel loaded = load_model_dir(kModels + "/reverse-seq2seq");
+  const LetterSeq2SeqTask task(LetterSequenceTask::Kind::reverse);
+  CHECK(loaded.tokenizer.to_json() == task.tokenizer().to_json());
+  CHECK(loaded.model.config().architecture == Architecture::encoder_decoder);
+
+  SECTION("at least 99 % of 1000 held-out strings, by greedy decoding") {
+    const double accuracy = held_out_accuracy(task, loaded.model, 1000, 2026);
+    INFO("held-out exact-match accuracy " << accuracy);
+    CHECK(accuracy >= 0.99);
+  }
+  // The last decoder layer's cross-attention, averaged over its heads: the row of output position
+  // i (which predicts y_i = x_{k−1−i}) has its largest weight on input position k−1−i.
+  const Index last = loaded.model.config().n_decoder_layers - 1;
+  const auto cross_attention = [&](const Example& e) {
+    Trace trace;
+    loaded.model.forward(e.source, e.tokens, &trace);
+    const Index heads = loaded.model.config().n_heads;
+    Matrix mean = Matrix::Zero(static_cast<Index>(e.tokens.size()), static_cast<Index>(e.source.size()));
+    for (Index h = 0; h < heads; ++h)
+      mean += trace.get("decoder.layer" + std::to_string(last) + ".cross.head" + std::to_string(h) + ".weights");
+    return Matrix(mean / static_cast<Scalar>(heads));
+  };
+  const auto on_anti_diagonal = [](const Matrix& weights) {
+    const Index k = weights.cols();
+    for (Index i = 0; i < k; ++i) {
+      Index argmax = 0;
+      weights.row(i).maxCoeff(&argmax);
+      if (argmax != k - 1 - i) return false;
+    }
+    return true;
+  };
+  SECTION("\"seminar\" (held out): every output letter looks at its mirror image in the input") {
+    REQUIRE(LetterSequenceTask::held_out("seminar"));
+    Example e;
+    e.source = task.tokenizer().encode("seminar");
+    e.tokens = task.tokenizer().encode("ranimes");
+    e.tokens.insert(e.tokens.begin(), Tokenizer::kBos);
+    const Matrix weights = cross_attention(e);
+    INFO("cross-attention of layer " << last << ", mean over heads:\n" << weights);
+    CHECK(on_anti_diagonal(weights));
+    SamplingOptions greedy;
+    greedy.temperature = 0.0f;
+    const std::vector<int> out = generate(loaded.model, e.source, {Tokenizer::kBos}, 8, greedy, Tokenizer::kEos);
+    CHECK(loaded.tokenizer.decode({out.begin() + 1, out.end()}) == "ranimes[EOS]");
+  }
+  SECTION("the anti-diagonal holds in at least 99 % of 1000 held-out strings") {
+    Rng rng(2026);
+    int hits = 0;
+    for (int i = 0; i < 1000; ++i) hits += on_anti_diagonal(cross_attention(task.example(Split::held_out, rng)));
+    INFO(hits << " of 1000");
+    CHECK(hits >= 990);
+  }
+}
+
+#ifdef ATTNLAB_EMBEDDED_CORPUS
+TEST_CASE("the fortunes model predicts held-out English text", "[trained]") {
+  const LoadedModel loaded = load_model_dir(kModels + "/fortunes");
+  const std::unique_ptr<Task> task = make_task("fortunes");
+  const auto& fortunes = dynamic_cast<const LanguageModelTask&>(*task);
+  CHECK(loaded.tokenizer.to_json() == fortunes.tokenizer().to_json());
+  CHECK(parameter_bytes(loaded.model.config()) / sizeof(float) <= 500000);
+
+  SECTION("held-out loss below 1.8 nats per character over 1000 windows") {
+    const double loss = held_out_loss(fortunes, loaded.model, 1000, 2026);
+    INFO("held-out loss " << loss << " nats per character, perplexity " << std::exp(loss));
+    CHECK(loss < 1.8);
+  }
+  SECTION("greedy continuation is deterministic and equals argmaxes of full recomputes") {
+    const std::string text = fortunes.continuation(loaded.model, "The ", 80);
+    INFO("The " << text);
+    CHECK(text == fortunes.continuation(loaded.model, "The ", 80));
+    std::vector<int> tokens = loaded.tokenizer.encode("The ");
+    tokens.insert(tokens.begin(), Tokenizer::kBos);
+    const size_t prompt = tokens.size();
+    while (tokens.size() < prompt + 80) {
+      const Matrix logits = loaded.model.forward(tokens);
+      Index best = 0;
+      logits.row(logits.rows() - 1).maxCoeff(&best);
+      if (best == Tokenizer::kEos) break;
+      tokens.push_back(static_cast<int>(best));
+    }
+    CHECK(loaded.tokenizer.decode({tokens.begin() + static_cast<std::ptrdiff_t>(prompt), tokens.end()}) == text);
+    CHECK(text.size() >= 20);
+  }
+}
+#endif

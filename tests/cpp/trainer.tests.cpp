@@ -22,6 +22,10 @@ std::shared_ptr<const Task> small_copy_task() {
   return std::make_shared<LetterSequenceTask>(LetterSequenceTask::Kind::copy, 2, 4);
 }
 
+std::shared_ptr<const Task> small_reverse_seq2seq_task() {
+  return std::make_shared<LetterSeq2SeqTask>(LetterSequenceTask::Kind::reverse, 2, 4);
+}
+
 }  // namespace
 
 TEST_CASE("training step by step", "[trainer]") {
@@ -83,5 +87,46 @@ TEST_CASE("training step by step", "[trainer]") {
     tiny.vocab_size = 8;
     CHECK_THROWS_WITH(Trainer(small_copy_task(), Transformer::random(tiny, 1), quick_options(20)),
                       Catch::Contains("vocabulary"));
+  }
+}
+
+TEST_CASE("training an encoder-decoder", "[trainer]") {
+  SECTION("the loss falls; the trace is the first example's, encoder and decoder") {
+    Trainer trainer(small_reverse_seq2seq_task(), quick_options(150));
+    Trace trace;
+    const StepReport first = trainer.step(&trace);
+    CHECK(trace.contains("encoder.layer1.attn.head0.weights"));
+    CHECK(trace.contains("decoder.layer1.cross.head3.weights"));
+    CHECK_THAT(first.loss, Catch::Matchers::WithinAbs(std::log(32.0f), 0.3f));
+    StepReport last = first;
+    for (int i = 1; i < 150; ++i) last = trainer.step();
+    CHECK(last.loss < 0.5f * first.loss);
+    CHECK(trainer.held_out_loss(50, 1) < 0.6 * first.loss);
+  }
+  SECTION("the encoder learns too, and the result does not depend on the number of threads") {
+    const Index threads = num_threads();
+    set_num_threads(1);
+    Trainer one(small_reverse_seq2seq_task(), quick_options(20));
+    for (int i = 0; i < 5; ++i) one.step();
+    set_num_threads(max_threads());
+    Trainer many(small_reverse_seq2seq_task(), quick_options(20));
+    for (int i = 0; i < 5; ++i) many.step();
+    set_num_threads(threads);
+    const ModelParams initial = Transformer::random(small_reverse_seq2seq_task()->model_config(), 3).params();
+    CHECK(one.model().params().encoder.h[0].attn.c_attn_weight != initial.encoder.h[0].attn.c_attn_weight);
+    CHECK(one.model().params().encoder.h[0].attn.c_attn_weight == many.model().params().encoder.h[0].attn.c_attn_weight);
+    CHECK(one.model().params().decoder.h[1].crossattention.c_attn_weight ==
+          many.model().params().decoder.h[1].crossattention.c_attn_weight);
+  }
+  SECTION("a model of the other kind is refused") {
+    ModelConfig decoder_only = small_reverse_seq2seq_task()->model_config();
+    decoder_only.architecture = Architecture::decoder_only;
+    CHECK_THROWS_WITH(Trainer(small_reverse_seq2seq_task(), Transformer::random(decoder_only, 1), quick_options(20)),
+                      Catch::Contains("trains encoder_decoder models, not decoder_only"));
+    ModelConfig encoder_decoder = small_copy_task()->model_config();
+    encoder_decoder.architecture = Architecture::encoder_decoder;
+    encoder_decoder.n_decoder_layers = 1;
+    CHECK_THROWS_WITH(Trainer(small_copy_task(), Transformer::random(encoder_decoder, 1), quick_options(20)),
+                      Catch::Contains("trains decoder_only models, not encoder_decoder"));
   }
 }
