@@ -28,6 +28,10 @@ EMSCRIPTEN_BINDINGS(attnlab) {
   function("rnnGradientFlow", &rnn_gradient_flow);
   function("dotProductStatistics", &dot_product_statistics);
   function("softmaxRow", &softmax_row);
+  function("depthGradients", &depth_gradients);
+  function("activationCurve", &activation_curve);
+  function("feedForwardParameters", &feed_forward_parameters);
+  function("patchEmbedding", &patch_embedding);
 
   class_<AttentionStepsHandle>("AttentionSteps")
       .smart_ptr<std::shared_ptr<AttentionStepsHandle>>("AttentionStepsPtr")
@@ -47,6 +51,8 @@ EMSCRIPTEN_BINDINGS(attnlab) {
       .function("nextTokenProbabilities", &ModelHandle::next_token_probabilities)
       .function("startGeneration", &ModelHandle::start_generation)
       .function("generateStep", &ModelHandle::generate_step)
+      .function("kvCache", &ModelHandle::kv_cache)
+      .function("generate", &ModelHandle::generate)
       .function("save", &ModelHandle::save)
       .function("attentionSteps", &ModelHandle::attention_steps);
   function("modelFromConfig", &model_from_config);

@@ -46,6 +46,14 @@ val rnn_gradient_flow(const val& options);
 val dot_product_statistics(const val& options);
 // {scores, scale?, temperature?} → {weights, entropy, maxWeight, jacobian, jacobianNorm}
 val softmax_row(const val& options);
+// {layers?, d?, n?, norm?, preNorm?, residual?, seed?} → {inputGradientNorms, parameterGradientNorms, activationNorms}
+val depth_gradients(const val& options);
+// {activation, x} → {y, derivative}: σ(x) and σ′(x), SwiGLU's being its gate's Swish
+val activation_curve(const val& options);
+// {d, dFF, activation?} → the feed-forward network's parameter count
+val feed_forward_parameters(const val& options);
+// {image, height, width, patch, d, seed?} → {patches, embedded}: x_patch = Flatten(patch)·E
+val patch_embedding(const val& options);
 
 // Attention advancing one stage per call (see AttentionSteps).
 class AttentionStepsHandle {
@@ -76,16 +84,23 @@ class ModelHandle {
   val forward(const val& options) const;
   // {tokens, temperature?, topK?} → Float32Array (vocab)
   val next_token_probabilities(const val& options) const;
-  // {tokens}: clears the cache and runs the prompt → {length, cacheBytes}
+  // {tokens, logits?, trace?}: clears the cache and runs the prompt → {length, cacheBytes, logits?, trace?}
   val start_generation(const val& options);
-  // {temperature?, topK?, seed?} → {token, probabilities, length, cacheBytes}
+  // {temperature?, topK?, topP?, seed?, logits?, trace?} → {token, probabilities, length, cacheBytes,
+  //   logits?: the new last position's, trace?: of the step, which projects only the new token}
   val generate_step(const val& options);
+  // {layer} → {keys, values}: that layer's cache, one row per position
+  val kv_cache(const val& options) const;
+  // {tokens, source?, maxNew, stop?, temperature?, topK?, topP?, seed?} → Int32Array: prompt and continuation
+  val generate(const val& options) const;
   // {weights: Uint8Array, config: string, vocab: string}
   val save() const;
   // {tokens, layer, source?, cross?}: that layer's attention on these tokens, to step through
   std::shared_ptr<AttentionStepsHandle> attention_steps(const val& options) const;
  private:
   const Tokenizer& tokenizer() const;
+  // {length, cacheBytes} of the cache, with the last logits and the trace when options ask
+  val generation_state(const val& options, const Trace& trace) const;
   Transformer model_;
   std::optional<Tokenizer> tokenizer_;
   KVCache cache_;

@@ -1,9 +1,15 @@
 // The seminar's experiments: an RNN's vanishing gradient against attention's, the variance of dot
-// products behind 1/√d_k, and one softmax row taken apart.
+// products behind 1/√d_k, one softmax row taken apart, gradients down a deep stack, the FFN's
+// non-linearities, and an image as a sequence of patches.
 #include "bindings/js_api.hpp"
 #include "bindings/marshal.hpp"
+#include "core/activation.hpp"
 #include "core/dot_product_statistics.hpp"
+#include "core/feed_forward.hpp"
+#include "core/patches.hpp"
+#include "core/random.hpp"
 #include "core/softmax.hpp"
+#include "model/depth_gradients.hpp"
 #include "model/gradient_flow.hpp"
 
 namespace attnlab::js {
@@ -61,6 +67,61 @@ val softmax_row(const val& options) {
     out.set("maxWeight", a.max_weight);
     out.set("jacobian", to_js(a.jacobian));
     out.set("jacobianNorm", a.jacobian_norm);
+    return out;
+  }, options);
+}
+
+val depth_gradients(const val& options) {
+  return guarded([&] {
+    DepthGradientOptions o;
+    o.layers = get_index(options, "layers", 1, 96, 12);
+    o.d_model = get_index(options, "d", 16, 512, 64);
+    o.length = get_index(options, "n", 1, 512, 16);
+    o.norm = norm_from_string(get_string(options, "norm", "layer_norm"));
+    o.pre_norm = get_bool(options, "preNorm", true);
+    o.residual = get_bool(options, "residual", true);
+    o.seed = get_seed(options, "seed", 0);
+    const DepthGradients g = attnlab::depth_gradients(o);
+    val out = val::object();
+    out.set("inputGradientNorms", row_to_js(g.input_gradient_norms));
+    out.set("parameterGradientNorms", row_to_js(g.parameter_gradient_norms));
+    out.set("activationNorms", row_to_js(g.activation_norms));
+    return out;
+  }, options);
+}
+
+val activation_curve(const val& options) {
+  return guarded([&] {
+    const Activation kind = activation_from_string(get_string(options, "activation", ""));
+    const RowVector x = get_vector(options, "x", kMaxLength);
+    val out = val::object();
+    out.set("y", row_to_js(pointwise_activation(kind, x)));
+    out.set("derivative", row_to_js(pointwise_activation_backward(kind, x, RowVector::Ones(x.size()))));
+    return out;
+  }, options);
+}
+
+val feed_forward_parameters(const val& options) {
+  return guarded([&] {
+    return val(static_cast<double>(attnlab::feed_forward_parameters(
+        get_index(options, "d", 1, 1 << 16), get_index(options, "dFF", 1, 1 << 18),
+        activation_from_string(get_string(options, "activation", "gelu")))));
+  }, options);
+}
+
+val patch_embedding(const val& options) {
+  return guarded([&] {
+    const Index height = get_index(options, "height", 1, 1024), width = get_index(options, "width", 1, 1024);
+    const Index patch = get_index(options, "patch", 1, 64);
+    const Index d = get_index(options, "d", 1, kMaxWidth);
+    const Matrix image = get_matrix(options, "image", height, width);
+    const Matrix patches = image_patches(image, patch);
+    // E ~ N(0, 1/P²): an embedded patch keeps about the size of its pixels
+    Rng rng(get_seed(options, "seed", 0));
+    const Matrix embedding = draw_normal(patch * patch, d, rng, 1.0f / static_cast<float>(patch));
+    val out = val::object();
+    out.set("patches", to_js(patches));
+    out.set("embedded", to_js(attnlab::patch_embedding(patches, embedding)));
     return out;
   }, options);
 }

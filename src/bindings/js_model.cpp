@@ -43,6 +43,7 @@ SamplingOptions get_sampling(const val& options, Index vocab, std::uint32_t defa
                                                            std::to_string(static_cast<long long>(k)));
     s.top_k = static_cast<Index>(k);
   }
+  if (has(options, "topP")) s.top_p = static_cast<float>(get_number(options, "topP", 1.0));
   s.seed = get_seed(options, "seed", default_seed);
   validate_sampling(s, vocab);
   return s;
@@ -140,14 +141,12 @@ val ModelHandle::start_generation(const val& options) {
     const std::vector<int> tokens = get_ints(options, "tokens", 0, static_cast<int>(model_.config().vocab_size) - 1);
     require(!tokens.empty(), "startGeneration: the prompt is empty");
     KVCache cache = model_.new_cache();
-    last_logits_ = model_.forward_cached(tokens, cache);
+    Trace trace;
+    last_logits_ = model_.forward_cached(tokens, cache, wants_trace(options) ? &trace : nullptr);
     require_finite_logits(last_logits_);
     cache_ = std::move(cache);
     generated_ = 0;
-    val out = val::object();
-    out.set("length", static_cast<double>(cache_.length()));
-    out.set("cacheBytes", static_cast<double>(cache_.bytes()));
-    return out;
+    return generation_state(options, trace);
   }, options);
 }
 
@@ -162,14 +161,52 @@ val ModelHandle::generate_step(const val& options) {
     const int token = sample_token(last, sampling, rng);
     require(cache_.length() < model_.config().n_ctx, "generateStep: the context of n_ctx = " +
                                                          std::to_string(model_.config().n_ctx) + " tokens is full");
-    last_logits_ = model_.forward_cached({token}, cache_);
+    Trace trace;
+    last_logits_ = model_.forward_cached({token}, cache_, wants_trace(options) ? &trace : nullptr);
     ++generated_;
-    val out = val::object();
+    val out = generation_state(options, trace);
     out.set("token", token);
     out.set("probabilities", float_array(p.data(), p.size()));
-    out.set("length", static_cast<double>(cache_.length()));
-    out.set("cacheBytes", static_cast<double>(cache_.bytes()));
     return out;
+  }, options);
+}
+
+val ModelHandle::generation_state(const val& options, const Trace& trace) const {
+  val out = val::object();
+  out.set("length", static_cast<double>(cache_.length()));
+  out.set("cacheBytes", static_cast<double>(cache_.bytes()));
+  if (get_bool(options, "logits", false)) out.set("logits", to_js(last_logits_.bottomRows(1)));
+  if (wants_trace(options)) out.set("trace", trace_to_js(trace, options));
+  return out;
+}
+
+val ModelHandle::kv_cache(const val& options) const {
+  return guarded([&] {
+    require(cache_.length() > 0, "kvCache: call startGeneration first");
+    const Index layers = static_cast<Index>(cache_.layers.size());
+    const Index layer = get_index(options, "layer", 0, layers - 1);
+    const Matrix& kv = cache_.layers[static_cast<size_t>(layer)].kv;
+    const Index width = kv.cols() / 2;  // [K | V]
+    val out = val::object();
+    out.set("keys", to_js(kv.leftCols(width)));
+    out.set("values", to_js(kv.rightCols(width)));
+    return out;
+  }, options);
+}
+
+val ModelHandle::generate(const val& options) const {
+  return guarded([&] {
+    const int top = static_cast<int>(model_.config().vocab_size) - 1;
+    const std::vector<int> tokens = get_ints(options, "tokens", 0, top);
+    require(!tokens.empty(), "generate: the prompt is empty");
+    const Index max_new = get_index(options, "maxNew", 0, model_.config().n_ctx);
+    const SamplingOptions sampling = get_sampling(options, model_.config().vocab_size, 0);
+    const int stop = has(options, "stop") ? static_cast<int>(get_index(options, "stop", 0, top)) : -1;
+    const bool seq2seq = model_.config().architecture == Architecture::encoder_decoder;
+    require(seq2seq == has(options, "source"), seq2seq ? "generate: an encoder-decoder model needs a source"
+                                                       : "generate: only an encoder-decoder model reads a source");
+    return to_js(seq2seq ? attnlab::generate(model_, get_ints(options, "source", 0, top), tokens, max_new, sampling, stop)
+                         : attnlab::generate(model_, tokens, max_new, sampling, stop));
   }, options);
 }
 

@@ -62,6 +62,10 @@ val TrainerHandle::example(const val& options) const {
     out.set("tokens", to_js(e.tokens));
     out.set("targets", to_js(e.targets));
     out.set("text", trainer_.task().tokenizer().decode(e.tokens));
+    if (!e.source.empty()) {
+      out.set("source", to_js(e.source));
+      out.set("sourceText", trainer_.task().tokenizer().decode(e.source));
+    }
     return out;
   }, options);
 }

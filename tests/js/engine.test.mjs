@@ -131,6 +131,28 @@ for (const threads of [1, 'auto']) {
       assertThrows(() => engine.randomNormal({ rows: 2, cols: 2, std: -1 }), /std must be/);
     });
 
+    it('measures gradients down a deep stack, activation curves, FFN sizes and image patches', () => {
+      const with_ = engine.depthGradients({ layers: 6, norm: 'none', residual: true, seed: 3 });
+      const without = engine.depthGradients({ layers: 6, norm: 'none', residual: false, seed: 3 });
+      assert.equal(with_.parameterGradientNorms.length, 6);
+      assert.equal(with_.inputGradientNorms.length, 7);
+      assert.ok(without.parameterGradientNorms[0] < 1e-6 * with_.parameterGradientNorms[0]);
+      assertThrows(() => engine.depthGradients({ norm: 'batch_norm' }), /expected layer_norm, rms_norm, none/);
+      const curve = engine.activationCurve({ activation: 'relu', x: [-1, 0.5, 2] });
+      assert.deepEqual([...curve.y], [0, 0.5, 2]);
+      assert.deepEqual([...curve.derivative], [0, 1, 1]);
+      const gelu = engine.activationCurve({ activation: 'gelu', x: [1] });
+      assertClose(gelu.y, [0.8413447], 1e-6, 'GELU(1) = Φ(1)');
+      assert.equal(engine.feedForwardParameters({ d: 768, dFF: 3072 }), 4722432);
+      assert.equal(engine.feedForwardParameters({ d: 4, dFF: 8, activation: 'swiglu' }), 2 * 32 + 8 + 4 + 32 + 8);
+      const image = Array.from({ length: 16 }, (_, i) => i);
+      const { patches, embedded } = engine.patchEmbedding({ image, height: 4, width: 4, patch: 2, d: 3, seed: 1 });
+      assert.deepEqual([patches.rows, patches.cols, embedded.rows, embedded.cols], [4, 4, 4, 3]);
+      assert.deepEqual([...patches.data.slice(0, 8)], [0, 1, 4, 5, 2, 3, 6, 7]);
+      assertThrows(() => engine.patchEmbedding({ image, height: 4, width: 4, patch: 3, d: 3 }), /does not cut into whole 3×3 patches/);
+      assertThrows(() => engine.patchEmbedding({ image: image.slice(1), height: 4, width: 4, patch: 2, d: 3 }), /image has 15 numbers/);
+    });
+
     it('computes every positional encoding', () => {
       const pe = engine.positionalTable({ kind: 'sinusoidal', n: 8, d: 6 });
       assertClose([pe.data[6], pe.data[7]], [Math.sin(1), Math.cos(1)], 1e-6, 'PE(1)');
@@ -170,11 +192,35 @@ for (const threads of [1, 'auto']) {
       assert.equal(p.filter((v) => v > 0).length, 3);
       const start = model.startGeneration(ids);
       assert.equal(start.length, 7);
-      const step = model.generateStep({ temperature: 0 });
+      assert.equal(start.logits, undefined);
+      const step = model.generateStep({ temperature: 0, logits: true, trace: ['layer1.attn.q', 'layer1.attn.k', 'layer1.attn.head0.weights'] });
       assert.equal(step.length, 8);
       assert.equal(step.cacheBytes, 2 * 2 * 8 * 16 * 4);  // 2·L·n·d_kv·bytes
       const greedy = out.logits.data.slice(6 * 12, 7 * 12);
       assert.equal(step.token, greedy.indexOf(Math.max(...greedy)));
+      // the step projected one row, attended over all 8 cached positions, and equals a full recompute
+      const all = [...ids, step.token];
+      const full = model.forward({ tokens: all, trace: ['layer1.attn.k'] });
+      assert.equal(step.trace['layer1.attn.q'].rows, 1);  // one new query …
+      assert.equal(step.trace['layer1.attn.k'].rows, 8);  // … reading every cached key
+      assert.equal(step.trace['layer1.attn.head0.weights'].cols, 8);
+      assertClose(step.logits.data, full.logits.data.slice(7 * 12), 1e-5, 'cached logits');
+      const cache = model.kvCache(1);
+      assert.equal(cache.keys.rows, 8);
+      assertClose(cache.keys.data, full.trace['layer1.attn.k'].data, 1e-5, 'cached keys');
+      assertClose(cache.keys.data, step.trace['layer1.attn.k'].data, 0, 'the keys the step read are the cache');
+      assertThrows(() => model.kvCache(2), /layer must be between 0 and 1/);
+      // nucleus sampling keeps the fewest tokens reaching p
+      const nucleus = model.nextTokenProbabilities({ tokens: ids, topP: 0.5 });
+      const kept = [...nucleus].filter((v) => v > 0).length;
+      const sorted = [...model.nextTokenProbabilities({ tokens: ids })].sort((a, b) => b - a);
+      assert.ok(sorted.slice(0, kept).reduce((a, b) => a + b, 0) >= 0.5 - 1e-6);
+      assert.ok(sorted.slice(0, kept - 1).reduce((a, b) => a + b, 0) < 0.5);
+      assertThrows(() => model.nextTokenProbabilities({ tokens: ids, topP: 0 }), /top_p|topP/);
+      // generate() is the same greedy loop at temperature 0
+      const generated = model.generate({ tokens: ids, maxNew: 1, temperature: 0 });
+      assert.deepEqual([...generated], all);
+      assertThrows(() => model.generate({ tokens: ids, source: ids, maxNew: 1 }), /only an encoder-decoder model reads a source/);
       const layer = model.attentionSteps({ tokens: ids, layer: 1 });
       assert.equal(layer.advance().stage, 'project');
       const steps = layer.runAll();

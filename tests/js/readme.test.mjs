@@ -17,7 +17,8 @@ it('the README has examples for every entry point', () => {
   for (const entry of ['loadAttnlab', 'setThreads', 'attentionSteps', 'attention(', 'positionalTable', 'positionSimilarity',
     'sinusoidalShiftMatrix', 'sinusoidalShift(', 'attentionBudget', 'randomNormal', 'norms(', 'ropeApply', 'ropeRotation', 'alibiSlopes', 'alibiBias', 'createModel', 'loadModel', 'tokenize',
     'forward', 'nextTokenProbabilities', 'startGeneration', 'generateStep', 'decode', 'save', 'benchmark', 'memoryInUse', 'createTrainer', 'coreferenceSentence',
-    'rnnGradientFlow', 'dotProductStatistics', 'softmaxRow', 'causal:']) {
+    'rnnGradientFlow', 'dotProductStatistics', 'softmaxRow', 'causal:', 'depthGradients', 'activationCurve', 'feedForwardParameters',
+    'patchEmbedding', 'kvCache', 'generate(', 'topP']) {
     assert.ok(code.includes(entry), `an example uses ${entry}`);
   }
 });

@@ -146,8 +146,10 @@ export interface ModelConfig {
   positional?: 'none' | 'sinusoidal' | 'learned' | 'rope' | 'alibi';
   positional_base?: number;
   activation?: 'relu' | 'gelu' | 'gelu_tanh' | 'swiglu';
-  norm?: 'layer_norm' | 'rms_norm';
+  norm?: 'layer_norm' | 'rms_norm' | 'none';
   pre_norm?: boolean;
+  /** false drops every skip connection: f(LN(x)) or LN(f(x)) instead of x + … (default true) */
+  residual?: boolean;
   final_norm?: boolean;
   norm_eps?: number;
   tie_embeddings?: boolean;
@@ -174,7 +176,27 @@ export interface SamplingOptions {
   temperature?: number;
   /** 1 … vocabulary size */
   topK?: number;
+  /** nucleus sampling, after temperature and top-k: keep the fewest most likely tokens whose
+   * probabilities reach topP (ties: lower id first), renormalised; 0 < topP ≤ 1 */
+  topP?: number;
   seed?: number;
+}
+
+/** What a generation call can hand back beyond the cache's size. */
+export interface GenerationOutputs {
+  /** the logits of the cache's last position (1 × vocab) */
+  logits?: boolean;
+  /** the step's intermediates, as forward's trace (the new positions' rows only) */
+  trace?: boolean | string[];
+}
+
+export interface GenerationState {
+  /** positions in the KV cache */
+  length: number;
+  /** 2 · L · length · g·d_k · 4 bytes */
+  cacheBytes: number;
+  logits?: MatrixData;
+  trace?: Record<string, MatrixData>;
 }
 
 export interface RawModel {
@@ -185,9 +207,14 @@ export interface RawModel {
   forward(options: ForwardOptions): { logits: MatrixData; trace?: Record<string, MatrixData> };
   nextTokenProbabilities(options: { tokens: ArrayLike<number> } & SamplingOptions): Float32Array;
   /** clears the KV cache and runs the prompt through it */
-  startGeneration(options: { tokens: ArrayLike<number> }): { length: number; cacheBytes: number };
-  /** samples one token from the last logits and feeds it through the cache */
-  generateStep(options?: SamplingOptions): { token: number; probabilities: Float32Array; length: number; cacheBytes: number };
+  startGeneration(options: { tokens: ArrayLike<number> } & GenerationOutputs): GenerationState;
+  /** samples one token from the last logits and feeds it through the cache: only its row is projected */
+  generateStep(options?: SamplingOptions & GenerationOutputs): GenerationState & { token: number; probabilities: Float32Array };
+  /** one layer's KV cache after startGeneration/generateStep: (length × g·d_k) keys and values */
+  kvCache(options: { layer: number }): { keys: MatrixData; values: MatrixData };
+  /** the prompt followed by up to maxNew sampled tokens (temperature 0: greedy), stopping after
+   * `stop` and at n_ctx; an encoder-decoder model decodes from `source` */
+  generate(options: { tokens: ArrayLike<number>; source?: ArrayLike<number>; maxNew: number; stop?: number } & SamplingOptions): Int32Array;
   /** the three files of a saved model */
   save(): { weights: Uint8Array; config: string; vocab?: string };
   /** one layer's attention (self, or cross in an encoder-decoder's decoder) on these tokens, fed
@@ -273,8 +300,17 @@ export interface SoftmaxRow {
   jacobianNorm: number;
 }
 
+export interface TrainingExample {
+  tokens: Int32Array;
+  /** what each position should predict, −1 where nothing is asked */
+  targets: Int32Array;
+  text: string;
+  source?: Int32Array;
+  sourceText?: string;
+}
+
 /** the built-in training tasks (see README, "Training") */
-export type TaskName = 'copy' | 'reverse' | 'sort' | 'coreference';
+export type TaskName = 'copy' | 'reverse' | 'sort' | 'coreference' | 'reverse-seq2seq';
 
 export interface TrainerOptions {
   task: TaskName;
@@ -313,7 +349,8 @@ export interface RawTrainer {
   /** a Model holding a copy of the weights so far, with the task's vocabulary */
   model(): RawModel;
   /** one example of the task: tokens, the target at each position (−1: none), and its text */
-  example(options: { split?: 'train' | 'heldOut'; seed?: number }): { tokens: Int32Array; targets: Int32Array; text: string };
+  /** one example of a split; an encoder-decoder task's also has what the encoder reads */
+  example(options: { split?: 'train' | 'heldOut'; seed?: number }): TrainingExample;
   delete(): void;
 }
 
@@ -375,6 +412,20 @@ export interface AttnlabModule {
   dotProductStatistics(options: DotProductStatisticsOptions): DotProductStatistics;
   /** one softmax row: its weights, entropy, largest weight and Jacobian */
   softmaxRow(options: SoftmaxRowOptions): SoftmaxRow;
+  /** a seeded stack of `layers` blocks (default 12; d default 64, heads of 16, FFN 4·d; n default 16
+   * positions, causal) at GPT-2's initialisation, and ℒ = Σ x_L ⊙ R for a fixed R ~ N(0, 1): the
+   * gradient's norm at every block's input (entry L: the output), over every block's parameters,
+   * and the stream's norm entering every block */
+  depthGradients(options: { layers?: number; d?: number; n?: number; norm?: 'layer_norm' | 'rms_norm' | 'none'; preNorm?: boolean; residual?: boolean; seed?: number }): {
+    inputGradientNorms: Float32Array; parameterGradientNorms: Float32Array; activationNorms: Float32Array;
+  };
+  /** σ(x) and σ′(x) of an FFN's non-linearity at every x; for 'swiglu', its gate's Swish z·σ(z) */
+  activationCurve(options: { activation: 'relu' | 'gelu' | 'gelu_tanh' | 'swiglu'; x: Numbers }): { y: Float32Array; derivative: Float32Array };
+  /** parameters of one feed-forward network: 2·d·dFF + dFF + d, plus d·dFF + dFF for SwiGLU's gate */
+  feedForwardParameters(options: { d: number; dFF: number; activation?: 'relu' | 'gelu' | 'gelu_tanh' | 'swiglu' }): number;
+  /** a grey (height × width) image cut into patch × patch squares in raster order, each flattened
+   * row by row (N × patch²), and embedded by a seeded E ~ N(0, 1/patch²) of (patch² × d) */
+  patchEmbedding(options: { image: Numbers; height: number; width: number; patch: number; d: number; seed?: number }): { patches: MatrixData; embedded: MatrixData };
 
   attentionSteps(options: SingleHeadInput | MultiHeadInput): RawAttentionSteps;
   /** maxParameterBytes: the largest model to build (default 256 MiB, 268435456 bytes) */

@@ -11,16 +11,17 @@
  */
 import type {
   AttentionResult, AttentionStage, AttnlabModule, BuildInfo, CoreferenceSentence, DotProductStatistics,
-  DotProductStatisticsOptions, ForwardOptions, MatrixData, ModelConfig, MultiHeadInput, RawAttentionSteps, RawModel,
+  DotProductStatisticsOptions, ForwardOptions, GenerationOutputs, GenerationState, MatrixData, ModelConfig,
+  MultiHeadInput, RawAttentionSteps, RawModel,
   RawTrainer, RnnGradientFlow, RnnGradientFlowOptions, SamplingOptions, SingleHeadInput, SoftmaxRow,
-  SoftmaxRowOptions, TaskName, TrainerOptions, TrainingStep,
+  SoftmaxRowOptions, TaskName, TrainerOptions, TrainingExample, TrainingStep,
 } from './attnlab.mjs';
 
 export type {
   AttentionInput, AttentionResult, AttentionStage, BuildInfo, DotProductStatistics, DotProductStatisticsOptions,
-  FlashTile, ForwardOptions, HeadResult, MatrixData, ModelConfig, MultiHeadInput, Numbers, RnnGradientFlow,
+  FlashTile, ForwardOptions, GenerationOutputs, GenerationState, HeadResult, MatrixData, ModelConfig, MultiHeadInput, Numbers, RnnGradientFlow,
   RnnGradientFlowOptions, SamplingOptions, SingleHeadInput, SoftmaxRow, SoftmaxRowOptions, TaskName, TrainerOptions,
-  TrainingStep, CoreferenceSentence,
+  TrainingExample, TrainingStep, CoreferenceSentence,
 } from './attnlab.mjs';
 
 export interface LoadOptions {
@@ -206,12 +207,16 @@ export class Model extends EngineObject<RawModel> {
   nextTokenProbabilities(options: { tokens: ArrayLike<number> } & SamplingOptions): Float32Array {
     return this.live.nextTokenProbabilities(options);
   }
-  startGeneration(tokens: ArrayLike<number>): { length: number; cacheBytes: number } {
-    return this.live.startGeneration({ tokens });
+  startGeneration(tokens: ArrayLike<number>, outputs: GenerationOutputs = {}): GenerationState {
+    return this.live.startGeneration({ tokens, ...outputs });
   }
-  generateStep(options: SamplingOptions = {}): { token: number; probabilities: Float32Array; length: number; cacheBytes: number } {
+  generateStep(options: SamplingOptions & GenerationOutputs = {}): GenerationState & { token: number; probabilities: Float32Array } {
     return this.live.generateStep(options);
   }
+  /** one layer's KV cache so far: a row of keys and of values per position */
+  kvCache(layer: number): { keys: MatrixData; values: MatrixData } { return this.live.kvCache({ layer }); }
+  /** the prompt and its continuation (greedy at temperature 0); an encoder-decoder model reads `source` */
+  generate(options: Parameters<RawModel['generate']>[0]): Int32Array { return this.live.generate(options); }
   save(): { weights: Uint8Array; config: string; vocab?: string } { return this.live.save(); }
   /** one layer's attention on these tokens, stage by stage (cross: an encoder-decoder's cross-attention) */
   attentionSteps(options: { tokens: ArrayLike<number>; layer: number; source?: ArrayLike<number>; cross?: boolean }): AttentionStepper {
@@ -235,7 +240,7 @@ export class Trainer extends EngineObject<RawTrainer> {
   heldOutAccuracy(options: { count?: number; seed?: number } = {}): number { return this.live.heldOutAccuracy(options); }
   /** a Model with a copy of the weights so far (it does not follow later steps) */
   model(): Model { return new Model(this.live.model()); }
-  example(options: { split?: 'train' | 'heldOut'; seed?: number } = {}): { tokens: Int32Array; targets: Int32Array; text: string } {
+  example(options: { split?: 'train' | 'heldOut'; seed?: number } = {}): TrainingExample {
     return this.live.example(options);
   }
 }
@@ -282,6 +287,14 @@ export class Engine {
   dotProductStatistics(options: DotProductStatisticsOptions): DotProductStatistics { return this.raw.dotProductStatistics(options); }
   /** softmax(scale·scores/temperature) with its entropy, largest weight and Jacobian */
   softmaxRow(options: SoftmaxRowOptions): SoftmaxRow { return this.raw.softmaxRow(options); }
+  /** gradient norms down a deep stack of blocks, with or without residuals and norms */
+  depthGradients(options: Parameters<AttnlabModule['depthGradients']>[0]): ReturnType<AttnlabModule['depthGradients']> { return this.raw.depthGradients(options); }
+  /** an FFN non-linearity and its derivative at every x */
+  activationCurve(options: Parameters<AttnlabModule['activationCurve']>[0]): ReturnType<AttnlabModule['activationCurve']> { return this.raw.activationCurve(options); }
+  /** an FFN's parameter count */
+  feedForwardParameters(options: Parameters<AttnlabModule['feedForwardParameters']>[0]): number { return this.raw.feedForwardParameters(options); }
+  /** an image as a sequence of embedded patches */
+  patchEmbedding(options: Parameters<AttnlabModule['patchEmbedding']>[0]): ReturnType<AttnlabModule['patchEmbedding']> { return this.raw.patchEmbedding(options); }
 
   /** a stepper for attention, advanced by the caller */
   attentionSteps(options: SingleHeadInput | MultiHeadInput): AttentionStepper {
