@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { viteSingleFile } from 'vite-plugin-singlefile';
 import { defineConfig, type Plugin } from 'vitest/config';
+import { SHIPPED_MODELS } from './src/app/shipped-models';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -51,7 +52,7 @@ function offlineFiles(): Plugin {
         'attnlab.wasm': dataUrl('src/engine/build/attnlab.wasm', 'application/wasm'),
       };
       const models: Record<string, string> = {};
-      for (const name of ['coreference', 'sort']) {
+      for (const name of SHIPPED_MODELS) {
         models[`${name}/model.safetensors`] = dataUrl(`public/models/${name}/model.safetensors`, 'application/octet-stream');
         models[`${name}/config.json`] = dataUrl(`public/models/${name}/config.json`, 'application/json');
         models[`${name}/vocab.json`] = dataUrl(`public/models/${name}/vocab.json`, 'application/json');

@@ -1,12 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { css, diverging, sequential, textOn } from '../../web/src/math/colormap';
-import { formatNumber, formatSignificant, subscript } from '../../web/src/math/format';
+import { formatBytes, formatNumber, formatSignificant, subscript } from '../../web/src/math/format';
 import { at, fromRows, maxAbsFinite, row } from '../../web/src/math/matrix';
 
 describe('subscript', () => {
   it('writes each digit as a subscript', () => {
     expect(subscript(0)).toBe('₀');
     expect(subscript(1207)).toBe('₁₂₀₇');
+  });
+});
+
+describe('formatBytes', () => {
+  it('writes binary units with three significant digits', () => {
+    expect(formatBytes(512)).toBe('512 B');
+    expect(formatBytes(1536)).toBe('1.5 KiB');
+    expect(formatBytes(2 * 32 * 4096 * 1024 * 2)).toBe('512 MiB');
   });
 });
 

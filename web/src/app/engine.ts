@@ -4,6 +4,7 @@
 // offline page).
 import { createEngineWorker, type RemoteEngine, type RemoteModel } from '../engine/worker-client';
 import { ENGINE_FILES, modelFileUrl, startWorker } from './engine-files';
+import type { ShippedModel } from './shipped-models';
 
 export type { RemoteEngine, RemoteModel };
 
@@ -25,8 +26,7 @@ export function pageEngine(): Promise<RemoteEngine> {
   return instance;
 }
 
-/** the trained models the page ships (see README, "Training and the demo models") */
-export type ShippedModel = 'coreference' | 'sort';
+export type { ShippedModel };
 
 const models = new Map<ShippedModel, Promise<RemoteModel>>();
 

@@ -41,6 +41,18 @@ const ROPE = 'attn-rope';
 const SHIFT = 'attn-sinusoidal-shift';
 const KV_HEADS = 'attn-kv-heads';
 const NORMS = 'attn-norms';
+const DEPTH_GRADIENTS = 'attn-depth-gradients';
+const FFN = 'attn-ffn';
+const PATCHES = 'attn-patches';
+const KV_CACHE = 'attn-kv-cache';
+const GENERATION = 'attn-generation';
+const FAMILIES = 'attn-families';
+/** where each block's norm sits: before its sub-layers (pre-LN), after the residual sum (post-LN), or none */
+export const NORM_PLACEMENTS = ['pre', 'post', 'none'] as const;
+export const ACTIVATIONS = ['relu', 'gelu', 'gelu_tanh', 'swiglu'] as const;
+/** the built-in pictures of the vision slide, and the patch sizes that cut its 32×32 image evenly */
+export const PATCH_PICTURES = ['checkerboard', 'stripes', 'ring', 'letter', 'drawn'] as const;
+export const PATCH_SIZES = ['2', '4', '8'] as const;
 /** key/value heads of the 8-query-head picture: MHA, two GQA groupings, MQA */
 export const PICTURE_KV_HEADS = ['8', '4', '2', '1'] as const;
 export const PRECISIONS = ['fp32', 'fp16', 'int8'] as const;
@@ -107,6 +119,44 @@ export const FIELDS: readonly Field[] = [
   { key: 'nv', element: NORMS, attribute: 'vector', type: 'text', maxLength: 200, default: '2 -1 0.5 3 -2 1 0 4' },
   { key: 'ng', element: NORMS, attribute: 'gamma', type: 'number', min: 0, max: 4, default: 1 },
   { key: 'nb', element: NORMS, attribute: 'beta', type: 'number', min: -2, max: 2, default: 0 },
+
+  // the depth of the seeded stack and where its norms sit (both residual settings are drawn)
+  { key: 'dg-l', element: DEPTH_GRADIENTS, attribute: 'layers', type: 'int', min: 2, max: 48, default: 12 },
+  { key: 'dg-norm', element: DEPTH_GRADIENTS, attribute: 'norm', type: 'enum', values: NORM_PLACEMENTS, default: 'pre' },
+
+  // the non-linearity highlighted, and the token and layer of the trained model whose FFN is shown
+  { key: 'ff-act', element: FFN, attribute: 'activation', type: 'enum', values: ACTIVATIONS, default: 'gelu' },
+  { key: 'ff-tok', element: FFN, attribute: 'token', type: 'int', min: 0, max: 15, default: 7 },
+  { key: 'ff-l', element: FFN, attribute: 'layer', type: 'int', min: 0, max: 1, default: 0 },
+
+  // the letters the encoder-decoder reverses, and the decoder layer and head whose cross-attention is drawn
+  { key: 'ed', element: FAMILIES, attribute: 'source', type: 'text', maxLength: 8, default: 'stressed' },
+  { key: 'ed-l', element: FAMILIES, attribute: 'layer', type: 'int', min: 0, max: 7, default: 1 },
+  { key: 'ed-h', element: FAMILIES, attribute: 'head', type: 'int', min: 0, max: 7, default: 0 },
+
+  // the language model's text, its sampling (temperature, top-k with 0 = off, top-p, seed), the
+  // characters generated, the generated character whose attention is shown (−1: the last), the head
+  { key: 'gen', element: GENERATION, attribute: 'text', type: 'text', maxLength: 60, default: 'The ' },
+  { key: 'gen-t', element: GENERATION, attribute: 'temperature', type: 'number', min: 0, max: 2, default: 0.8 },
+  { key: 'gen-k', element: GENERATION, attribute: 'topK', type: 'int', min: 0, max: 128, default: 0 },
+  { key: 'gen-p', element: GENERATION, attribute: 'topP', type: 'number', min: 0.05, max: 1, default: 0.95 },
+  { key: 'gen-seed', element: GENERATION, attribute: 'seed', type: 'int', min: 0, max: 99999, default: 1 },
+  { key: 'gen-n', element: GENERATION, attribute: 'step', type: 'int', min: 0, max: 127, default: 40 },
+  { key: 'gen-tok', element: GENERATION, attribute: 'token', type: 'int', min: -1, max: 127, default: -1 },
+  { key: 'gen-l', element: GENERATION, attribute: 'layer', type: 'int', min: 0, max: 7, default: 0 },
+  { key: 'gen-h', element: GENERATION, attribute: 'head', type: 'int', min: 0, max: 7, default: 0 },
+
+  // the prompt of the language model, the tokens generated after it, and the layer and head drawn
+  { key: 'kc', element: KV_CACHE, attribute: 'text', type: 'text', maxLength: 40, default: 'The cat ' },
+  { key: 'kc-step', element: KV_CACHE, attribute: 'step', type: 'int', min: 0, max: 127, default: 6 },
+  { key: 'kc-l', element: KV_CACHE, attribute: 'layer', type: 'int', min: 0, max: 7, default: 0 },
+  { key: 'kc-h', element: KV_CACHE, attribute: 'head', type: 'int', min: 0, max: 7, default: 0 },
+
+  // the picture (built-in, or drawn: 32×32 bits in base64url), the patch size and the query patch
+  { key: 'vp', element: PATCHES, attribute: 'picture', type: 'enum', values: PATCH_PICTURES, default: 'ring' },
+  { key: 'vp-px', element: PATCHES, attribute: 'pixels', type: 'text', maxLength: 172, default: '' },
+  { key: 'vp-p', element: PATCHES, attribute: 'patch', type: 'enum', values: PATCH_SIZES, default: '4' },
+  { key: 'vp-q', element: PATCHES, attribute: 'query', type: 'int', min: 0, max: 255, default: 27 },
 
   // the picture's key/value heads, and a model the reader sizes: layers, width, query heads, the
   // GQA groups, the context length and the precision of the cache

@@ -26,3 +26,14 @@ const SUBSCRIPTS = '₀₁₂₃₄₅₆₇₈₉';
 export function subscript(n: number): string {
   return [...String(n)].map((c) => SUBSCRIPTS[Number(c)]).join('');
 }
+
+/** 1536 → "1.5 KiB", in binary units */
+export function formatBytes(n: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let u = 0;
+  while (n >= 1024 && u < units.length - 1) {
+    n /= 1024;
+    u++;
+  }
+  return `${formatSignificant(n, 3)} ${units[u]}`;
+}

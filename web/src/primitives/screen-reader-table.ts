@@ -17,6 +17,10 @@ export interface TableRows {
 
 const byElement = new WeakMap<Element, ScreenReaderTable>();
 
+/** Larger tables are summarised, not written: laying out 65,536 cells blocks the page for seconds,
+ * and nobody listens to them. Their numbers stay in `data`, for Download CSV. */
+export const MAX_WRITTEN_CELLS = 2048;
+
 /** the numbers of every screen-reader table under `root`, latest first written or not (for export) */
 export function tablesIn(root: ParentNode): TableRows[] {
   return [...root.querySelectorAll('.sr-only')].flatMap((e) => byElement.get(e)?.data ?? []);
@@ -69,6 +73,13 @@ export class ScreenReaderTable {
     const cell = (c: string | number, column: number) => escapeHtml(typeof c === 'number' ? format(c, column) : c);
     const html: string[] = ['<table>'];
     if (caption) html.push(`<caption>${escapeHtml(caption)}</caption>`);
+    const cells = rows.reduce((sum, r) => sum + r.length - 1, 0);
+    if (cells > MAX_WRITTEN_CELLS) {
+      const columns = Math.max(0, ...rows.map((r) => r.length - 1));
+      this.element.innerHTML = `${html.join('')}<tr><td>${rows.length} × ${columns} numbers, too many to read out: `
+        + 'Share → Download CSV has them all.</td></tr></table>';
+      return;
+    }
     if (head) html.push('<tr>', ...head.map((h) => `<th>${escapeHtml(h)}</th>`), '</tr>');
     for (const [header, ...cells] of rows) {
       html.push('<tr>', header === '' ? '<td></td>' : `<th>${escapeHtml(header)}</th>`, ...cells.map((c, k) => `<td>${cell(c, k)}</td>`), '</tr>');

@@ -21,6 +21,12 @@ const WIDGETS: Record<string, () => Promise<unknown>> = {
   'attn-rope': () => import('./rope'),
   'attn-kv-heads': () => import('./kv-heads'),
   'attn-norms': () => import('./norms'),
+  'attn-depth-gradients': () => import('./depth-gradients'),
+  'attn-ffn': () => import('./ffn'),
+  'attn-patches': () => import('./patches'),
+  'attn-kv-cache': () => import('./kv-cache'),
+  'attn-generation': () => import('./generation'),
+  'attn-families': () => import('./families'),
 };
 
 export const WIDGET_TAGS = Object.keys(WIDGETS);

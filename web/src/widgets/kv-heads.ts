@@ -7,7 +7,7 @@
 import type { RemoteEngine } from '../app/engine';
 import { PICTURE_KV_HEADS, PRECISIONS } from '../app/state';
 import type { MatrixData } from '../engine/index';
-import { formatSignificant } from '../math/format';
+import { formatBytes, formatSignificant } from '../math/format';
 import { EngineElement } from '../primitives/engine-element';
 import { Heatmap } from '../primitives/heatmap';
 import { SERIES_COLOURS } from '../primitives/plot';
@@ -44,17 +44,6 @@ const PRESETS = [
 ] as const;
 
 type Budget = { parameters: number; kvCacheBytes: number };
-
-/** 1536 → "1.5 KiB", in binary units */
-function bytes(n: number): string {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let u = 0;
-  while (n >= 1024 && u < units.length - 1) {
-    n /= 1024;
-    u++;
-  }
-  return `${formatSignificant(n, 3)} ${units[u]}`;
-}
 
 /** 1342504960 → "1.34 B" */
 function count(n: number): string {
@@ -144,7 +133,7 @@ export class KvHeads extends EngineElement {
     const rows: [string, ...string[]][] = [
       ['key/value heads g', ...kinds.map(([, kvHeads]) => String(kvHeads))],
       ['attention parameters', ...budgets.map((b) => count(b.parameters))],
-      ['KV cache', ...budgets.map((b) => bytes(b.kvCacheBytes))],
+      ['KV cache', ...budgets.map((b) => formatBytes(b.kvCacheBytes))],
       ['KV cache vs MHA', ...budgets.map((b) => `${formatSignificant(b.kvCacheBytes / mha.kvCacheBytes, 3)}×`)],
     ];
     view.head.replaceChildren(...['', ...kinds.map(([name]) => name)].map((text) => Object.assign(document.createElement('th'), { textContent: text })));

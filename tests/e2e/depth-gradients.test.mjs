@@ -1,0 +1,126 @@
+// <attn-depth-gradients> on the residuals slide: the gradient over each layer's parameters of a
+// seeded stack of blocks, with residual connections and without, equal to what the package computes
+// in Node; without norms and without residuals it vanishes by orders of magnitude, with a LayerNorm
+// before every sub-layer it does not, and exact zeros (float32 underflow) are named, not dropped.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openPage } from './browser.mjs';
+import { DIST, serve } from './server.mjs';
+import { canvasColours, fitsSlide, screenshotSlide, slideReady } from './widget-checks.mjs';
+
+const PLACEMENTS = {
+  pre: { norm: 'layer_norm', preNorm: true },
+  post: { norm: 'layer_norm', preNorm: false },
+  none: { norm: 'none', preNorm: true },
+};
+
+let server;
+let browser;
+let engine;
+before(async () => {
+  server = await serve(DIST);
+  browser = await launch();
+  engine = await (await import('../../build/package/index.js')).loadAttnlab({ threads: 1 });
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+/** the engine's parameter gradient norms in Node, with and without residuals */
+function measured(layers, placement) {
+  const options = { layers, d: 64, n: 16, seed: 3, ...PLACEMENTS[placement] };
+  return [true, false].map((residual) => Array.from(engine.depthGradients({ ...options, residual }).parameterGradientNorms));
+}
+
+/** the table of gradients shown to screen readers: [with, without] per layer, once it equals the
+ * engine's numbers to the four significant digits shown (0 for "0 (underflow)") */
+async function checkTable(widget, layers, placement) {
+  const [withSkips, withoutSkips] = measured(layers, placement);
+  const want = withSkips.map((v, i) => [i + 1, v, withoutSkips[i]].map((x) => Number(x.toPrecision(4))));
+  let shown;
+  for (let attempt = 0; attempt < 300; attempt++) {
+    shown = await widget.locator('table').filter({ hasText: 'parameter gradient norm per layer' }).evaluate((table) =>
+      [...table.rows].slice(1).map((tr) => [...tr.cells].map((c) =>
+        (c.textContent.includes('underflow') ? 0 : Number(c.textContent.replaceAll('−', '-'))))))
+      .catch(() => undefined);
+    if (JSON.stringify(shown) === JSON.stringify(want)) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.deepEqual(shown, want, `${placement}, ${layers} layers`);
+  return { withSkips, withoutSkips };
+}
+
+describe('residual connections and the gradient through depth', () => {
+  it('draws the engine\'s gradients per layer for pre-LN: flat with residuals, and not vanishing without', async () => {
+    const { page, problems, requests, close } = await openPage(browser, `${server.url}#residuals`);
+    const widget = page.locator('attn-depth-gradients');
+    await slideReady(page);
+    const counts = await canvasColours(widget);
+    assert.equal(counts.length, 2, 'the gradient plot and the stream plot');
+    for (const c of counts) assert.ok(c > 8, `a plot shows ${c} colours`);
+    assert.ok(await fitsSlide(widget), 'the widget fits its slide');
+
+    const { withSkips, withoutSkips } = await checkTable(widget, 12, 'pre');
+    assert.ok(Math.max(...withSkips) < 2 * Math.min(...withSkips), `pre-LN with residuals is flat: ${withSkips}`);
+    // a LayerNorm in every sub-layer rescales what the sub-layer shrank: no vanishing at initialisation
+    assert.ok(withoutSkips[0] > withoutSkips[11], 'without residuals layer 1 gets more than layer 12');
+    const tiles = await widget.locator('.ratios strong').allTextContents();
+    assert.deepEqual(tiles, [`×${(withSkips[0] / withSkips[11]).toPrecision(2)}`, `×${(withoutSkips[0] / withoutSkips[11]).toPrecision(2)}`]);
+    assert.match(await widget.locator('.summary').textContent(), /^The claim fails here/);
+    assert.ok(await widget.locator('.legend .zero').isHidden(), 'no value underflowed');
+    assert.equal(await widget.getByRole('button', { name: 'pre-LN' }).getAttribute('aria-pressed'), 'true');
+
+    // post-LN from the button
+    await widget.getByRole('button', { name: 'post-LN' }).click();
+    await page.waitForFunction(() => location.hash.includes('dg-norm=post'));
+    await slideReady(page);
+    await checkTable(widget, 12, 'post');
+    assert.deepEqual(problems, []);
+    assert.deepEqual(requests.filter((url) => !url.startsWith(server.url)), []);
+    await close();
+  });
+
+  it('without norms, the gradient without residuals vanishes by tens of orders of magnitude', async () => {
+    const { page, problems, close } = await openPage(browser, `${server.url}#residuals&dg-norm=none`);
+    const widget = page.locator('attn-depth-gradients');
+    await slideReady(page);
+    const { withSkips, withoutSkips } = await checkTable(widget, 12, 'none');
+    assert.ok(withoutSkips[0] < 1e-3 * withoutSkips[11], `layer 1: ${withoutSkips[0]}, layer 12: ${withoutSkips[11]}`);
+    assert.ok(withoutSkips[0] < 1e-3 * withSkips[0], 'far below the first layer with residuals');
+    assert.ok(Math.max(...withSkips) < 2 * Math.min(...withSkips), 'with residuals it reaches every layer alike');
+    assert.match(await widget.locator('.ratios strong').nth(1).textContent(), /^(\d\.\d × )?10⁻\S+$/);
+    assert.match(await widget.locator('.summary').textContent(), /^The claim holds here/);
+
+    // deeper from the slider: the table follows, and exact zeros (underflow) are named
+    await widget.getByRole('slider', { name: 'layers L' }).fill('48');
+    await page.waitForFunction(() => location.hash.includes('dg-l=48'));
+    await slideReady(page);
+    const deep = await checkTable(widget, 48, 'none');
+    const [plot] = await canvasColours(widget);
+    assert.ok(plot > 8, 'the deep plot shows a picture');
+    if (deep.withoutSkips.includes(0)) {
+      assert.ok(await widget.locator('.legend .zero').isVisible(), 'the underflow strip is explained');
+      assert.match(await widget.locator('table').filter({ hasText: 'parameter gradient norm per layer' }).textContent(), /0 \(underflow\)/);
+    }
+    assert.deepEqual(problems, []);
+    await close();
+  });
+
+  it('takes the depth from a shared link', async () => {
+    const { page, problems, close } = await openPage(browser, `${server.url}#residuals&dg-l=5&dg-norm=post`);
+    const widget = page.locator('attn-depth-gradients');
+    await slideReady(page);
+    assert.equal(await widget.getByRole('slider', { name: 'layers L' }).inputValue(), '5');
+    await checkTable(widget, 5, 'post');
+    assert.deepEqual(problems, []);
+    await close();
+  });
+
+  it('looks right at both sizes in both themes', async () => {
+    const shots = await screenshotSlide(browser, `${server.url}#residuals`, 'depth-gradients');
+    const deep = await screenshotSlide(browser, `${server.url}#residuals&dg-norm=none&dg-l=48`, 'depth-gradients-none-48');
+    assert.equal(shots.paths.length + deep.paths.length, 8);
+    assert.deepEqual([...shots.problems, ...deep.problems], []);
+  });
+});

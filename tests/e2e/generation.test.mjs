@@ -1,0 +1,103 @@
+// <attn-generation> on its slide: the shipped character-level language model continues a text,
+// greedily and sampled (temperature, top-k, top-p, seed); the continuations and the probabilities
+// shown equal the package's engine in Node, temperature 0 is deterministic, and a generated
+// character's attention is drawn over the text before it.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openPage } from './browser.mjs';
+import { DIST, serve } from './server.mjs';
+import { canvasColours, fitsSlide, screenshotSlide, shippedModel, slideReady } from './widget-checks.mjs';
+
+let server;
+let browser;
+let model;
+before(async () => {
+  server = await serve(DIST);
+  browser = await launch();
+  model = await shippedModel('fortunes');
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+/** the end of a fortune: both continuations stop after it */
+const EOS = 3;
+
+/** the prompt and its continuation by the Node engine: greedy, or sampled through the cache */
+function continuation(text, steps, sampling) {
+  const prompt = [...model.tokenize(`[BOS]${text}`).ids];
+  if (!sampling) return [...model.generate({ tokens: prompt, maxNew: steps, temperature: 0, stop: EOS })];
+  const tokens = [...prompt];
+  model.startGeneration(prompt);
+  while (tokens.length < prompt.length + steps && tokens[tokens.length - 1] !== EOS) tokens.push(model.generateStep(sampling).token);
+  return tokens;
+}
+
+/** the text of a line once it equals `want` (the widget re-renders after each change) */
+async function lineText(widget, line, want) {
+  let text;
+  for (let attempt = 0; attempt < 100; attempt++) {
+    text = await widget.locator(`.text.${line}`).textContent();
+    if (text === want) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return text;
+}
+
+describe('generation', () => {
+  it('continues greedily and by seeded sampling, with the engine\'s probabilities', async () => {
+    const { page, problems, requests, close } = await openPage(browser, `${server.url}#generation`);
+    const widget = page.locator('attn-generation');
+    await slideReady(page);
+    const colours = await canvasColours(widget);
+    assert.ok(colours.every((c) => c > 4), `canvases show ${colours} colours`);
+    assert.ok(await fitsSlide(widget), 'the widget fits its slide');
+
+    const sampling = { temperature: 0.8, topP: 0.95, seed: 1 };
+    const greedy = continuation('The ', 40);
+    const sampled = continuation('The ', 40, sampling);
+    assert.equal(await lineText(widget, 'greedy', model.decode(greedy.slice(1))), model.decode(greedy.slice(1)));
+    assert.equal(await lineText(widget, 'sampled', model.decode(sampled.slice(1))), model.decode(sampled.slice(1)));
+
+    // the bars: the distribution the 40th character was drawn from, before and after reshaping
+    const before = sampled.slice(0, -1);
+    const shaped = model.nextTokenProbabilities({ tokens: before, ...sampling });
+    const plain = model.nextTokenProbabilities({ tokens: before, temperature: 1 });
+    const rows = await widget.locator('table').filter({ hasText: 'sampled from' }).evaluate((table) =>
+      [...table.rows].slice(1).map((tr) => [...tr.cells].map((c) => c.textContent)));
+    assert.ok(rows.length >= 10, `${rows.length} bars`);
+    const top = [...plain.keys()].sort((a, b) => plain[b] - plain[a] || a - b);
+    rows.forEach(([, p, q], k) => {
+      assert.equal(Number(p), Number(plain[top[k]].toFixed(4)), `softmax of bar ${k}`);
+      assert.equal(Number(q), Number(shaped[top[k]].toFixed(4)), `reshaped probability of bar ${k}`);
+    });
+    assert.ok(shaped.some((p) => p === 0), 'top-p 0.95 drops the unlikely tail');
+
+    // a generated character's attention tints the text before it
+    await widget.locator('.text.sampled button').nth(4).click();
+    await page.waitForFunction(() => location.hash.includes('gen-tok=4'));
+    await widget.locator('.text.sampled button.chosen[aria-label^="generated character 5:"]').waitFor();
+    const tinted = await widget.locator('.text.sampled > *').evaluateAll((elements) => elements.filter((e) => e.style.background).length);
+    assert.equal(tinted, 4 + 5, 'the prompt "The " and the first five generated characters are tinted');
+    assert.deepEqual(problems, []);
+    assert.deepEqual(requests.filter((url) => !url.startsWith(server.url)), []);
+    await close();
+  });
+
+  it('is deterministic at temperature 0: the sampled line is the greedy one', async () => {
+    const { page, problems, close } = await openPage(browser, `${server.url}#generation&gen=Love%20&gen-t=0&gen-n=30&gen-seed=9`);
+    const widget = page.locator('attn-generation');
+    await slideReady(page);
+    const want = model.decode(continuation('Love ', 30).slice(1));
+    assert.equal(await lineText(widget, 'greedy', want), want);
+    assert.equal(await lineText(widget, 'sampled', want), want);
+    assert.deepEqual(problems, []);
+    await close();
+  });
+
+  it('fits its slide at both sizes in both themes', async () => {
+    const { problems } = await screenshotSlide(browser, `${server.url}#generation`, 'generation');
+    assert.deepEqual(problems, []);
+  });
+});

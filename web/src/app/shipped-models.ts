@@ -1,0 +1,5 @@
+// The trained models the page ships (web/public/models/<name>/: model.safetensors, config.json,
+// vocab.json; see README, "Training and the demo models"). Read by the page and by the build that
+// puts them inside the offline file.
+export const SHIPPED_MODELS = ['coreference', 'sort', 'fortunes', 'reverse-seq2seq'] as const;
+export type ShippedModel = (typeof SHIPPED_MODELS)[number];
