@@ -21,6 +21,24 @@ std::uint32_t stable_hash(const std::string& text) {
   return hash;
 }
 
+// The demo models' shared shape: d = 64 in 4 heads, learned positions, GELU, pre-LN (ModelConfig's
+// defaults); each task sets its family, vocabulary, context, FFN width and depth (an
+// encoder-decoder has `layers` in each stack)
+ModelConfig demo_config(Architecture architecture, Index vocab, Index n_ctx, Index d_ff, Index layers) {
+  ModelConfig c;
+  c.architecture = architecture;
+  c.vocab_size = vocab;
+  c.n_ctx = n_ctx;
+  c.d_model = 64;
+  c.n_heads = 4;
+  c.d_ff = d_ff;
+  c.n_layers = layers;
+  if (architecture == Architecture::encoder_decoder) c.n_decoder_layers = layers;
+  c.positional = Positional::learned;
+  c.activation = Activation::gelu;
+  return c;
+}
+
 SamplingOptions greedy() {
   SamplingOptions o;
   o.temperature = 0.0f;
@@ -136,17 +154,7 @@ std::string LetterSequenceTask::transform(const std::string& letters) const {
 bool LetterSequenceTask::held_out(const std::string& letters) { return stable_hash(letters) % 8 == 0; }
 
 ModelConfig LetterSequenceTask::model_config() const {
-  ModelConfig c;
-  c.architecture = Architecture::decoder_only;
-  c.vocab_size = tokenizer_.size();
-  c.n_ctx = 2 * max_length_ + 3;
-  c.d_model = 64;
-  c.n_heads = 4;
-  c.d_ff = 256;
-  c.n_layers = 2;
-  c.positional = Positional::learned;
-  c.activation = Activation::gelu;
-  return c;
+  return demo_config(Architecture::decoder_only, tokenizer_.size(), 2 * max_length_ + 3, /*d_ff=*/256, /*layers=*/2);
 }
 
 TrainingOptions LetterSequenceTask::training_options() const {
@@ -202,18 +210,8 @@ LetterSeq2SeqTask::LetterSeq2SeqTask(Kind kind, Index min_length, Index max_leng
 std::string LetterSeq2SeqTask::name() const { return LetterSequenceTask::name() + "-seq2seq"; }
 
 ModelConfig LetterSeq2SeqTask::model_config() const {
-  ModelConfig c;
-  c.architecture = Architecture::encoder_decoder;
-  c.vocab_size = tokenizer_.size();
-  c.n_ctx = max_length_ + 2;  // [BOS] y₁…y_k [EOS], so that a whole output can be read again
-  c.d_model = 64;
-  c.n_heads = 4;
-  c.d_ff = 64;
-  c.n_layers = 2;
-  c.n_decoder_layers = 2;
-  c.positional = Positional::learned;
-  c.activation = Activation::gelu;
-  return c;
+  // n_ctx: [BOS] y₁…y_k [EOS], so that a whole output can be read again
+  return demo_config(Architecture::encoder_decoder, tokenizer_.size(), max_length_ + 2, /*d_ff=*/64, /*layers=*/2);
 }
 
 TrainingOptions LetterSeq2SeqTask::training_options() const {
@@ -310,17 +308,7 @@ CoreferenceTask::CoreferenceTask()
     : tokenizer_(Tokenizer::build(TokenizerKind::word, language_words(), /*lowercase=*/true)) {}
 
 ModelConfig CoreferenceTask::model_config() const {
-  ModelConfig c;
-  c.architecture = Architecture::encoder_only;
-  c.vocab_size = tokenizer_.size();
-  c.n_ctx = 16;
-  c.d_model = 64;
-  c.n_heads = 4;
-  c.d_ff = 128;
-  c.n_layers = 2;
-  c.positional = Positional::learned;
-  c.activation = Activation::gelu;
-  return c;
+  return demo_config(Architecture::encoder_only, tokenizer_.size(), 16, /*d_ff=*/128, /*layers=*/2);
 }
 
 TrainingOptions CoreferenceTask::training_options() const {
@@ -473,17 +461,7 @@ const std::vector<int>& LanguageModelTask::stream(Split split) const {
 }
 
 ModelConfig LanguageModelTask::model_config() const {
-  ModelConfig c;
-  c.architecture = Architecture::decoder_only;
-  c.vocab_size = tokenizer_.size();
-  c.n_ctx = context_;
-  c.d_model = 64;
-  c.n_heads = 4;
-  c.d_ff = 256;
-  c.n_layers = 4;
-  c.positional = Positional::learned;
-  c.activation = Activation::gelu;
-  return c;
+  return demo_config(Architecture::decoder_only, tokenizer_.size(), context_, /*d_ff=*/256, /*layers=*/4);
 }
 
 TrainingOptions LanguageModelTask::training_options() const {
