@@ -5,13 +5,14 @@
 // Settings: text, temperature, topK (0: all), topP, seed, step (tokens generated), token (the
 // generated token whose attention is shown; −1: the last), layer, head.
 import { pageModel, type RemoteEngine, type RemoteModel } from '../app/engine';
-import { css, sequential, textOn } from '../math/colormap';
+import { sequential, textOn } from '../math/colormap';
 import { formatNumber } from '../math/format';
 import { CANVAS_FONT, foreground, sharpCanvas } from '../primitives/canvas';
 import { EngineElement } from '../primitives/engine-element';
 import { SERIES_COLOURS } from '../primitives/plot';
 import { ScreenReaderTable } from '../primitives/screen-reader-table';
 import { slider } from '../primitives/slider';
+import { numberedSelect, stepper } from '../primitives/stepper';
 
 const styles = `
 .controls { display: flex; flex-wrap: wrap; gap: 4px 16px; align-items: center; margin: 0 0 6px; font-size: 14px; }
@@ -31,6 +32,7 @@ const styles = `
 const MODEL = 'fortunes';
 /** the vocabulary's first ids (see Tokenizer) */
 const SPECIALS = ['[PAD]', '[UNK]', '[BOS]', '[EOS]', '[MASK]', '[SEP]'];
+const STRONGEST = sequential(1);
 /** a fortune ends here: both continuations stop after it */
 const EOS = 3;
 /** the most likely tokens drawn as bars */
@@ -145,9 +147,11 @@ export class Generation extends EngineElement {
       }
       element.textContent = piece;
       if (attention && i < attention.length) {
-        const colour = sequential(attention[i] / scale);
-        element.style.background = css(colour);
-        element.style.color = textOn(colour);
+        // the ramp's strongest colour, as opaque as the weight is large: the theme shows through the rest
+        const strength = attention[i] / scale;
+        const [r, g, b] = STRONGEST;
+        element.style.background = `rgba(${r}, ${g}, ${b}, ${strength.toFixed(3)})`;
+        if (strength > 0.55) element.style.color = textOn(STRONGEST);
         element.title = `weight ${formatNumber(attention[i], 3)}`;
       }
       return element;
@@ -204,14 +208,9 @@ export class Generation extends EngineElement {
     view.topKInput.max = String(vocab);
     view.topP.set(this.value<number>('topP'));
     if (this.root.activeElement !== view.seed) view.seed.value = String(this.value<number>('seed'));
-    view.step.set(steps);
-    view.stepInput.max = String(room);
-    view.back.disabled = steps === 0;
-    view.next.disabled = steps >= room;
-    view.layer.replaceChildren(...Array.from({ length: layers }, (_, l) => new Option(`layer ${l + 1}`, String(l))));
-    view.layer.value = String(layer);
-    view.head.replaceChildren(...Array.from({ length: heads }, (_, h) => new Option(`head ${h + 1}`, String(h))));
-    view.head.value = String(head);
+    view.step.set(steps, room);
+    view.layer.set(layers, layer);
+    view.head.set(heads, head);
   }
 
   private build() {
@@ -245,32 +244,15 @@ export class Generation extends EngineElement {
 
     const stepping = document.createElement('div');
     stepping.className = 'controls';
-    const button = (label: string, onClick: () => void) => {
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.textContent = label;
-      b.addEventListener('click', onClick);
-      return b;
-    };
-    const back = button('◀ back', () => this.change({ step: Math.max(0, this.value<number>('step') - 1), token: -1 }));
-    const next = button('next character ▶', () => this.change({ step: this.value<number>('step') + 1, token: -1 }));
-    const step = slider({ label: 'characters generated', min: 0, max: 120, step: 1, value: 0, onInput: (v) => this.change({ step: v, token: -1 }) });
-    const stepInput = step.element.querySelector('input')!;
-    const layer = document.createElement('select');
-    layer.setAttribute('aria-label', 'layer');
-    layer.addEventListener('change', () => this.change({ layer: Number(layer.value) }));
-    const head = document.createElement('select');
-    head.setAttribute('aria-label', 'head');
-    head.addEventListener('change', () => this.change({ head: Number(head.value) }));
-    stepping.append(back, next, step.element, layer, head);
+    const step = stepper({ label: 'characters generated', next: 'next character ▶', max: 120, onStep: (v) => this.change({ step: v, token: -1 }) });
+    const layer = numberedSelect('layer', 'layer', (v) => this.change({ layer: v }));
+    const head = numberedSelect('head', 'head', (v) => this.change({ head: v }));
+    stepping.append(...step.elements, layer.element, head.element);
     textLabel.dataset.control = 'text';
     temperature.element.dataset.control = 'temperature';
     topK.element.dataset.control = 'topK';
     topP.element.dataset.control = 'topP';
     seedLabel.dataset.control = 'seed';
-    back.dataset.control = next.dataset.control = step.element.dataset.control = 'step';
-    layer.dataset.control = 'layer';
-    head.dataset.control = 'head';
 
     const line = (className: string) => {
       const div = document.createElement('div');
@@ -288,7 +270,7 @@ export class Generation extends EngineElement {
     const table = new ScreenReaderTable();
     root.append(controls, stepping, greedy.div, sampled.div, this.chart.canvas, barsCaption, table.element);
     return {
-      root, text, temperature, topK, topKInput: topK.element.querySelector('input')!, topP, seed, back, next, step, stepInput, layer, head,
+      root, text, temperature, topK, topKInput: topK.element.querySelector('input')!, topP, seed, step, layer, head,
       greedy: greedy.body, greedyTitle: greedy.title, sampled: sampled.body, sampledTitle: sampled.title, barsCaption, table,
     };
   }

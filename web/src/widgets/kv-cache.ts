@@ -11,7 +11,7 @@ import { shortLabel } from '../math/text';
 import { EngineElement } from '../primitives/engine-element';
 import { Heatmap } from '../primitives/heatmap';
 import { ScreenReaderTable } from '../primitives/screen-reader-table';
-import { slider } from '../primitives/slider';
+import { numberedSelect, stepper } from '../primitives/stepper';
 
 const styles = `
 .controls { display: flex; flex-wrap: wrap; gap: 6px 16px; align-items: center; margin: 0 0 6px; font-size: 14px; }
@@ -145,14 +145,9 @@ export class KvCache extends EngineElement {
   private syncControls(text: string, steps: number, room: number, layer: number, head: number, layers: number, heads: number): void {
     const view = this.view!;
     if (this.root.activeElement !== view.text) view.text.value = text;
-    view.step.set(steps);
-    view.stepInput.max = String(room);
-    view.back.disabled = steps === 0;
-    view.next.disabled = steps >= room;
-    view.layer.replaceChildren(...Array.from({ length: layers }, (_, l) => new Option(`layer ${l + 1}`, String(l))));
-    view.layer.value = String(layer);
-    view.head.replaceChildren(...Array.from({ length: heads }, (_, h) => new Option(`head ${h + 1}`, String(h))));
-    view.head.value = String(head);
+    view.step.set(steps, room);
+    view.layer.set(layers, layer);
+    view.head.set(heads, head);
   }
 
   private build() {
@@ -168,28 +163,11 @@ export class KvCache extends EngineElement {
     text.setAttribute('aria-label', 'prompt');
     text.addEventListener('input', () => this.change({ text: text.value, step: 0 }));
     textLabel.append(text);
-    const button = (label: string, onClick: () => void) => {
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.textContent = label;
-      b.addEventListener('click', onClick);
-      return b;
-    };
-    const back = button('◀ back', () => this.change({ step: Math.max(0, this.value<number>('step') - 1) }));
-    const next = button('next token ▶', () => this.change({ step: this.value<number>('step') + 1 }));
-    const step = slider({ label: 'tokens generated', min: 0, max: 32, step: 1, value: 0, onInput: (v) => this.change({ step: v }) });
-    const stepInput = step.element.querySelector('input')!;
-    const layer = document.createElement('select');
-    layer.setAttribute('aria-label', 'layer');
-    layer.addEventListener('change', () => this.change({ layer: Number(layer.value) }));
-    const head = document.createElement('select');
-    head.setAttribute('aria-label', 'head');
-    head.addEventListener('change', () => this.change({ head: Number(head.value) }));
+    const step = stepper({ label: 'tokens generated', next: 'next token ▶', max: 32, onStep: (v) => this.change({ step: v }) });
+    const layer = numberedSelect('layer', 'layer', (v) => this.change({ layer: v }));
+    const head = numberedSelect('head', 'head', (v) => this.change({ head: v }));
     textLabel.dataset.control = 'text';
-    back.dataset.control = next.dataset.control = step.element.dataset.control = 'step';
-    layer.dataset.control = 'layer';
-    head.dataset.control = 'head';
-    controls.append(textLabel, back, next, step.element, layer, head);
+    controls.append(textLabel, ...step.elements, layer.element, head.element);
 
     const tokens = document.createElement('div');
     tokens.className = 'tokens';
@@ -211,7 +189,7 @@ export class KvCache extends EngineElement {
     const table = new ScreenReaderTable();
     caches.append(figure('K cache (newest row outlined)', keys), figure('V cache', values), figure('its attention', attention));
     root.append(controls, tokens, facts, caches, table.element);
-    return { root, text, back, next, step, stepInput, layer, head, tokens, keys, values, attention, facts, table };
+    return { root, text, step, layer, head, tokens, keys, values, attention, facts, table };
   }
 }
 
