@@ -11,6 +11,7 @@ EMSCRIPTEN_BINDINGS(attnlab) {
   function("buildInfo", &build_info);
   function("setThreads", &set_threads);
   function("memoryInUse", &memory_in_use);
+  function("memoryPeak", &memory_peak);
   function("benchmark", &benchmark);
 
   function("positionalTable", &positional_table);
@@ -63,6 +64,8 @@ EMSCRIPTEN_BINDINGS(attnlab) {
       .function("step", &TrainerHandle::step)
       .function("progress", &TrainerHandle::progress)
       .function("heldOutAccuracy", &TrainerHandle::held_out_accuracy)
+      .function("heldOutLoss", &TrainerHandle::held_out_loss)
+      .function("schedule", &TrainerHandle::schedule)
       .function("model", &TrainerHandle::model)
       .function("example", &TrainerHandle::example);
   function("createTrainer", &create_trainer);

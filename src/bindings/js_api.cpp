@@ -1,8 +1,8 @@
 #include "bindings/js_api.hpp"
 
 #include <cmath>
-#include <malloc.h>
 
+#include "bindings/heap_usage.hpp"
 #include "bindings/marshal.hpp"
 #include "core/alibi.hpp"
 #include "core/check.hpp"
@@ -49,19 +49,33 @@ val set_threads(const val& threads) {
 }
 
 val memory_in_use() {
-  return guarded([] { return val(static_cast<double>(mallinfo().uordblks)); });
+  return guarded([] { return val(static_cast<double>(heap_in_use())); });
+}
+
+val memory_peak(const val& options) {
+  return guarded([&] {
+    const double peak = static_cast<double>(heap_peak());
+    if (get_bool(options, "reset", false)) heap_reset_peak();
+    return val(peak);
+  }, options);
 }
 
 val benchmark(const val& options) {
   return guarded([&] {
-    const BenchmarkResult r = run_benchmark(benchmark_kernel_from_string(get_string(options, "kernel", "")),
-                                            get_index(options, "n", 1, 4096),
-                                            static_cast<int>(get_index(options, "repeats", 1, 1000, 7)),
-                                            get_number(options, "minMs", 300.0));
+    const BenchmarkKernel kernel = benchmark_kernel_from_string(get_string(options, "kernel", ""));
+    BenchmarkOptions o;
+    const Index n = get_index(options, "n", 1, benchmark_max_length(kernel));
+    if (has(options, "d")) o.d = get_index(options, "d", 1, 1024);
+    o.min_repeats = static_cast<int>(get_index(options, "repeats", 1, 1000, o.min_repeats));
+    o.min_ms = get_number(options, "minMs", o.min_ms);
+    o.warm_up = get_bool(options, "warmUp", o.warm_up);
+    const std::size_t before = heap_reset_peak();
+    const BenchmarkResult r = run_benchmark(kernel, n, o);
     val out = val::object();
     out.set("medianMs", r.median_ms);
     out.set("gflops", r.gflops);
     out.set("repeats", r.repeats);
+    out.set("peakBytes", static_cast<double>(heap_peak() - before));
     return out;
   }, options);
 }

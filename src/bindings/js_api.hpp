@@ -22,7 +22,10 @@ val build_info();
 val set_threads(const val& threads);
 // bytes of the WebAssembly heap in use (malloc'd and not freed)
 val memory_in_use();
-// {kernel: "single_head" | "multi_head", n, repeats?, minMs?} → {medianMs, gflops, repeats}
+// {reset?} → the most bytes in use at once since the last reset; reset starts a new mark from now
+val memory_peak(const val& options);
+// {kernel, n, d?, repeats?, minMs?, warmUp?} → {medianMs, gflops, repeats, peakBytes}: peakBytes is
+// the heap's high-water mark during the run above what was in use before it (inputs included)
 val benchmark(const val& options);
 
 // positional encodings
@@ -119,9 +122,13 @@ class TrainerHandle {
   explicit TrainerHandle(Trainer trainer) : trainer_(std::move(trainer)) {}
   // {trace?: boolean | string[]} → {step, loss, accuracy, learningRate, gradientNorm, trace?}
   val step(const val& options);
-  val progress() const;  // {stepsDone, totalSteps, task}
+  val progress() const;  // {stepsDone, totalSteps, task, parameters}
   // {count?, seed?} → share of held-out examples solved
   val held_out_accuracy(const val& options) const;
+  // {count?, seed?} → mean cross-entropy per target over held-out examples (nats)
+  val held_out_loss(const val& options) const;
+  // the learning rate of steps 1 … totalSteps (Float32Array)
+  val schedule() const;
   // a model holding a copy of the weights so far, with the task's vocabulary
   std::shared_ptr<ModelHandle> model() const;
   // {split?: "train" | "heldOut", seed?} → {tokens, targets, text}
@@ -129,7 +136,7 @@ class TrainerHandle {
  private:
   Trainer trainer_;
 };
-// {task: "copy" | "reverse" | "sort" | "coreference", seed?, steps?, batchSize?, learningRate?, warmupSteps?}
+// {task, seed?, steps?, batchSize?, learningRate?, warmupSteps?, size?: {dModel?, heads?, layers?, dFF?}}
 std::shared_ptr<TrainerHandle> create_trainer(const val& options);
 // {text} → {text, tokens, pronoun, referent, distractor}: a sentence of the coreference language
 val coreference_sentence(const val& options);

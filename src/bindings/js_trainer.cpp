@@ -1,6 +1,7 @@
 #include "bindings/js_api.hpp"
 #include "bindings/marshal.hpp"
 #include "core/check.hpp"
+#include "model/params.hpp"
 
 namespace attnlab::js {
 
@@ -14,7 +15,19 @@ std::shared_ptr<TrainerHandle> create_trainer(const val& options) {
     o.schedule.warmup_steps = get_index(options, "warmupSteps", 0, o.schedule.total_steps, o.schedule.warmup_steps);
     o.batch_size = get_index(options, "batchSize", 1, 512, o.batch_size);
     o.schedule.peak = static_cast<float>(get_number(options, "learningRate", o.schedule.peak));
-    return std::make_shared<TrainerHandle>(Trainer(task, o));
+    if (!has(options, "size")) return std::make_shared<TrainerHandle>(Trainer(task, o));
+    // a model of another size for the task: its width, heads, depth (of each stack) and FFN width
+    const val size = get(options, "size");
+    ModelConfig config = task->model_config();
+    config.d_model = get_index(size, "dModel", 1, 1024, config.d_model);
+    config.n_heads = get_index(size, "heads", 1, 64, config.n_heads);
+    config.n_layers = get_index(size, "layers", 1, 48, config.n_layers);
+    if (config.architecture == Architecture::encoder_decoder) config.n_decoder_layers = config.n_layers;
+    config.d_ff = get_index(size, "dFF", 1, 4096, config.d_ff);
+    config.validate();
+    // a trainer keeps parameters, gradients and two moments: a quarter of the model limit each
+    require_parameter_bytes(config, kDefaultMaxParameterBytes / 4);
+    return std::make_shared<TrainerHandle>(Trainer(task, Transformer::random(config, o.seed), o));
   }, options);
 }
 
@@ -39,7 +52,23 @@ val TrainerHandle::progress() const {
   out.set("stepsDone", static_cast<double>(trainer_.steps_done()));
   out.set("totalSteps", static_cast<double>(trainer_.options().schedule.total_steps));
   out.set("task", trainer_.task().name());
+  out.set("parameters", static_cast<double>(parameter_bytes(trainer_.model().config()) / sizeof(float)));
   return out;
+}
+
+val TrainerHandle::held_out_loss(const val& options) const {
+  return guarded([&] {
+    return val(trainer_.held_out_loss(get_index(options, "count", 1, 10000, 200), get_seed(options, "seed", 2026)));
+  }, options);
+}
+
+val TrainerHandle::schedule() const {
+  return guarded([&] {
+    const LearningRateSchedule& schedule = trainer_.options().schedule;
+    std::vector<float> rates(static_cast<size_t>(schedule.total_steps));
+    for (Index t = 0; t < schedule.total_steps; ++t) rates[static_cast<size_t>(t)] = schedule.at(t);
+    return float_array(rates.data(), schedule.total_steps);
+  });
 }
 
 val TrainerHandle::held_out_accuracy(const val& options) const {

@@ -6,6 +6,7 @@
 #include "core/attention.hpp"
 #include "core/check.hpp"
 #include "core/exp.hpp"
+#include "core/thread_pool.hpp"
 
 namespace attnlab {
 
@@ -55,14 +56,16 @@ Matrix flash_attention_forward(const ConstMatrixRef& q, const ConstMatrixRef& k,
   require_size(n, v.cols(), "flash attention output");
   const Scalar scale = attention_scale(q.cols(), scaled);
   Matrix out = Matrix::Zero(n, v.cols());
-  Matrix s(std::min(block_rows, n), std::min(block_cols, m));
   if (trace) {
     trace->block_rows = block_rows;
     trace->block_cols = block_cols;
     trace->steps.clear();
   }
-  for (Index r0 = 0; r0 < n; r0 += block_rows) {
+  // One query block against every key block it can see; blocks are independent, so without a
+  // trace (which records tiles in order) they are spread over the threads, each with its own tile.
+  const auto query_block = [&](Index r0) {
     const Index rows = std::min(block_rows, n - r0);
+    Matrix s(rows, std::min(block_cols, m));
     RowVector max = RowVector::Constant(rows, kNegInf), sum = RowVector::Zero(rows);
     for (Index c0 = 0; c0 < m; c0 += block_cols) {
       const Index cols = std::min(block_cols, m - c0);
@@ -75,6 +78,12 @@ Matrix flash_attention_forward(const ConstMatrixRef& q, const ConstMatrixRef& k,
     }
     for (Index i = 0; i < rows; ++i)
       out.row(r0 + i) *= sum(i) > 0.0f ? 1.0f / sum(i) : 0.0f;
+  };
+  const Index blocks = (n + block_rows - 1) / block_rows;
+  if (trace) {
+    for (Index b = 0; b < blocks; ++b) query_block(b * block_rows);
+  } else {
+    parallel_for(blocks, [&](Index b) { query_block(b * block_rows); });
   }
   return out;
 }

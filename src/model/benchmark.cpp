@@ -7,6 +7,8 @@
 #include "core/attention.hpp"
 #include "core/check.hpp"
 #include "core/enum_names.hpp"
+#include "core/feed_forward.hpp"
+#include "core/flash_attention.hpp"
 #include "core/multi_head_attention.hpp"
 #include "core/random.hpp"
 
@@ -15,7 +17,9 @@ namespace attnlab {
 namespace {
 
 constexpr std::pair<const char*, BenchmarkKernel> kKernels[] = {
-    {"single_head", BenchmarkKernel::single_head}, {"multi_head", BenchmarkKernel::multi_head}};
+    {"single_head", BenchmarkKernel::single_head}, {"flash", BenchmarkKernel::flash},
+    {"projections", BenchmarkKernel::projections}, {"feed_forward", BenchmarkKernel::feed_forward},
+    {"multi_head", BenchmarkKernel::multi_head}};
 
 Matrix random_matrix(Index rows, Index cols, Rng& rng) {
   Matrix m(rows, cols);
@@ -35,34 +39,66 @@ BenchmarkKernel benchmark_kernel_from_string(const std::string& name) {
 }
 std::string to_string(BenchmarkKernel kernel) { return enum_name(kernel, kKernels); }
 
-BenchmarkResult run_benchmark(BenchmarkKernel kernel, Index n, int min_repeats, double min_ms) {
-  require(n >= 1 && n <= 4096, "benchmark: n must be between 1 and 4096");
+Index benchmark_max_length(BenchmarkKernel kernel) { return kernel == BenchmarkKernel::flash ? 32768 : 8192; }
+
+BenchmarkResult run_benchmark(BenchmarkKernel kernel, Index n, const BenchmarkOptions& options) {
+  const Index max_n = benchmark_max_length(kernel);
+  require(n >= 1 && n <= max_n, "benchmark: n must be between 1 and " + std::to_string(max_n) + " for " + to_string(kernel));
+  const Index d = options.d != 0 ? options.d : kernel == BenchmarkKernel::multi_head ? 512 : 64;
+  require(d >= 1 && d <= 1024 && (kernel != BenchmarkKernel::multi_head || d % 8 == 0),
+          "benchmark: d must be between 1 and 1024 (a multiple of the 8 heads for multi_head)");
+  const int min_repeats = options.min_repeats;
+  const double min_ms = options.min_ms;
   require(min_repeats >= 1 && min_repeats <= 1000 && min_ms >= 0 && min_ms <= 60000,
           "benchmark: repeats must be 1…1000 and time 0…60000 ms");
+  if (kernel == BenchmarkKernel::single_head) require_size(n, n, "benchmark: the n×n attention weights");
+  const double nd = static_cast<double>(n) * d;
   Rng rng(1);
   std::function<void()> call;
   double flops = 0;
   // inputs and outputs live outside the timed calls
-  Matrix q, k, v, weights, out, x;
+  Matrix q, k, v, weights, out, x, w;
   AttentionConfig config;
   AttentionParams params;
-  if (kernel == BenchmarkKernel::single_head) {
-    const Index d = 64;
-    q = random_matrix(n, d, rng);
-    k = random_matrix(n, d, rng);
-    v = random_matrix(n, d, rng);
-    weights.resize(n, n);
-    out.resize(n, d);
-    flops = 4.0 * n * n * d;
-    call = [&] { attention_forward(q, k, v, Mask::none(), true, weights, out); };
-  } else {
-    const Index d = 512;
-    config.d_model = d;
-    config.n_heads = 8;
-    params = AttentionParams::init(config, 2);
-    x = random_matrix(n, d, rng);
-    flops = 8.0 * n * d * d + 4.0 * n * n * d;
-    call = [&] { out = self_attention_forward(config, params, x, Mask::none()); };
+  FeedForwardParams ffn;
+  switch (kernel) {
+    case BenchmarkKernel::single_head:
+    case BenchmarkKernel::flash:
+      q = random_matrix(n, d, rng);
+      k = random_matrix(n, d, rng);
+      v = random_matrix(n, d, rng);
+      flops = 4.0 * n * nd;
+      if (kernel == BenchmarkKernel::flash) {
+        call = [&] { out = flash_attention_forward(q, k, v, false, true); };
+      } else {
+        weights.resize(n, n);
+        out.resize(n, d);
+        call = [&] { attention_forward(q, k, v, Mask::none(), true, weights, out); };
+      }
+      break;
+    case BenchmarkKernel::projections:
+      x = random_matrix(n, d, rng);
+      w = random_matrix(d, 3 * d, rng) * 0.02f;
+      flops = 8.0 * nd * d;
+      call = [&] {
+        q.noalias() = x * w;                             // [Q K V] = x·[W_Q W_K W_V]
+        out.noalias() = q.leftCols(d) * w.leftCols(d);   // ·W_O (any d × d matrix costs the same)
+      };
+      break;
+    case BenchmarkKernel::feed_forward:
+      x = random_matrix(n, d, rng);
+      ffn = FeedForwardParams::init(d, 4 * d, Activation::gelu, 2);
+      flops = 16.0 * nd * d;
+      call = [&] { out = feed_forward(ffn, Activation::gelu, x); };
+      break;
+    case BenchmarkKernel::multi_head:
+      config.d_model = d;
+      config.n_heads = 8;
+      params = AttentionParams::init(config, 2);
+      x = random_matrix(n, d, rng);
+      flops = 8.0 * nd * d + 4.0 * n * nd;
+      call = [&] { out = self_attention_forward(config, params, x, Mask::none()); };
+      break;
   }
   const auto run_for = [&](std::vector<double>* times) {
     const double start = now_ms();
@@ -72,7 +108,7 @@ BenchmarkResult run_benchmark(BenchmarkKernel kernel, Index n, int min_repeats, 
       if (times) times->push_back(now_ms() - t0);
     }
   };
-  run_for(nullptr);  // warm-up: lets the WebAssembly engine optimise the kernels
+  if (options.warm_up) run_for(nullptr);
   std::vector<double> times;
   run_for(&times);
   std::sort(times.begin(), times.end());

@@ -7,9 +7,13 @@
 
 namespace attnlab {
 
+// What each kernel computes on an (n × d) input, d its default unless given, and its flops:
 enum class BenchmarkKernel {
-  single_head,  // softmax(QKᵀ/√d)·V with d = 64: 4·n²·d flops
-  multi_head,   // 8 heads, d_model = 512, projections included: 8·n·d² + 4·n²·d flops
+  single_head,   // softmax(QKᵀ/√d)·V, the n×n weights formed (d = 64): 4·n²·d
+  flash,         // the same, tile by tile with an online softmax (flash_attention.hpp): 4·n²·d
+  projections,   // Q, K, V and the output projection, x·W for four (d × d) W (d = 64): 8·n·d²
+  feed_forward,  // GELU(x·W₁ + b₁)·W₂ + b₂ with d_ff = 4d (d = 64): 16·n·d²
+  multi_head,    // 8 heads, d_model = d (512), projections included: 8·n·d² + 4·n²·d
 };
 BenchmarkKernel benchmark_kernel_from_string(const std::string& name);
 std::string to_string(BenchmarkKernel kernel);
@@ -20,8 +24,18 @@ struct BenchmarkResult {
   int repeats = 0;
 };
 
-// runs the kernel on seeded random input of length n until both min_repeats calls and min_ms
-// milliseconds are done (after a warm-up of the same length)
-BenchmarkResult run_benchmark(BenchmarkKernel kernel, Index n, int min_repeats = 7, double min_ms = 300);
+struct BenchmarkOptions {
+  Index d = 0;          // width; 0: the kernel's default
+  int min_repeats = 7;  // timed calls, at least
+  double min_ms = 300;  // milliseconds of timed calls, at least
+  bool warm_up = true;  // first the same calls untimed (lets WebAssembly engines optimise the code)
+};
+
+// the longest input a kernel accepts: flash never forms the n×n matrix, so it goes further
+Index benchmark_max_length(BenchmarkKernel kernel);
+
+// runs the kernel on seeded random input of length n until both options.min_repeats calls and
+// options.min_ms milliseconds are done
+BenchmarkResult run_benchmark(BenchmarkKernel kernel, Index n, const BenchmarkOptions& options = {});
 
 }  // namespace attnlab

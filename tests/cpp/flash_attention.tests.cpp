@@ -4,6 +4,7 @@
 #include "core/attention.hpp"
 #include "core/check.hpp"
 #include "core/flash_attention.hpp"
+#include "core/thread_pool.hpp"
 #include "support.hpp"
 
 using namespace attnlab;
@@ -54,6 +55,14 @@ TEST_CASE("flash attention equals naive attention", "[flash]") {
     if (allocation_tracking_available()) CHECK(allocation_tracking_peak() >= std::size_t(n) * n * sizeof(float));
     allocation_tracking_stop();
     CHECK_THAT(out, IsNear(reference, 1e-5));
+  }
+  SECTION("query blocks spread over threads give the same bits as one thread") {
+    const Matrix q = random(300, 16, 10), k = random(300, 16, 11), v = random(300, 16, 12);
+    const Matrix one = flash_attention_forward(q, k, v, true, true, 32, 48);
+    set_num_threads(std::min<Index>(max_threads(), 3));
+    const Matrix several = flash_attention_forward(q, k, v, true, true, 32, 48);
+    set_num_threads(1);
+    CHECK(several == one);
   }
 }
 

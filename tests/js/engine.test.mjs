@@ -322,6 +322,55 @@ for (const threads of [1, 'auto']) {
       assertThrows(() => engine.coreferenceSentence('colourless green ideas sleep furiously'), /not a sentence of the language/);
     });
 
+    it('trains another size of a task, with its schedule, parameter count and held-out loss', () => {
+      const trainer = engine.createTrainer({ task: 'sort', seed: 3, steps: 40, warmupSteps: 10, batchSize: 8,
+        size: { dModel: 16, heads: 2, layers: 1, dFF: 32 } });
+      // embeddings (vocab 30 × 16, positions 20 × 16) + one block + final norm, as the config implies
+      const config = trainer.model().config;
+      assert.deepEqual([config.d_model, config.n_heads, config.n_layers, config.d_ff], [16, 2, 1, 32]);
+      const block = 4 * 16 * 16 + 4 * 16 + 2 * 16 * 32 + 32 + 16 + 4 * 16;
+      assert.equal(trainer.parameters, config.vocab_size * 16 + config.n_ctx * 16 + block + 2 * 16);
+      const schedule = trainer.schedule;
+      assert.equal(schedule.length, 40);
+      const steps = Array.from({ length: 40 }, () => trainer.step().learningRate);
+      assertClose(schedule, steps, 0, 'the schedule is the learning rate each step used');
+      assert.ok(schedule[9] > schedule[0] && schedule[39] < schedule[9], 'warm-up, then decay');
+      const loss = trainer.heldOutLoss({ count: 50 });
+      assert.ok(loss > 0 && loss < Math.log(config.vocab_size) + 1, `held-out loss ${loss}`);
+      assert.equal(trainer.heldOutLoss({ count: 50 }), loss, 'the same examples give the same loss');
+      trainer.dispose();
+      assertThrows(() => engine.createTrainer({ task: 'sort', size: { dModel: 30, heads: 4 } }), /divisible|heads/);
+      assertThrows(() => engine.createTrainer({ task: 'sort', size: { dModel: 1024, layers: 48, dFF: 4096 } }), /parameter/);
+      assertThrows(() => engine.createTrainer({ task: 'sort', size: { layers: 0 } }), /layers/);
+    });
+
+    it('times every kernel and reports the heap it needed', () => {
+      const once = { repeats: 1, minMs: 0, warmUp: false };
+      for (const kernel of ['single_head', 'flash', 'projections', 'feed_forward', 'multi_head']) {
+        const r = engine.benchmark({ kernel, n: 64, d: 32, ...once });
+        assert.ok(r.medianMs > 0 && r.gflops > 0 && r.repeats === 1, kernel);
+      }
+      const n = 2048;
+      const naive = engine.benchmark({ kernel: 'single_head', n, ...once }).peakBytes;
+      const flash = engine.benchmark({ kernel: 'flash', n, ...once }).peakBytes;
+      assert.ok(naive >= 4 * n * n, `naive attention holds the n×n weights: ${naive} bytes`);
+      assert.ok(flash < 4 * 4 * n * 64 + (1 << 20), `flash holds O(n·d): ${flash} bytes`);
+      assertThrows(() => engine.benchmark({ kernel: 'single_head', n: 8193 }), /8192/);
+      assertThrows(() => engine.benchmark({ kernel: 'flash', n: 32769 }), /32768/);
+      assertThrows(() => engine.benchmark({ kernel: 'slow', n: 8 }), /single_head/);
+    });
+
+    it('keeps a heap high-water mark', () => {
+      engine.memoryPeak({ reset: true });
+      const start = engine.memoryPeak();
+      const big = engine.randomNormal({ rows: 1024, cols: 1024 });
+      assert.equal(big.data.length, 1 << 20);
+      const peak = engine.memoryPeak({ reset: true });
+      assert.ok(peak >= start + 4 * (1 << 20), `the 4 MB matrix passed through the heap: ${start} → ${peak}`);
+      assert.ok(engine.memoryPeak() < peak, 'a reset starts from what is in use now');
+      assert.ok(engine.memoryPeak() >= engine.memoryInUse(), 'the mark is never below what is in use');
+    });
+
     it('refuses bad training settings and keeps working', () => {
       assertThrows(() => engine.createTrainer({ task: 'translate' }), /unknown task "translate"/);
       assertThrows(() => engine.createTrainer({ task: 'sort', batchSize: 0 }), /batchSize/);

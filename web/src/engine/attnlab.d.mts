@@ -324,6 +324,9 @@ export interface TrainerOptions {
   learningRate?: number;
   /** linear warm-up steps, 0 … steps */
   warmupSteps?: number;
+  /** another size than the task's demo model: d_model (divisible by heads), heads, layers (of each
+   * stack), d_ff; limited to a quarter of the default parameter limit (the trainer holds four copies) */
+  size?: { dModel?: number; heads?: number; layers?: number; dFF?: number };
 }
 
 export interface TrainingStep {
@@ -343,9 +346,13 @@ export interface TrainingStep {
 export interface RawTrainer {
   /** one AdamW step on a fresh batch; a non-finite loss throws and keeps the weights */
   step(options: { trace?: boolean | string[] }): TrainingStep;
-  progress(): { stepsDone: number; totalSteps: number; task: TaskName };
+  progress(): { stepsDone: number; totalSteps: number; task: TaskName; parameters: number };
   /** share of held-out examples the model solves exactly (default 200 examples, seed 2026) */
   heldOutAccuracy(options: { count?: number; seed?: number }): number;
+  /** mean cross-entropy in nats per target over held-out examples (default 200, seed 2026) */
+  heldOutLoss(options: { count?: number; seed?: number }): number;
+  /** the learning rate of steps 1 … totalSteps: warm-up, then cosine decay */
+  schedule(): Float32Array;
   /** a Model holding a copy of the weights so far, with the task's vocabulary */
   model(): RawModel;
   /** one example of the task: tokens, the target at each position (−1: none), and its text */
@@ -363,16 +370,25 @@ export interface CoreferenceSentence {
   distractor: number;
 }
 
+export type BenchmarkKernel = 'single_head' | 'flash' | 'projections' | 'feed_forward' | 'multi_head';
+
 export interface AttnlabModule {
   buildInfo(): BuildInfo;
   /** threads used from now on, 1 … maxThreads; more is an error */
   setThreads(threads: number): number;
   /** bytes of the WebAssembly heap in use */
   memoryInUse(): number;
-  /** times an attention kernel in the engine: warm-up, then the median of at least `repeats`
-   * calls lasting at least `minMs` (defaults 7 and 300); single_head: d = 64, multi_head: 8 heads,
-   * d_model = 512 with projections */
-  benchmark(options: { kernel: 'single_head' | 'multi_head'; n: number; repeats?: number; minMs?: number }): { medianMs: number; gflops: number; repeats: number };
+  /** the most bytes of the heap in use at once since the last reset (or the start); `reset` starts
+   * a new high-water mark from what is in use now */
+  memoryPeak(options: { reset?: boolean }): number;
+  /** times a kernel in the engine on seeded random (n × d) input: a warm-up (unless `warmUp` is
+   * false), then the median of at least `repeats` calls lasting at least `minMs` (defaults 7 and
+   * 300). single_head: softmax(QKᵀ/√d)·V forming the n×n weights (d = 64, n ≤ 8192); flash: the
+   * same tile by tile (n ≤ 32768); projections: x·W for Q, K, V and the output (d = 64);
+   * feed_forward: GELU FFN with d_ff = 4d (d = 64); multi_head: 8 heads, d_model = d (512), with
+   * projections. `peakBytes`: the heap's high-water mark during the run above what was in use
+   * before (inputs, outputs and workspace) */
+  benchmark(options: { kernel: BenchmarkKernel; n: number; d?: number; repeats?: number; minMs?: number; warmUp?: boolean }): { medianMs: number; gflops: number; repeats: number; peakBytes: number };
   /** Node builds only: lets the process exit while engine threads wait for work */
   unrefThreads?(): void;
 

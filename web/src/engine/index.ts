@@ -238,6 +238,12 @@ export class Trainer extends EngineObject<RawTrainer> {
   get task(): TaskName { return this.live.progress().task; }
   /** share of held-out examples solved exactly */
   heldOutAccuracy(options: { count?: number; seed?: number } = {}): number { return this.live.heldOutAccuracy(options); }
+  /** mean cross-entropy (nats per target) over held-out examples (default 200, seed 2026) */
+  heldOutLoss(options: { count?: number; seed?: number } = {}): number { return this.live.heldOutLoss(options); }
+  /** the learning rate of steps 1 … totalSteps */
+  get schedule(): Float32Array { return this.live.schedule(); }
+  /** the model's parameter count */
+  get parameters(): number { return this.live.progress().parameters; }
   /** a Model with a copy of the weights so far (it does not follow later steps) */
   model(): Model { return new Model(this.live.model()); }
   example(options: { split?: 'train' | 'heldOut'; seed?: number } = {}): TrainingExample {
@@ -263,6 +269,8 @@ export class Engine {
   }
   /** bytes of the WebAssembly heap in use */
   memoryInUse(): number { return this.raw.memoryInUse(); }
+  /** the most heap bytes in use at once since the last reset; `reset` starts a new mark from now */
+  memoryPeak(options: { reset?: boolean } = {}): number { return this.raw.memoryPeak(options); }
   /** times an attention kernel (a measurement: median ms and GFLOP/s) */
   benchmark(options: Parameters<AttnlabModule['benchmark']>[0]): ReturnType<AttnlabModule['benchmark']> {
     return this.raw.benchmark(options);

@@ -1,0 +1,43 @@
+#include <catch2/catch.hpp>
+
+#include "core/check.hpp"
+#include "model/benchmark.hpp"
+
+using namespace attnlab;
+
+// Timing itself is never asserted (benchmarks are measurements); these check what a run reports.
+TEST_CASE("benchmark runs every kernel and counts its flops", "[benchmark]") {
+  BenchmarkOptions once;
+  once.min_repeats = 1;
+  once.min_ms = 0;
+  once.warm_up = false;
+  SECTION("flops per call follow each kernel's formula") {
+    const Index n = 96;
+    const double d = 32;
+    once.d = 32;
+    const std::pair<BenchmarkKernel, double> cases[] = {
+        {BenchmarkKernel::single_head, 4.0 * n * n * d}, {BenchmarkKernel::flash, 4.0 * n * n * d},
+        {BenchmarkKernel::projections, 8.0 * n * d * d}, {BenchmarkKernel::feed_forward, 16.0 * n * d * d},
+        {BenchmarkKernel::multi_head, 8.0 * n * d * d + 4.0 * n * n * d}};
+    for (const auto& [kernel, flops] : cases) {
+      INFO(to_string(kernel));
+      const BenchmarkResult r = run_benchmark(kernel, n, once);
+      CHECK(r.repeats == 1);
+      REQUIRE(r.median_ms > 0);
+      CHECK(r.gflops * r.median_ms * 1e6 == Approx(flops).epsilon(1e-9));
+    }
+  }
+  SECTION("names round-trip; unknown names, bad n and d are refused") {
+    for (const char* name : {"single_head", "flash", "projections", "feed_forward", "multi_head"})
+      CHECK(to_string(benchmark_kernel_from_string(name)) == name);
+    CHECK_THROWS_WITH(benchmark_kernel_from_string("fast"), Catch::Contains("single_head"));
+    CHECK_THROWS_WITH(run_benchmark(BenchmarkKernel::single_head, 8193, once), Catch::Contains("8192"));
+    CHECK(benchmark_max_length(BenchmarkKernel::flash) == 32768);
+    CHECK_THROWS_WITH(run_benchmark(BenchmarkKernel::flash, 32769, once), Catch::Contains("32768"));
+    once.d = 12;
+    CHECK_THROWS_WITH(run_benchmark(BenchmarkKernel::multi_head, 16, once), Catch::Contains("multiple of the 8 heads"));
+    once.d = 0;
+    once.min_repeats = 0;
+    CHECK_THROWS_AS(run_benchmark(BenchmarkKernel::flash, 16, once), Error);
+  }
+}
