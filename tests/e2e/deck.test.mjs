@@ -101,6 +101,25 @@ describe('the deck', () => {
     await close();
   });
 
+  it('links every open question and takeaway to slides that exist, keeping the settings', async () => {
+    const { page, problems, close } = await openPage(browser, `${server.url}#summary&dk=128`);
+    const ids = await slideIds(page);
+    for (const id of ['open-questions', 'summary']) {
+      const targets = await page.locator(`section#${id} li`).evaluateAll((items) =>
+        items.map((li) => [...li.querySelectorAll('a')].map((a) => a.getAttribute('href').slice(1))));
+      assert.equal(targets.length, id === 'summary' ? 5 : 4);
+      for (const links of targets) {
+        assert.ok(links.length >= 2, `${id}: each item points to at least two slides`);
+        for (const target of links) assert.ok(ids.includes(target), `${id} links to #${target}, which is no slide`);
+      }
+    }
+    await page.locator('section#summary a[href="#why-sqrt-dk"]').click();
+    await page.locator('section#why-sqrt-dk.active').waitFor();
+    assert.match(page.url(), /#why-sqrt-dk&dk=128/);
+    assert.deepEqual(problems, []);
+    await close();
+  });
+
   it('jumps by number, shows an overview on Esc, and keeps keys typed into a widget', async () => {
     const { page, problems, close } = await openPage(browser, server.url);
     const ids = await slideIds(page);

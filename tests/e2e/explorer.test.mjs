@@ -44,6 +44,7 @@ describe('the attention explorer', () => {
     const { page, widget, problems, requests, close } = await open();
     await widget.locator('.reading', { hasText: 'The model reads “it” = mat (p = ' }).waitFor();
     assert.match(await widget.locator('.reading').textContent(), /mat \(p = (0\.9\d\d|1\.000)\) — right/);
+    assert.ok(await widget.getByRole('group', { name: 'model' }).isHidden(), 'no choice of model before one is trained here');
     assert.match(await widget.locator('.distribution h3').textContent(), /“it” looks at \(layer 1, head 0\)/);
     const shown = await bars(widget);
     assert.equal(await widget.locator('.distribution li.top .word').textContent(), 'mat');

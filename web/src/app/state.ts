@@ -47,6 +47,21 @@ const PATCHES = 'attn-patches';
 const KV_CACHE = 'attn-kv-cache';
 const GENERATION = 'attn-generation';
 const FAMILIES = 'attn-families';
+const COMPLEXITY = 'attn-complexity';
+const FLASH = 'attn-flash';
+const TRAINING = 'attn-training';
+const SCALING_LAWS = 'attn-scaling-laws';
+/** widths the complexity slide sweeps n at, and the longest n it goes to */
+export const COMPLEXITY_WIDTHS = ['32', '64', '128'] as const;
+export const COMPLEXITY_LENGTHS = ['1024', '2048', '4096'] as const;
+/** flash attention's tile sides in the animation, and the longest n of its measurement */
+export const FLASH_TILES = ['2', '3', '4', '6', '8'] as const;
+export const FLASH_LENGTHS = ['4096', '8192', '16384', '32768'] as const;
+/** the tasks the page trains, and the model sizes it offers (demo: the shipped models' shape) */
+export const TRAINING_TASKS = ['copy', 'reverse', 'sort', 'coreference'] as const;
+export const TRAINING_SIZES = ['small', 'demo', 'large'] as const;
+/** the three laws of Kaplan et al. (2020): loss against parameters, data, compute */
+export const SCALING_LAWS_SHOWN = ['N', 'D', 'C'] as const;
 /** where each block's norm sits: before its sub-layers (pre-LN), after the residual sum (post-LN), or none */
 export const NORM_PLACEMENTS = ['pre', 'post', 'none'] as const;
 export const ACTIVATIONS = ['relu', 'gelu', 'gelu_tanh', 'swiglu'] as const;
@@ -157,6 +172,25 @@ export const FIELDS: readonly Field[] = [
   { key: 'vp-px', element: PATCHES, attribute: 'pixels', type: 'text', maxLength: 172, default: '' },
   { key: 'vp-p', element: PATCHES, attribute: 'patch', type: 'enum', values: PATCH_SIZES, default: '4' },
   { key: 'vp-q', element: PATCHES, attribute: 'query', type: 'int', min: 0, max: 255, default: 27 },
+
+  // the width the n sweep runs at, and its longest n
+  { key: 'cx-d', element: COMPLEXITY, attribute: 'd', type: 'enum', values: COMPLEXITY_WIDTHS, default: '64' },
+  { key: 'cx-n', element: COMPLEXITY, attribute: 'maxN', type: 'enum', values: COMPLEXITY_LENGTHS, default: '2048' },
+
+  // the animated small case (n queries and keys, tile rows × columns, tiles done) and the measured n
+  { key: 'fl-n', element: FLASH, attribute: 'n', type: 'int', min: 2, max: 24, default: 12 },
+  { key: 'fl-br', element: FLASH, attribute: 'blockRows', type: 'enum', values: FLASH_TILES, default: '4' },
+  { key: 'fl-bc', element: FLASH, attribute: 'blockCols', type: 'enum', values: FLASH_TILES, default: '4' },
+  { key: 'fl-step', element: FLASH, attribute: 'step', type: 'int', min: 0, max: 144, default: 0 },
+  { key: 'fl-max', element: FLASH, attribute: 'maxN', type: 'enum', values: FLASH_LENGTHS, default: '16384' },
+
+  // what the page trains: task, model size, seed
+  { key: 'tr-task', element: TRAINING, attribute: 'task', type: 'enum', values: TRAINING_TASKS, default: 'copy' },
+  { key: 'tr-size', element: TRAINING, attribute: 'size', type: 'enum', values: TRAINING_SIZES, default: 'demo' },
+  { key: 'tr-seed', element: TRAINING, attribute: 'seed', type: 'int', min: 0, max: 99999, default: 7 },
+
+  // which law is drawn large
+  { key: 'sl-law', element: SCALING_LAWS, attribute: 'law', type: 'enum', values: SCALING_LAWS_SHOWN, default: 'N' },
 
   // the picture's key/value heads, and a model the reader sizes: layers, width, query heads, the
   // GQA groups, the context length and the precision of the cache

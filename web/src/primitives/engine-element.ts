@@ -59,9 +59,9 @@ export abstract class EngineElement extends HTMLElement {
   private readonly showProgress = () => this.showLoading();
 
   /** the attributes of `element` in the page's field table, any others the widget reads, and the
-   * ones every widget takes (`controls`, `height`) */
+   * ones every widget takes (`controls`, `height`); lower-cased, as HTML reports them ("topK" → "topk") */
   static attributesOf(element: string, ...others: string[]): string[] {
-    return [...fieldsOf(element).map((f) => f.attribute), ...others, 'controls', 'height'];
+    return [...fieldsOf(element).map((f) => f.attribute), ...others, 'controls', 'height'].map((name) => name.toLowerCase());
   }
 
   constructor(styles: string, hint: string) {

@@ -2,13 +2,15 @@
 // word's attention over the sentence as bars, one head as a heatmap or as lines between two columns
 // of words (the head view), every layer and head as thumbnails (the model view), and what the model
 // reads "it" as. Words outside the vocabulary and text outside the model's language are named;
-// the attention is shown regardless. Settings: sentence, token (the query word; −1 = "it"), layer,
-// head, view (heatmap | head | model).
+// the attention is shown regardless. Once the reader has trained a coreference model on the
+// training slide, the explorer offers it beside the shipped one.
+// Settings: sentence, token (the query word; −1 = "it"), layer, head, view (heatmap | head | model).
 import { pageModel, type RemoteEngine } from '../app/engine';
 import {
   queryRow, readIt, readingNotes, readSentence, runModel, weightsName, type ItReading, type SentenceReading,
 } from '../app/coreference-reading';
 import { EXPLORER_VIEWS, type ExplorerView } from '../app/state';
+import { trainedModel, trainedModels } from '../app/trained-models';
 import { formatNumber } from '../math/format';
 import { at, row, type MatrixData } from '../math/matrix';
 import { topIndices } from '../math/ranking';
@@ -51,6 +53,10 @@ const styles = `
 `;
 
 const VIEW_NAMES: Record<ExplorerView, string> = { heatmap: 'Heatmap', head: 'Head view', model: 'Model view' };
+const HINTS = {
+  shipped: 'the row of “it” in layer 1: every head puts almost all its weight on the referent, and “soft ⇄ hungry” moves it from the mat to the cat.',
+  trained: 'the model trained on the training slide: how far its row of “it” has come towards the referent, against the shipped model’s.',
+};
 const LABEL_CHARS = 12;
 /** above this many words the head view draws only each query's strongest lines */
 const ALL_LINES_UP_TO = 8;
@@ -176,27 +182,51 @@ export class Explorer extends EngineElement {
   });
   private readonly headView = new HeadView((query, commit) => (commit ? this.chooseQuery(query) : this.paint(query < 0 ? undefined : query)));
   private thumbs: { figure: HTMLElement; map: Heatmap }[][] = [];
+  /** read the sentence with the coreference model trained on this page (when there is one) */
+  private useTrained = false;
+  private readonly onTrained = (e: Event) => {
+    const { task, show } = (e as CustomEvent<{ task: string; show: boolean }>).detail;
+    if (task !== 'coreference') return;
+    if (show) this.useTrained = true;
+    this.update();
+  };
 
   constructor() {
-    super(styles, 'the row of “it” in layer 1: every head puts almost all its weight on the referent, and “soft ⇄ hungry” moves it from the mat to the cat.');
+    super(styles, HINTS.shipped);
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
     pageModel('coreference').catch(() => undefined);
+    trainedModels.addEventListener('change', this.onTrained);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    trainedModels.removeEventListener('change', this.onTrained);
   }
 
   protected async render(engine: RemoteEngine): Promise<void> {
     const text = this.value<string>('sentence');
-    const reading = await readSentence(engine, text);
+    const trained = trainedModel('coreference');
+    const shipped = await readSentence(engine, text);
+    // a model trained here has the task's vocabulary, the shipped model's: the same tokens serve it
+    const reading = trained && this.useTrained ? { ...shipped, model: trained.model, config: await trained.model.config() } : shipped;
     const { n_layers: layers, n_heads: heads } = reading.config;
     const names = Array.from({ length: layers * heads }, (_, k) => weightsName(Math.floor(k / heads), k % heads));
     // every answer first, then the whole view at once: no moment shows one sentence's notes with another's reading
     const run = reading.tokens.length ? await runModel(reading, names) : undefined;
     const it = run ? await readIt(engine, reading, run.logits) : undefined;
 
+    // a model trained here may have another number of layers or heads
+    if (this.view && (this.view.layers !== layers || this.view.heads !== heads)) this.view = undefined;
     const view = (this.view ??= this.build(layers, heads));
     if (!view.root.isConnected) this.body.replaceChildren(view.root);
+    view.modelGroup.hidden = !trained;
+    view.modelButtons.shipped.setAttribute('aria-pressed', String(reading === shipped));
+    view.modelButtons.trained.setAttribute('aria-pressed', String(reading !== shipped));
+    if (trained) view.modelButtons.trained.title = `trained on the training slide: ${trained.about}`;
+    this.setHint(reading === shipped ? HINTS.shipped : HINTS.trained);
     if (view.input.value !== text && this.root.activeElement !== view.input) view.input.value = text;
     view.swap.disabled = !/\b(soft|hungry)\b/i.test(text);
     view.notes.textContent = readingNotes(reading).join(' ');
@@ -355,6 +385,7 @@ export class Explorer extends EngineElement {
       element.dataset.control = name;
       element.append(Object.assign(document.createElement('span'), { textContent: name }), ...buttons);
       controls.append(element);
+      return element;
     };
     const button = (text: string, label: string, settings: Record<string, string | number>) => {
       const b = document.createElement('button');
@@ -364,6 +395,18 @@ export class Explorer extends EngineElement {
       b.addEventListener('click', () => this.change(settings));
       return b;
     };
+    const choice = (text: string, trained: boolean) => {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = text;
+      b.addEventListener('click', () => {
+        this.useTrained = trained;
+        this.update();
+      });
+      return b;
+    };
+    const modelButtons = { shipped: choice('shipped', false), trained: choice('trained here', true) };
+    const modelGroup = group('model', [modelButtons.shipped, modelButtons.trained]);
     const viewButtons = new Map(EXPLORER_VIEWS.map((v) => [v, button(VIEW_NAMES[v], VIEW_NAMES[v], { view: v })]));
     const layerButtons = Array.from({ length: layers }, (_, l) => button(String(l), `layer ${l}`, { layer: l }));
     const headButtons = Array.from({ length: heads }, (_, h) => button(String(h), `head ${h}`, { head: h }));
@@ -406,8 +449,8 @@ export class Explorer extends EngineElement {
     main.append(picture, side);
 
     root.append(sentenceBar, controls, notes, wordsRow, main);
-    return { root, input, swap, reading, viewButtons, layerButtons, headButtons, notes, words, heatmapPanel, headPanel,
-      modelPanel, distributionTitle, distribution };
+    return { root, layers, heads, input, swap, reading, modelGroup, modelButtons, viewButtons, layerButtons, headButtons, notes,
+      words, heatmapPanel, headPanel, modelPanel, distributionTitle, distribution };
   }
 }
 

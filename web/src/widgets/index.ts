@@ -27,6 +27,10 @@ const WIDGETS: Record<string, () => Promise<unknown>> = {
   'attn-kv-cache': () => import('./kv-cache'),
   'attn-generation': () => import('./generation'),
   'attn-families': () => import('./families'),
+  'attn-complexity': () => import('./complexity'),
+  'attn-flash': () => import('./flash'),
+  'attn-training': () => import('./training'),
+  'attn-scaling-laws': () => import('./scaling-laws'),
 };
 
 export const WIDGET_TAGS = Object.keys(WIDGETS);

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { doublings, endSlopes, overtakes, timingsAgree } from '../../web/src/math/complexity';
+
+describe('doublings', () => {
+  it('doubles from the start up to the end', () => {
+    expect(doublings(128, 2048)).toEqual([128, 256, 512, 1024, 2048]);
+    expect(doublings(32, 256)).toEqual([32, 64, 128, 256]);
+    expect(doublings(128, 1000)).toEqual([128, 256, 512]);
+    expect(doublings(128, 64)).toEqual([]);
+    expect(() => doublings(0, 8)).toThrow(/positive/);
+  });
+});
+
+describe('timingsAgree', () => {
+  it('compares the two fastest timings, whatever came slower', () => {
+    expect(timingsAgree([10, 12], 1.25)).toBe(true);
+    expect(timingsAgree([10, 13], 1.25)).toBe(false);
+    expect(timingsAgree([31, 10, 12.5], 1.25)).toBe(true);
+    expect(timingsAgree([10], 1.25)).toBe(false);
+  });
+});
+
+describe('endSlopes', () => {
+  it('fits the first and the last few points, which bend where a cost changes shape', () => {
+    const quadratic = [128, 256, 512, 1024].map((n) => [n, 5e-6 * n * n] as const);
+    const [first, last] = endSlopes(quadratic)!;
+    expect(first).toBeCloseTo(2, 12);
+    expect(last).toBeCloseTo(2, 12);
+    // n·d² + n²·d with d = 64: near 1 for n ≪ d, towards 2 for n ≫ d
+    const layer = [4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096].map((n) => [n, n * 64 * 64 + n * n * 64] as const);
+    const [short, long] = endSlopes(layer)!;
+    expect(short).toBeGreaterThan(1);
+    expect(short).toBeLessThan(1.2);
+    expect(long).toBeGreaterThan(1.9);
+    expect(long).toBeLessThan(2);
+    expect(endSlopes(layer, 10)![0]).toBeLessThan(endSlopes(layer, 10)![1]);
+  });
+  it('needs more points than it fits at each end', () => {
+    expect(endSlopes([[1, 1], [2, 4], [4, 16]])).toBeUndefined();
+    expect(endSlopes([[1, 1], [2, 4], [4, 16], [8, 64]])).toHaveLength(2);
+  });
+});
+
+describe('overtakes', () => {
+  const n = [128, 256, 512, 1024];
+  it('finds where a quadratic cost passes a linear one, on log-log axes', () => {
+    // n² = 384·n at n = 384, between the measured 256 and 512
+    const at = overtakes(n, n.map((x) => x * x), n.map((x) => 384 * x));
+    expect(at).toBeCloseTo(384, 9);
+  });
+  it('says nothing when the cost is already larger, or never becomes larger', () => {
+    expect(overtakes(n, n.map((x) => x * x), n.map((x) => x))).toBeUndefined();
+    expect(overtakes(n, n.map((x) => x), n.map((x) => x * x))).toBeUndefined();
+  });
+  it('counts a tie at a measured point as overtaking there', () => {
+    expect(overtakes(n, [1, 2, 4, 8], [2, 3, 4, 5])).toBeCloseTo(512, 9);
+  });
+});

@@ -1,0 +1,44 @@
+// What the complexity slide reads off its measured times: the sizes it sweeps, when repeated
+// timings of a point agree, how the slope of a cost bends from the short end to the long end, and
+// where one cost overtakes another. DOM-free.
+import { fitPowerLaw } from './power-law';
+
+/** from, 2·from, 4·from, … up to `to` (inclusive when reached by doubling) */
+export function doublings(from: number, to: number): number[] {
+  if (!(from > 0) || !Number.isFinite(to)) throw new Error('doublings: need a positive start and a finite end');
+  const sizes: number[] = [];
+  for (let x = from; x <= to; x *= 2) sizes.push(x);
+  return sizes;
+}
+
+/** Whether repeated timings of one point agree: the two fastest within a factor `tolerance` of each
+ * other. Another program busy for a while slows a timing down, never speeds one up, so the fastest
+ * two agreeing says neither was slowed much. */
+export function timingsAgree(times: readonly number[], tolerance: number): boolean {
+  if (times.length < 2) return false;
+  const [fastest, next] = [...times].sort((a, b) => a - b);
+  return next <= fastest * tolerance;
+}
+
+/** The fitted slopes over the first `span` points and over the last `span`: how a cost that is not
+ * one power law (n·d² + n²·d) bends, from a few points at each end rather than two, which noise
+ * would swing. `undefined` unless there are more than `span` points (else both ends are the same). */
+export function endSlopes(points: readonly (readonly [number, number])[], span = 3): [number, number] | undefined {
+  if (points.length <= span) return undefined;
+  return [fitPowerLaw(points.slice(0, span)).exponent, fitPowerLaw(points.slice(-span)).exponent];
+}
+
+/** The x at which `rising` first becomes larger than `other` (both measured at the same increasing
+ * x), interpolating ln(rising/other) linearly in ln x between the two measured x on either side.
+ * `undefined` if it is larger from the first x on, or never. */
+export function overtakes(x: readonly number[], rising: readonly number[], other: readonly number[]): number | undefined {
+  const gap = x.map((_, i) => Math.log(rising[i] / other[i]));
+  if (!(gap[0] < 0)) return undefined;
+  for (let i = 1; i < x.length; i++) {
+    if (gap[i] >= 0) {
+      const share = -gap[i - 1] / (gap[i] - gap[i - 1]);
+      return Math.exp(Math.log(x[i - 1]) + share * Math.log(x[i] / x[i - 1]));
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,583 @@
+// <attn-flash>: flash attention, exact tile by tile, computed by the engine. On the left a small
+// case (n queries and keys, one head of width 8, seeded inputs) walked one tile at a time: the n×n
+// scores cut into B_r × B_c tiles (done tiles filled, the current one outlined, later ones empty)
+// and each query row's running max m and sum ℓ after the current tile, with the factor e^{m−m′}
+// by which a new max rescaled what the row had summed so far; after the last tile, m, ℓ and the
+// output are checked against the engine's naive computation. On the right both kernels timed in
+// this browser as n doubles (d = 64): time and peak heap memory against n on log-log axes with
+// their fitted slopes; naive stops at the engine's limit, beyond which only the size of its n×n
+// matrix is drawn. The timing starts once the widget is on screen, one engine call per point (the
+// longest take seconds, and the page's other widgets wait for the shared engine meanwhile); it
+// pauses while the widget is out of view, and Cancel stops it.
+// Settings: n, blockRows, blockCols, step (tiles done), maxN (the longest n timed).
+import type { RemoteEngine } from '../app/engine';
+import { FLASH_LENGTHS, FLASH_TILES, limitsOf } from '../app/state';
+import type { HeadResult } from '../engine/index';
+import { css, diverging } from '../math/colormap';
+import {
+  largestDifference, normalisersFromWeights, rowMaxima, rowsAfter, sweepPlan, sweepShare, tileCount,
+  type RowState, type SweepKernel, type SweepPoint,
+} from '../math/flash';
+import { formatBytes, formatNumber, formatSignificant } from '../math/format';
+import { at, maxAbsFinite } from '../math/matrix';
+import { fitPowerLaw } from '../math/power-law';
+import { CANVAS_FONT, foreground, sharpCanvas } from '../primitives/canvas';
+import { EngineElement } from '../primitives/engine-element';
+import { tickStep } from '../primitives/heatmap';
+import { whenIdle } from '../primitives/idle';
+import { Plot, SERIES_COLOURS, type Series } from '../primitives/plot';
+import { ScreenReaderTable } from '../primitives/screen-reader-table';
+import { slider } from '../primitives/slider';
+import { stepper } from '../primitives/stepper';
+
+const TAG = 'attn-flash';
+
+/** the small case: one head as wide as its input (d = d_k = 8), seeded; scores spread about ±2 */
+const SMALL = { d: 8, inputSeed: 11, weightSeed: 12, std: 0.5 } as const;
+/** the timed kernels' width */
+const TIMED_WIDTH = 64;
+/** the longest n the engine times naive attention at (its n×n weights, attnlab.d.mts) */
+const NAIVE_LONGEST = 8192;
+/** the slopes are fitted from this n on: below it a call's fixed costs (threads waking up, the
+ * inputs) hide the n² */
+const FIT_FROM = 1024;
+const MIB = 2 ** 20;
+
+const KERNEL_NAMES: Record<SweepKernel, string> = { flash: 'flash', single_head: 'naive' };
+const KERNEL_COLOURS: Record<SweepKernel, string> = { flash: SERIES_COLOURS.blue, single_head: SERIES_COLOURS.vermillion };
+
+/** the score grid's side and the columns of numbers beside it, in CSS pixels */
+const GRID = { side: 204, left: 22, top: 18, gap: 6 } as const;
+const NUMBER_COLUMNS = [
+  { title: 'm', width: 38 },
+  { title: 'ℓ', width: 38 },
+  { title: 'rescale', width: 64 },
+] as const;
+const CURRENT = SERIES_COLOURS.orange;
+const RESCALED = SERIES_COLOURS.vermillion;
+const PLOT_SIZE = { width: 314, height: 132 };
+
+const styles = `
+.controls { display: flex; flex-wrap: wrap; gap: 4px 10px; align-items: center; margin: 0 0 4px; font-size: 14px; }
+.controls input[type="range"] { width: 76px; }
+.controls output { min-width: 1.4em; }
+.controls select { padding: 1px 3px; }
+.controls button { padding: 2px 8px; }
+.tile { display: inline-flex; gap: 4px; align-items: center; }
+.animation { display: flex; flex-wrap: wrap; gap: 6px 12px; align-items: flex-start; }
+.animation canvas { display: block; flex: none; }
+.words { flex: 1 1 14em; min-width: 0; font-size: 13.5px; line-height: 1.4; }
+.words p { margin: 0 0 6px; }
+h4 { margin: 0 0 4px; font-size: 14px; font-weight: 600; }
+.check { font-variant-numeric: tabular-nums; }
+.same { color: var(--good); font-weight: 600; }
+.moved { color: var(--bad); font-weight: 600; }
+.sweep { display: flex; flex-wrap: wrap; gap: 2px 10px; align-items: center; font-size: 13px; margin: 6px 0 2px; }
+.sweep h4 { margin: 0; }
+.sweep progress { width: 64px; }
+.sweep button { padding: 1px 8px; font-size: 13px; }
+.sweep .state { color: var(--muted); }
+.plots { display: flex; flex-wrap: wrap; gap: 2px 12px; }
+.plots figure { width: ${PLOT_SIZE.width}px; max-width: 100%; }
+.plots figcaption { font-size: 12px; }
+.summary { margin: 2px 0 0; font-size: 13px; line-height: 1.35; font-variant-numeric: tabular-nums; }
+.summary .not-run { color: var(--muted); font-style: italic; }
+`;
+
+/** what the engine returned for one small case: flash's tiles and output, and the naive computation */
+interface SmallCase {
+  key: string;
+  flash: HeadResult;
+  naive: HeadResult;
+}
+
+interface Measurement {
+  medianMs: number;
+  peakBytes: number;
+}
+
+type SweepState = 'paused' | 'running' | 'stopping' | 'stopped' | 'done';
+
+const pointKey = (p: SweepPoint) => `${p.kernel}:${p.n}`;
+
+/** a call's timing options: short calls are warmed up and repeated for a steadier median; the
+ * fitted ones run once, which takes long enough (and leaves one output at a time in the heap) */
+const timingOptions = (n: number) => (n < FIT_FROM ? { repeats: 3, minMs: 60, warmUp: true } : { repeats: 1, minMs: 0, warmUp: false });
+
+function formatDuration(ms: number): string {
+  return ms < 1000 ? `${formatSignificant(ms, 3)} ms` : `${formatSignificant(ms / 1000, 3)} s`;
+}
+
+const count = (n: number) => n.toLocaleString('en');
+
+export class Flash extends EngineElement {
+  static readonly observedAttributes = EngineElement.attributesOf(TAG);
+  private readonly grid = sharpCanvas('the score matrix in tiles: done tiles filled, the current one outlined; each row\'s running max m and sum ℓ beside it');
+  private readonly rowsTable = new ScreenReaderTable();
+  private readonly timePlot = new Plot({ xLabel: 'n', yLabel: 'time (ms)', xLog: true, yLog: true, ...PLOT_SIZE });
+  private readonly memoryPlot = new Plot({ xLabel: 'n', yLabel: 'peak (MiB)', xLog: true, yLog: true, ...PLOT_SIZE });
+  private readonly measurementsTable = new ScreenReaderTable();
+  private view?: ReturnType<Flash['build']>;
+  private small?: SmallCase;
+  /** the sweep's results by point (an Error when the engine refused it) */
+  private readonly measured = new Map<string, Measurement | Error>();
+  private sweep?: { stop: boolean; wake?: () => void };
+  private sweepState: SweepState = 'paused';
+  /** the point the engine is timing now */
+  private timing?: SweepPoint;
+  /** the reader cancelled: no new sweep until they ask, or change the longest n */
+  private cancelled = false;
+  /** the longest n asked for last: asking for another starts the timing again after a cancel */
+  private longest = 0;
+
+  constructor() {
+    super(styles, 'new maxima rescale ℓ; flash’s memory grows like n, naive’s like n².');
+  }
+
+  stepForward(): boolean {
+    const { step, tiles } = this.stepping();
+    if (step >= tiles) return false;
+    this.change({ step: step + 1 });
+    return true;
+  }
+
+  stepBack(): boolean {
+    const { step } = this.stepping();
+    if (step <= 0) return false;
+    this.change({ step: step - 1 });
+    return true;
+  }
+
+  /** the tiles of the small case and how many are done */
+  private stepping(): { step: number; tiles: number } {
+    const tiles = tileCount(this.value<number>('n'), Number(this.value<string>('blockRows')), Number(this.value<string>('blockCols')));
+    return { step: Math.min(this.value<number>('step'), tiles), tiles };
+  }
+
+  protected async render(engine: RemoteEngine): Promise<void> {
+    const n = this.value<number>('n');
+    const blockRows = Number(this.value<string>('blockRows'));
+    const blockCols = Number(this.value<string>('blockCols'));
+    const longest = Number(this.value<string>('maxN'));
+    const view = (this.view ??= this.build());
+    if (!view.root.isConnected) this.body.replaceChildren(view.root);
+    view.n.set(n);
+    view.blockRows.value = String(blockRows);
+    view.blockCols.value = String(blockCols);
+    view.longest.value = String(longest);
+    if (longest !== this.longest) {
+      this.longest = longest;
+      this.cancelled = false;
+    }
+
+    const small = await this.smallCase(engine, n, blockRows, blockCols);
+    const tiles = small.flash.flash!.tiles;
+    const step = Math.min(this.value<number>('step'), tiles.length);
+    view.step.set(step, tiles.length);
+    const rows = rowsAfter(tiles, step, n, blockRows);
+    this.drawGrid(small, rows, step, blockRows, blockCols);
+    this.explain(small, rows, step, blockRows, blockCols);
+
+    this.drawSweep();
+    if (!this.sweep && !this.cancelled && this.pending().length > 0) {
+      this.runSweep(engine).catch((error: unknown) => this.showError(`The timing failed: ${error instanceof Error ? error.message : String(error)}`));
+    }
+  }
+
+  /** flash and naive attention on the same seeded input (one head: W_Q, W_K, W_V are d × d) */
+  private async smallCase(engine: RemoteEngine, n: number, blockRows: number, blockCols: number): Promise<SmallCase> {
+    const key = `${n}:${blockRows}:${blockCols}`;
+    if (this.small?.key === key) return this.small;
+    const { d, inputSeed, weightSeed, std } = SMALL;
+    const [x, weights, projection] = await Promise.all([
+      engine.randomNormal({ rows: n, cols: d, seed: inputSeed }),
+      engine.randomNormal({ rows: d, cols: 3 * d, seed: weightSeed, std }),
+      engine.randomNormal({ rows: d, cols: d, seed: weightSeed + 1, std }),
+    ]);
+    const input = { x: x.data, n, d, heads: 1, cAttnWeight: weights.data, cAttnBias: new Float32Array(3 * d),
+      cProjWeight: projection.data, cProjBias: new Float32Array(d) };
+    const [flash, naive] = await Promise.all([engine.attention({ ...input, flash: { blockRows, blockCols } }), engine.attention(input)]);
+    if (!flash.heads[0]?.flash || !naive.heads[0]?.scaled) throw new Error('the engine returned no flash tiles or no scores');
+    return (this.small = { key, flash: flash.heads[0], naive: naive.heads[0] });
+  }
+
+  /** the n×n scores in tiles, and each row's m, ℓ and rescale factor beside them */
+  private drawGrid(small: SmallCase, rows: RowState[], step: number, blockRows: number, blockCols: number): void {
+    const scores = small.naive.scaled!;
+    const tiles = small.flash.flash!.tiles;
+    const n = scores.rows;
+    const range = maxAbsFinite(scores) || 1;
+    const cell = GRID.side / n;
+    const numbersLeft = GRID.left + GRID.side + GRID.gap;
+    const width = numbersLeft + NUMBER_COLUMNS.reduce((s, c) => s + c.width, 0);
+    const height = GRID.top + GRID.side + 2;
+    const canvas = this.grid.canvas;
+    this.grid.draw(width, height, (g) => {
+      const fg = foreground(canvas);
+      const x = (j: number) => GRID.left + j * cell;
+      const y = (i: number) => GRID.top + i * cell;
+      // the rows of the current tile, across the numbers too
+      const current = step > 0 ? tiles[step - 1] : undefined;
+      if (current) {
+        const first = current.queryBlock * blockRows;
+        const last = Math.min(n, first + blockRows);
+        g.fillStyle = CURRENT;
+        g.globalAlpha = 0.16;
+        g.fillRect(numbersLeft - 4, y(first), width - numbersLeft + 4, y(last) - y(first));
+        g.globalAlpha = 1;
+      }
+      // done tiles show their scores
+      for (const tile of tiles.slice(0, step)) {
+        for (let i = tile.queryBlock * blockRows; i < Math.min(n, (tile.queryBlock + 1) * blockRows); i++) {
+          for (let j = tile.keyBlock * blockCols; j < Math.min(n, (tile.keyBlock + 1) * blockCols); j++) {
+            g.fillStyle = css(diverging(at(scores, i, j), range));
+            g.fillRect(x(j), y(i), cell, cell);
+          }
+        }
+      }
+      g.strokeStyle = fg;
+      g.lineWidth = 1;
+      if (cell >= 6) {
+        g.globalAlpha = 0.1;
+        for (let k = 1; k < n; k++) {
+          g.beginPath(); g.moveTo(x(k), y(0)); g.lineTo(x(k), y(n)); g.stroke();
+          g.beginPath(); g.moveTo(x(0), y(k)); g.lineTo(x(n), y(k)); g.stroke();
+        }
+      }
+      g.globalAlpha = 0.55;
+      for (let k = blockCols; k < n; k += blockCols) { g.beginPath(); g.moveTo(x(k), y(0)); g.lineTo(x(k), y(n)); g.stroke(); }
+      for (let k = blockRows; k < n; k += blockRows) { g.beginPath(); g.moveTo(x(0), y(k)); g.lineTo(x(n), y(k)); g.stroke(); }
+      g.globalAlpha = 1;
+      g.strokeRect(x(0), y(0), GRID.side, GRID.side);
+      if (current) {
+        g.strokeStyle = CURRENT;
+        g.lineWidth = 3;
+        const [r0, c0] = [current.queryBlock * blockRows, current.keyBlock * blockCols];
+        g.strokeRect(x(c0), y(r0), x(Math.min(n, c0 + blockCols)) - x(c0), y(Math.min(n, r0 + blockRows)) - y(r0));
+      }
+
+      g.fillStyle = fg;
+      g.font = CANVAS_FONT;
+      g.textBaseline = 'bottom';
+      g.textAlign = 'left';
+      g.fillText('query i ↓, key j →', GRID.left, GRID.top - 3);
+      g.textAlign = 'right';
+      let left = numbersLeft;
+      for (const column of NUMBER_COLUMNS) {
+        left += column.width;
+        g.fillText(column.title, left - 4, GRID.top - 3);
+      }
+      g.textBaseline = 'middle';
+      const every = tickStep(n, cell, 13);
+      for (let i = 0; i < n; i += every) g.fillText(String(i), GRID.left - 4, y(i + 0.5));
+      // the row numbers: as large as a row allows
+      g.font = `${Math.max(9, Math.min(12, Math.floor(cell)))}px system-ui, "DejaVu Sans", sans-serif`;
+      rows.forEach((row, i) => {
+        const started = Number.isFinite(row.max);
+        const texts = [formatNumber(row.max, 2), formatNumber(row.sum, 2), row.rescale === undefined ? '' : `×${formatSignificant(row.rescale, 2)}`];
+        let right = numbersLeft;
+        texts.forEach((text, k) => {
+          right += NUMBER_COLUMNS[k].width;
+          g.fillStyle = k === 2 ? RESCALED : fg;
+          g.globalAlpha = started ? 1 : 0.45;
+          g.fillText(text, right - 4, y(i + 0.5));
+        });
+        g.globalAlpha = 1;
+      });
+    });
+    this.rowsTable.fill({
+      caption: `each query row after ${step} of ${tiles.length} tiles: running max m, running sum ℓ, and e^(m−m′) where this tile raised the max`,
+      head: ['query', 'm', 'ℓ', 'e^(m−m′)'],
+      rows: rows.map((row, i) => [String(i), row.max, row.sum, row.rescale ?? ''] as [string, number, number, number | string]),
+      format: (v) => formatSignificant(v, 7),
+    });
+  }
+
+  /** what the current tile did, and after the last one the check against the naive computation */
+  private explain(small: SmallCase, rows: RowState[], step: number, blockRows: number, blockCols: number): void {
+    const view = this.view!;
+    const tiles = small.flash.flash!.tiles;
+    const n = rows.length;
+    view.title.textContent = `S = QKᵀ/√d in ${blockRows}×${blockCols} tiles`;
+    if (step === 0) {
+      view.explain.textContent = `No tile yet: every row starts at m = −∞, ℓ = 0, O = 0. Press → for the first of ${tiles.length} tiles. `
+        + `Flash holds ${blockRows * blockCols} scores at a time; naive holds all n² = ${n * n}.`;
+    } else {
+      const tile = tiles[step - 1];
+      const span = (block: number, size: number) => `${block * size}–${Math.min(n, (block + 1) * size) - 1}`;
+      const rescaled = rows.filter((r) => r.rescale !== undefined).length;
+      const what = tile.keyBlock === 0
+        ? 'These rows’ first tile: m and ℓ start here.'
+        : rescaled > 0
+          ? `${rescaled} row${rescaled === 1 ? '’s max' : 's’ maxima'} grew to m′: ℓ and O were scaled by e^(m−m′) (rescale), then this tile’s terms added.`
+          : 'No row’s max grew: ℓ and O only gained this tile’s terms.';
+      view.explain.textContent = `Tile ${step} of ${tiles.length}: queries ${span(tile.queryBlock, blockRows)} × keys ${span(tile.keyBlock, blockCols)}. ${what}`;
+    }
+    if (step < tiles.length) {
+      view.check.className = 'check muted';
+      view.check.textContent = 'After the last tile, m, ℓ and out are checked against naive attention.';
+      return;
+    }
+    // naive: the row maxima of S, the softmax normalisers read off its weights, and its output
+    const gaps = [
+      largestDifference(rows.map((r) => r.max), rowMaxima(small.naive.scaled!)),
+      largestDifference(rows.map((r) => r.sum), normalisersFromWeights(small.naive.weights!)),
+      largestDifference(small.flash.output!.data, small.naive.output!.data),
+    ];
+    const verdict = (gap: number) => `<span class="${gap < 1e-4 ? 'same' : 'moved'}">max |Δ| = ${gap === 0 ? '0' : formatSignificant(gap, 2)}</span>`;
+    view.check.className = 'check';
+    view.check.innerHTML = 'Against naive attention on all n×n scores at once:<br>'
+      + `m vs max<sub>j</sub> S<sub>ij</sub>: ${verdict(gaps[0])}<br>`
+      + `ℓ vs Σ<sub>j</sub> e<sup>S<sub>ij</sub>−max</sup>: ${verdict(gaps[1])}<br>`
+      + `out vs softmax(S)·V: ${verdict(gaps[2])}`;
+  }
+
+  /** the points of the sweep up to the longest n not measured yet, in the order they run */
+  private pending(): SweepPoint[] {
+    return sweepPlan(Number(this.value<string>('maxN')), NAIVE_LONGEST).filter((p) => !this.measured.has(pointKey(p)));
+  }
+
+  /** one engine call per point, while the widget is on screen, until done or cancelled */
+  private async runSweep(engine: RemoteEngine): Promise<void> {
+    const sweep: { stop: boolean; wake?: () => void } = { stop: false };
+    this.sweep = sweep;
+    try {
+      for (;;) {
+        // after the page's own work (other widgets drawing): it would share the cores with the timing
+        await new Promise<void>((resolve) => whenIdle(resolve));
+        const next = this.pending()[0];
+        if (!next || sweep.stop) break;
+        // off screen (another slide, or taken off the page) the engine is left to the rest of the page
+        if (!this.onScreen()) {
+          this.setSweepState('paused');
+          await this.untilOnScreen(sweep);
+          continue;
+        }
+        this.timing = next;
+        this.setSweepState('running');
+        let result: Measurement | Error;
+        try {
+          result = await engine.benchmark({ kernel: next.kernel, n: next.n, d: TIMED_WIDTH, ...timingOptions(next.n) });
+        } catch (error) {
+          result = error instanceof Error ? error : new Error(String(error));
+        }
+        this.timing = undefined;
+        this.measured.set(pointKey(next), result);
+        this.drawSweep();
+      }
+    } finally {
+      this.sweep = undefined;
+      this.setSweepState(this.pending().length === 0 ? 'done' : 'stopped');
+    }
+  }
+
+  /** really on screen: on the shown slide (not just laid out), in a visible tab, half of it in the window */
+  private onScreen(): boolean {
+    if (document.visibilityState !== 'visible' || !this.isConnected || !this.checkVisibility({ visibilityProperty: true })) return false;
+    const box = this.getBoundingClientRect();
+    const seen = (start: number, end: number, room: number) => (Math.min(end, room) - Math.max(start, 0)) / Math.min(end - start, room);
+    return box.width > 0 && box.height > 0 && seen(box.left, box.right, innerWidth) > 0.5 && seen(box.top, box.bottom, innerHeight) > 0.5;
+  }
+
+  /** resolves once the widget is on screen, or the sweep is stopped */
+  private untilOnScreen(sweep: { stop: boolean; wake?: () => void }): Promise<void> {
+    return new Promise((resolve) => {
+      const observer = new IntersectionObserver(() => check(), { threshold: [0, 0.25, 0.5, 0.75, 1] });
+      const done = () => {
+        observer.disconnect();
+        removeEventListener('attn-redraw', check);
+        document.removeEventListener('visibilitychange', check);
+        sweep.wake = undefined;
+        resolve();
+      };
+      // the deck shows a slide with "attn-redraw"; scrolling and other hosts move it into view
+      const check = () => { if (sweep.stop || this.onScreen()) done(); };
+      sweep.wake = done;
+      observer.observe(this);
+      addEventListener('attn-redraw', check);
+      document.addEventListener('visibilitychange', check);
+    });
+  }
+
+  private setSweepState(state: SweepState): void {
+    this.sweepState = state;
+    this.dataset.sweep = state;
+    const view = this.view;
+    if (!view) return;
+    const plan = sweepPlan(Number(this.value<string>('maxN')), NAIVE_LONGEST);
+    const done = plan.filter((p) => this.measured.has(pointKey(p))).length;
+    view.progress.value = sweepShare(plan, (p) => this.measured.has(pointKey(p)));
+    view.progress.hidden = state === 'done';
+    const running = this.timing;
+    view.action.textContent = state === 'done' ? 'Measure again' : state === 'stopped' ? 'Measure' : 'Cancel';
+    view.action.disabled = state === 'stopping';
+    view.state.textContent = {
+      running: running ? `${KERNEL_NAMES[running.kernel]}, n = ${count(running.n)} (${done + 1}/${plan.length})…` : 'timing…',
+      paused: done === 0 ? 'starts when on screen' : 'paused while out of view',
+      stopping: 'stopping after this call…',
+      stopped: `stopped: ${done} of ${plan.length} points`,
+      done: `${plan.length} calls; slopes fitted from n = ${count(FIT_FROM)}`,
+    }[state];
+  }
+
+  private onAction(): void {
+    if (this.sweep) {
+      this.sweep.stop = true;
+      this.cancelled = true;
+      this.sweep.wake?.();
+      if (this.sweep) this.setSweepState('stopping');
+      return;
+    }
+    if (this.sweepState === 'done') this.measured.clear();
+    this.cancelled = false;
+    this.update();
+  }
+
+  /** the measured points so far: time and peak memory against n, the fitted slopes, and what naive could not run */
+  private drawSweep(): void {
+    const view = this.view!;
+    const plan = sweepPlan(Number(this.value<string>('maxN')), NAIVE_LONGEST);
+    const lengths = [...new Set(plan.map((p) => p.n))];
+    const points = (kernel: SweepKernel) => plan.flatMap((p) => {
+      const m = this.measured.get(pointKey(p));
+      return p.kernel === kernel && m && !(m instanceof Error) ? [{ n: p.n, ...m }] : [];
+    });
+    const slope = (xy: [number, number][]) => {
+      const fitted = xy.filter(([x]) => x >= FIT_FROM);
+      return fitted.length >= 2 ? fitPowerLaw(fitted).exponent : undefined;
+    };
+    const named = (kernel: SweepKernel, k: number | undefined) => `${KERNEL_NAMES[kernel]}${k === undefined ? '' : `, slope ${formatNumber(k, 2)}`}`;
+    const kernels: SweepKernel[] = ['flash', 'single_head'];
+    const flash = points('flash');
+    // n² through the middle of flash's fitted points: e^{mean(ln t − 2 ln n)}·n²
+    const fitted = flash.filter((p) => p.n >= FIT_FROM);
+    const middle = Math.exp(fitted.reduce((sum, p) => sum + Math.log(p.medianMs / p.n ** 2), 0) / fitted.length);
+    const reference: Series[] = fitted.length > 0 ? [{
+      name: '∝ n² (slope 2)', colour: SERIES_COLOURS.purple, style: 'dashed',
+      x: [lengths[0], lengths[lengths.length - 1]], y: [lengths[0], lengths[lengths.length - 1]].map((n) => middle * n ** 2),
+    }] : [];
+    const xRange: [number, number] = [lengths[0], lengths[lengths.length - 1]];
+    const notRun = lengths.filter((n) => n > NAIVE_LONGEST);
+    const floats = (n: number) => (4 * n * n) / MIB;
+    this.timePlot.configure({ xRange });
+    this.memoryPlot.configure({ xRange });
+    this.timePlot.draw([
+      ...kernels.map((kernel): Series => {
+        const xy = points(kernel).map((p): [number, number] => [p.n, p.medianMs]);
+        return { name: named(kernel, slope(xy)), colour: KERNEL_COLOURS[kernel], style: 'line+points', x: xy.map((p) => p[0]), y: xy.map((p) => p[1]) };
+      }),
+      ...reference,
+    ]);
+    this.memoryPlot.draw([
+      ...kernels.map((kernel): Series => {
+        const xy = points(kernel).map((p): [number, number] => [p.n, p.peakBytes / MIB]);
+        return { name: named(kernel, slope(xy)), colour: KERNEL_COLOURS[kernel], style: 'line+points', x: xy.map((p) => p[0]), y: xy.map((p) => p[1]) };
+      }),
+      { name: '4n² B: n×n floats', colour: SERIES_COLOURS.purple, style: 'dashed', x: lengths, y: lengths.map(floats) },
+      ...(notRun.length > 0 ? [{ name: 'naive not run', colour: SERIES_COLOURS.purple, style: 'points', x: notRun, y: notRun.map(floats) } as const] : []),
+    ]);
+
+    const failed = plan.flatMap((p) => {
+      const m = this.measured.get(pointKey(p));
+      return m instanceof Error ? [`${KERNEL_NAMES[p.kernel]} at n = ${count(p.n)}: ${m.message}`] : [];
+    });
+    const naive = points('single_head');
+    const lines: string[] = [];
+    const last = flash[flash.length - 1];
+    if (last) lines.push(`Flash, n = ${count(last.n)}: ${formatDuration(last.medianMs)}, peak ${formatBytes(last.peakBytes)}.`);
+    const lastNaive = naive[naive.length - 1];
+    if (lastNaive) {
+      lines.push(`Naive, n = ${count(lastNaive.n)}: ${formatDuration(lastNaive.medianMs)}, peak ${formatBytes(lastNaive.peakBytes)} `
+        + `(n×n weights: ${formatBytes(4 * lastNaive.n ** 2)}).`);
+    }
+    view.summary.replaceChildren(lines.join(' '));
+    if (notRun.length > 0) {
+      const note = document.createElement('span');
+      note.className = 'not-run';
+      note.textContent = ` Naive not run at n = ${notRun.map(count).join(' and ')} (the engine stops it at ${count(NAIVE_LONGEST)}): `
+        + `its n×n float32 matrix alone would take ${notRun.map((n) => formatBytes(4 * n * n)).join(' and ')}.`;
+      view.summary.append(note);
+    }
+    for (const text of failed) view.summary.append(Object.assign(document.createElement('span'), { className: 'error', textContent: ` ${text}` }));
+
+    this.measurementsTable.fill({
+      caption: 'measured in this browser: median time and peak heap above what was in use before',
+      head: ['kernel', 'n', 'time (ms)', 'peak (bytes)'],
+      rows: [
+        ...plan.flatMap((p) => {
+          const m = this.measured.get(pointKey(p));
+          return m && !(m instanceof Error) ? [[KERNEL_NAMES[p.kernel], p.n, m.medianMs, m.peakBytes] as [string, number, number, number]] : [];
+        }),
+        ...notRun.map((n) => [`${KERNEL_NAMES.single_head}: not run`, n, '', `n×n float32 alone: ${4 * n * n}`] as [string, number, string, string]),
+      ],
+      format: (v, column) => (column === 1 ? formatSignificant(v, 4) : String(v)),
+    });
+    this.setSweepState(this.sweep ? this.sweepState : this.pending().length === 0 ? 'done' : this.cancelled ? 'stopped' : 'paused');
+  }
+
+  private build() {
+    const root = document.createElement('div');
+    const controls = document.createElement('div');
+    controls.className = 'controls';
+    const n = slider({ label: 'n', ...limitsOf(TAG, 'n'), value: 12, onInput: (v) => this.change({ n: v, step: 0 }) });
+    n.element.dataset.control = 'n';
+    const tileSide = (name: string, attribute: 'blockRows' | 'blockCols') => {
+      const select = document.createElement('select');
+      select.setAttribute('aria-label', name);
+      select.dataset.control = attribute;
+      select.append(...FLASH_TILES.map((v) => new Option(v, v)));
+      select.addEventListener('change', () => this.change({ [attribute]: select.value, step: 0 }));
+      return select;
+    };
+    const blockRows = tileSide('tile rows B_r', 'blockRows');
+    const blockCols = tileSide('tile columns B_c', 'blockCols');
+    const tile = document.createElement('span');
+    tile.className = 'tile';
+    tile.append('tile', blockRows, '×', blockCols);
+    const step = stepper({ label: 'tiles done', next: 'next tile ▶', max: limitsOf(TAG, 'step').max, onStep: (v) => this.change({ step: v }) });
+    controls.append(n.element, tile, ...step.elements);
+
+    const animation = document.createElement('div');
+    animation.className = 'animation';
+    const words = document.createElement('div');
+    words.className = 'words';
+    const title = document.createElement('h4');
+    const explain = document.createElement('p');
+    const check = document.createElement('p');
+    check.className = 'check';
+    words.append(title, explain, check);
+    animation.append(this.grid.canvas, words, this.rowsTable.element);
+
+    const bar = document.createElement('div');
+    bar.className = 'sweep';
+    const longest = document.createElement('select');
+    longest.setAttribute('aria-label', 'longest n');
+    longest.dataset.control = 'maxN';
+    longest.append(...FLASH_LENGTHS.map((v) => new Option(count(Number(v)), v)));
+    longest.addEventListener('change', () => this.change({ maxN: longest.value }));
+    const longestLabel = document.createElement('label');
+    longestLabel.className = 'control';
+    longestLabel.append('n ≤', longest);
+    const action = document.createElement('button');
+    action.type = 'button';
+    action.addEventListener('click', () => this.onAction());
+    const progress = document.createElement('progress');
+    progress.max = 1;
+    progress.setAttribute('aria-label', 'share of the timing done');
+    const state = document.createElement('span');
+    state.className = 'state';
+    state.setAttribute('role', 'status');
+    const heading = Object.assign(document.createElement('h4'), { textContent: `Timed here (d = ${TIMED_WIDTH}):` });
+    bar.append(heading, longestLabel, action, progress, state);
+    const plots = document.createElement('div');
+    plots.className = 'plots';
+    plots.append(this.timePlot.element, this.memoryPlot.element);
+    const summary = document.createElement('p');
+    summary.className = 'summary';
+
+    root.append(controls, animation, bar, plots, summary, this.measurementsTable.element);
+    return { root, n, blockRows, blockCols, step, title, explain, check, longest, action, progress, state, summary };
+  }
+}
+
+customElements.get(TAG) ?? customElements.define(TAG, Flash);

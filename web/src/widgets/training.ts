@@ -1,0 +1,649 @@
+// <attn-training>: trains a small Transformer on one of the engine's built-in tasks, in the page's
+// engine worker, one AdamW step per call, so the page stays responsive while it learns. Shown as it
+// runs: the progress, the batch loss and accuracy (averaged over buckets of steps) with the
+// held-out loss, the learning-rate schedule with the current step, and the attention of one fixed
+// held-out example in a chosen layer and head, measured again every few steps. Once paused or done:
+// the held-out accuracy, the model on the reader's own letters (or sentence), its three files to
+// download, and for coreference the explorer reading it. Training starts only when the reader
+// presses Train; changing a setting stops it and starts a fresh model.
+// Settings: task (copy | reverse | sort | coreference), size (small | demo | large: the task's demo
+// shape, or a narrower or a deeper model), seed (initialisation and batches).
+import { pageEngine, type RemoteEngine, type RemoteModel } from '../app/engine';
+import { readIt, readingNotes, readSentence, runModel, weightsName } from '../app/coreference-reading';
+import { SEMINAR_SENTENCE, TRAINING_SIZES, TRAINING_TASKS } from '../app/state';
+import { registerTrainedModel, showTrainedModel } from '../app/trained-models';
+import type { MatrixData } from '../engine/index';
+import type { RemoteTrainer } from '../engine/worker-client';
+import { formatNumber } from '../math/format';
+import { argmax } from '../math/ranking';
+import { bucketMeans, bucketSize, formatDuration, letterAnswer, thinned, type LetterTask } from '../math/training';
+import { canvasesPainted } from '../primitives/canvas';
+import { EngineElement } from '../primitives/engine-element';
+import { download } from '../primitives/export';
+import { Heatmap } from '../primitives/heatmap';
+import { Plot, SERIES_COLOURS, type Series } from '../primitives/plot';
+import { numberedSelect } from '../primitives/stepper';
+
+type Task = (typeof TRAINING_TASKS)[number];
+type Size = (typeof TRAINING_SIZES)[number];
+/** ready: a fresh model; stopping: finishing its step and measuring before it pauses */
+type Phase = 'ready' | 'training' | 'stopping' | 'paused' | 'done';
+
+/** the sizes beside each task's demo model (d_model 64, 4 heads, 2 layers) */
+const SIZES: Record<Exclude<Size, 'demo'>, { dModel: number; heads: number; layers: number; dFF: number }> = {
+  small: { dModel: 32, heads: 2, layers: 1, dFF: 128 },
+  large: { dModel: 96, heads: 4, layers: 3, dFF: 384 },
+};
+/** held-out examples measured (the engine's default set: seed 2026) */
+const HELD_OUT = 200;
+/** the held-out example whose attention is drawn: "lurbjt" (its letters all differ, none in order),
+ * and "the dog did not cross the mat because it was too soft" */
+const EXAMPLE_SEEDS: Record<Task, number> = { copy: 2, reverse: 2, sort: 2, coreference: 1 };
+/** steps between two measurements of its attention */
+const ATTENTION_EVERY = 25;
+/** about this many held-out losses over a run */
+const HELD_OUT_POINTS = 40;
+/** points per curve, however long the run (the schedule is smooth: fewer do) */
+const CURVE_POINTS = 80;
+const SCHEDULE_POINTS = 40;
+/** the least time between two redraws while training */
+const DRAW_EVERY_MS = 400;
+const PLOT = { width: 350, height: 130 };
+const RATE_PLOT = { width: 310, height: 120 };
+const MAP = { width: 225, height: 225 };
+
+const HINTS: Record<Task, string> = {
+  copy: 'press Train; after [SEP], a head’s rows sharpen onto the letter to write next.',
+  reverse: 'press Train; after [SEP], a head’s rows sharpen onto the mirrored letter.',
+  sort: 'press Train: sorting takes thousands of steps to find the next letter in order.',
+  coreference: 'press Train; the row of “it” sharpens onto the noun it refers to.',
+};
+/** what the held-out accuracy counts */
+const SOLVED: Record<Task, string> = {
+  copy: 'held-out strings it copies exactly', reverse: 'held-out strings it reverses exactly',
+  sort: 'held-out strings it sorts exactly', coreference: 'held-out sentences whose “it” it reads right',
+};
+
+const styles = `
+.controls { display: flex; flex-wrap: wrap; gap: 4px 14px; align-items: center; margin: 0 0 4px; font-size: 14px; }
+.group { display: inline-flex; gap: 4px; align-items: center; }
+.group > span { color: var(--muted); margin-right: 2px; }
+.group button { padding: 2px 9px; }
+.controls input[type="number"] { width: 4.2em; }
+.run { display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: center; margin: 0 0 4px; font-size: 14px; }
+.run button.primary { min-width: 6.2em; font-weight: 600; }
+.run progress { width: 130px; }
+.run .stats { font-variant-numeric: tabular-nums; }
+.note:empty { display: none; }
+.note { margin: 0 0 4px; font-size: 13px; color: var(--muted); }
+.plots { display: flex; gap: 12px; margin: 0 0 4px; }
+.legend { font-size: 12px; }
+.lower { display: flex; gap: 18px; align-items: flex-start; }
+.attention h4 { margin: 0 0 2px; font-size: 14px; font-weight: 600; }
+.attention .pick { display: flex; gap: 6px; align-items: center; margin: 0 0 2px; font-size: 13px; }
+.attention select { font-size: 13px; padding: 1px 2px; }
+.attention .readout { display: none; }
+.results { flex: 1; min-width: 0; font-size: 14px; }
+.results p { margin: 0 0 4px; }
+.results label { display: flex; gap: 6px; align-items: center; }
+.results .accuracy strong { font-size: 20px; font-variant-numeric: tabular-nums; }
+.results .accuracy .muted { display: block; font-size: 12px; }
+.results input[type="text"] { width: 11em; font-family: ui-monospace, "DejaVu Sans Mono", monospace; }
+.results input.sentence { flex: 1; min-width: 0; font-family: inherit; }
+.results .answer { font-family: ui-monospace, "DejaVu Sans Mono", monospace; overflow-wrap: anywhere; }
+.results .right { color: var(--good); font-weight: 600; }
+.results .wrong { color: var(--bad); font-weight: 600; }
+.results .files { display: flex; flex-wrap: wrap; gap: 4px 5px; align-items: center; margin: 0 0 4px; }
+.results .files button { font-size: 12px; padding: 1px 6px; }
+.results a { color: var(--accent); }
+/* the parts redrawn while it trains are laid out on their own, not with the whole slide */
+@media (min-width: 800px) {
+  .run { contain: strict; height: 32px; flex-wrap: nowrap; }
+  .plots { contain: strict; height: 154px; }
+  .results > figure { contain: strict; width: ${RATE_PLOT.width}px; height: 146px; }
+}
+`;
+
+interface Run {
+  key: string;
+  task: Task;
+  size: Size;
+  seed: number;
+  trainer: RemoteTrainer;
+  totalSteps: number;
+  schedule: Float32Array;
+  parameters: number;
+  /** the fixed held-out example: its ids and one label per token */
+  example: { tokens: Int32Array; labels: string[] };
+  layers: number;
+  heads: number;
+  /** d_model of the model, and n_ctx: how long a string the letter tasks can take */
+  width: number;
+  context: number;
+  phase: Phase;
+  /** batch loss and accuracy of every step so far */
+  loss: number[];
+  accuracy: number[];
+  /** held-out loss at some steps */
+  heldOut: { x: number[]; y: number[] };
+  /** attention weights of the example, [layer][head], and the step they were measured after */
+  attention: { step: number; maps: MatrixData[][] };
+  /** held-out accuracy, measured when training last stopped */
+  result?: { step: number; accuracy: number };
+  /** a copy of the weights when training last stopped: tried and downloaded */
+  snapshot?: RemoteModel;
+  /** the training loop while it runs; set `stop` to end it after the current step */
+  loop?: Promise<void>;
+  stop: boolean;
+  /** speed of the current stretch of training */
+  since?: { time: number; step: number };
+}
+
+/** changes an element's text only when it differs: each change lays the slide out again */
+function setText(element: HTMLElement, text: string): void {
+  if (element.textContent !== text) element.textContent = text;
+}
+
+export class Training extends EngineElement {
+  static readonly observedAttributes = EngineElement.attributesOf('attn-training');
+  private run?: Run;
+  private view?: ReturnType<Training['build']>;
+  /** Reset was pressed: the next render starts a fresh model with the same settings */
+  private resetting = false;
+  private layer = 0;
+  private head = 0;
+  private drawPending = false;
+  private lastDraw = 0;
+  /** what the attention map shows, so that it is drawn again only when that changes */
+  private mapShows?: { run: Run; step: number; layer: number; head: number };
+  private readonly lossPlot = new Plot({ xLabel: 'step', yLabel: 'loss', yLog: true, ...PLOT });
+  private readonly accuracyPlot = new Plot({ xLabel: 'step', yLabel: 'accuracy', yRange: [0, 1], ...PLOT });
+  /** in units of 10⁻³, so that its ticks stay short */
+  private readonly ratePlot = new Plot({ xLabel: 'step', yLabel: 'η (10⁻³)', ...RATE_PLOT });
+  private readonly map = new Heatmap({ xLabel: 'key', yLabel: 'query', tint: 'weights', ...MAP });
+
+  constructor() {
+    super(styles, HINTS.copy);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    if (this.run?.phase === 'training') this.pause();
+  }
+
+  protected async render(engine: RemoteEngine): Promise<void> {
+    const task = this.value<Task>('task');
+    const size = this.value<Size>('size');
+    const seed = this.value<number>('seed');
+    const view = (this.view ??= this.build());
+    if (!view.root.isConnected) this.body.replaceChildren(view.root);
+    for (const [t, button] of view.tasks) button.setAttribute('aria-pressed', String(t === task));
+    view.size.value = size;
+    if (this.root.activeElement !== view.seed) view.seed.value = String(seed);
+    this.setHint(HINTS[task]);
+
+    const key = `${task} ${size} ${seed}`;
+    if (this.run?.key !== key || this.resetting) {
+      const old = this.run;
+      this.run = undefined;
+      const wasTraining = old?.phase === 'training' || old?.phase === 'stopping';
+      view.note.textContent = wasTraining && old.key !== key
+        ? 'The settings changed, so training stopped; a fresh model waits at step 0.' : '';
+      this.resetting = false;
+      if (old) await this.discard(old);
+      this.draw();
+      this.run = await this.start(engine, task, size, seed);
+    }
+    this.draw();
+  }
+
+  /** a fresh trainer for these settings, its schedule, the fixed example and its attention at step 0 */
+  private async start(engine: RemoteEngine, task: Task, size: Size, seed: number): Promise<Run> {
+    const trainer = await engine.createTrainer({ task, seed, ...(size === 'demo' ? {} : { size: SIZES[size] }) });
+    try {
+      const [totalSteps, schedule, parameters, example, model] = await Promise.all([
+        trainer.totalSteps(), trainer.schedule(), trainer.parameters(),
+        trainer.example({ split: 'heldOut', seed: EXAMPLE_SEEDS[task] }), trainer.model(),
+      ]);
+      try {
+        const [config, labels] = await Promise.all([
+          model.config(),
+          Promise.all(Array.from(example.tokens, (id) => model.decode([id]))),
+        ]);
+        const run: Run = {
+          key: `${task} ${size} ${seed}`, task, size, seed, trainer, totalSteps, schedule, parameters,
+          example: { tokens: example.tokens, labels }, layers: config.n_layers, heads: config.n_heads, width: config.d_model,
+          context: config.n_ctx,
+          phase: 'ready', loss: [], accuracy: [], heldOut: { x: [], y: [] }, attention: { step: 0, maps: [] }, stop: false,
+        };
+        run.attention = await this.attentionOf(run, model);
+        return run;
+      } finally {
+        model.dispose();
+      }
+    } catch (error) {
+      trainer.dispose();
+      throw error;
+    }
+  }
+
+  /** stops a run's training and frees what it holds in the worker */
+  private async discard(run: Run): Promise<void> {
+    run.stop = true;
+    await run.loop;
+    run.snapshot?.dispose();
+    run.trainer.dispose();
+  }
+
+  /** the example's attention weights in every layer and head of `model` */
+  private async attentionOf(run: Run, model: RemoteModel): Promise<Run['attention']> {
+    const names = Array.from({ length: run.layers * run.heads }, (_, k) => weightsName(Math.floor(k / run.heads), k % run.heads));
+    const { trace } = await model.forward({ tokens: run.example.tokens, trace: names });
+    const maps = Array.from({ length: run.layers }, (_, l) => Array.from({ length: run.heads }, (_, h) => trace![weightsName(l, h)]));
+    return { step: run.loss.length, maps };
+  }
+
+  // ---- training ----
+
+  private train(): void {
+    const run = this.run;
+    if (!run || run.loop || run.phase === 'done') return;
+    this.view!.note.textContent = '';
+    run.stop = false;
+    run.phase = 'training';
+    run.snapshot?.dispose();
+    run.snapshot = undefined;
+    run.since = { time: performance.now(), step: run.loss.length };
+    run.loop = this.loop(run).finally(() => {
+      run.loop = undefined;
+      this.drawSoon();
+    });
+    this.drawSoon();
+  }
+
+  private pause(): void {
+    const run = this.run;
+    if (!run || run.phase !== 'training') return;
+    run.stop = true;
+    run.phase = 'stopping';
+    this.drawSoon();
+  }
+
+  private reset(): void {
+    this.resetting = true;
+    this.view!.note.textContent = '';
+    this.update();
+  }
+
+  /** one step per worker call until the end or a pause; then the held-out accuracy */
+  private async loop(run: Run): Promise<void> {
+    const heldOutEvery = ATTENTION_EVERY * Math.ceil(run.totalSteps / (ATTENTION_EVERY * HELD_OUT_POINTS));
+    try {
+      while (!run.stop && run.loss.length < run.totalSteps) {
+        const step = await run.trainer.step();
+        run.loss.push(step.loss);
+        run.accuracy.push(step.accuracy);
+        const done = step.step === run.totalSteps;
+        if (step.step % ATTENTION_EVERY === 0 || done) {
+          const model = await run.trainer.model();
+          try {
+            run.attention = await this.attentionOf(run, model);
+          } finally {
+            model.dispose();
+          }
+        }
+        if (step.step % heldOutEvery === 0 || done) {
+          const loss = await run.trainer.heldOutLoss({ count: HELD_OUT });
+          run.heldOut.x.push(step.step);
+          run.heldOut.y.push(loss);
+        }
+        if (!document.hidden && performance.now() - this.lastDraw >= DRAW_EVERY_MS) await this.drawBetweenSteps();
+        else this.drawSoon();
+      }
+      if (this.run !== run) return;  // reset or replaced meanwhile: nothing to show
+      const [accuracy, snapshot] = await Promise.all([run.trainer.heldOutAccuracy({ count: HELD_OUT }), run.trainer.model()]);
+      run.result = { step: run.loss.length, accuracy };
+      run.snapshot = snapshot;
+      if (this.run !== run) return;
+      if (run.task === 'coreference') await this.offerToExplorer(run);
+      run.phase = run.loss.length >= run.totalSteps ? 'done' : 'paused';
+      this.tryOwn();
+    } catch (error) {
+      if (this.run !== run) return;
+      run.phase = 'paused';
+      this.showError(`Training stopped: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** the coreference model so far, for the explorer (a copy of its own: the explorer keeps it) */
+  private async offerToExplorer(run: Run): Promise<void> {
+    const steps = run.loss.length;
+    registerTrainedModel('coreference', {
+      model: await run.trainer.model(),
+      about: `${run.size} size, seed ${run.seed}, ${steps} of ${run.totalSteps} steps`,
+      steps,
+    });
+  }
+
+  // ---- drawing ----
+
+  /** redraws in the next frame, at most once per DRAW_EVERY_MS, so that training never floods the page */
+  private drawSoon(): void {
+    if (this.drawPending) return;
+    this.drawPending = true;
+    const wait = Math.max(0, this.lastDraw + DRAW_EVERY_MS - performance.now());
+    setTimeout(() => requestAnimationFrame(() => {
+      this.drawPending = false;
+      this.lastDraw = performance.now();
+      this.draw();
+    }), wait);
+  }
+
+  /** Redraws, and lets the frame paint, before the next step is asked for: the engine's threads
+   * rest meanwhile, so on a two-core machine the page's frame never competes with them. */
+  private async drawBetweenSteps(): Promise<void> {
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    this.lastDraw = performance.now();
+    this.draw();
+    await canvasesPainted();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+
+  private draw(): void {
+    const view = this.view;
+    if (!view) return;
+    const run = this.run;
+    const phase = run?.phase;
+    const steps = run?.loss.length ?? 0;
+    const total = run?.totalSteps ?? 1;
+    this.dataset.phase = phase ?? 'starting';
+
+    setText(view.primary, phase === 'training' ? 'Pause' : phase === 'stopping' ? 'Pausing…'
+      : phase === 'paused' ? 'Resume' : phase === 'done' ? 'Trained' : 'Train');
+    view.primary.disabled = !run || phase === 'stopping' || phase === 'done';
+    view.reset.disabled = !run || (steps === 0 && phase === 'ready');
+    view.progress.max = total;
+    view.progress.value = steps;
+    setText(view.stepText, run ? `step ${steps} / ${total}` : 'preparing a model…');
+    this.showStats(run);
+    if (!run) return;
+
+    const x = [0, total] as [number, number];
+    const bucket = bucketSize(total, CURVE_POINTS);
+    const loss = bucketMeans(run.loss, bucket);
+    const accuracy = bucketMeans(run.accuracy, bucket);
+    const batch = bucket === 1 ? 'batch' : `batch, mean of ${bucket}`;
+    // a line needs two points: the first bucket of a long run shows as a dot
+    const style = loss.x.length < 2 ? 'points' : 'line';
+    const lossSeries: Series[] = [
+      { name: batch, colour: SERIES_COLOURS.blue, style, ...loss },
+      { name: 'held-out', colour: SERIES_COLOURS.vermillion, style: 'points', ...run.heldOut },
+    ];
+    this.lossPlot.configure({ xRange: x });
+    this.lossPlot.draw(lossSeries);
+    this.accuracyPlot.configure({ xRange: x });
+    this.accuracyPlot.draw([{ name: `${batch}, per token`, colour: SERIES_COLOURS.green, style, ...accuracy }]);
+    const rates = thinned(run.schedule.map((rate) => 1000 * rate), bucketSize(total, SCHEDULE_POINTS), [argmax(run.schedule)]);
+    const rateSeries: Series[] = [{ name: 'learning-rate schedule', colour: SERIES_COLOURS.purple, ...rates }];
+    if (steps > 0) rateSeries.push({ name: `step ${steps}`, colour: SERIES_COLOURS.orange, style: 'points', x: [steps], y: [1000 * run.schedule[steps - 1]] });
+    // the peak in float32 lies a hair above its round value: the axis should end there, not a tick later
+    this.ratePlot.configure({ xRange: x, yRange: [0, Number((1000 * run.schedule[argmax(run.schedule)]).toPrecision(6))] });
+    this.ratePlot.draw(rateSeries);
+    this.drawAttention(run);
+    this.drawResults(run);
+  }
+
+  /** the speed while it trains, else the model's parameter count (its shape in the tooltip) */
+  private showStats(run: Run | undefined): void {
+    const shown = this.view!.stats;
+    const steps = run?.loss.length ?? 0;
+    if (run?.phase === 'training' && run.since && steps > run.since.step) {
+      const perStep = (performance.now() - run.since.time) / (steps - run.since.step);
+      setText(shown, `${formatNumber(1000 / perStep, 1)} steps/s · about ${formatDuration(perStep * (run.totalSteps - steps))} left`);
+      shown.title = '';
+      return;
+    }
+    const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+    setText(shown, run ? `${run.parameters.toLocaleString('en')} parameters` : '');
+    shown.title = run ? `d_model ${run.width}, ${plural(run.heads, 'head')}, ${plural(run.layers, 'layer')}` : '';
+  }
+
+  private drawAttention(run: Run): void {
+    const view = this.view!;
+    this.layer = Math.min(this.layer, run.layers - 1);
+    this.head = Math.min(this.head, run.heads - 1);
+    const weights = run.attention.maps[this.layer]?.[this.head];
+    const shows = { run, step: run.attention.step, layer: this.layer, head: this.head };
+    const drawn = this.mapShows;
+    if (!weights || (drawn && Object.entries(shows).every(([k, v]) => drawn[k as keyof typeof shows] === v))) return;
+    this.mapShows = shows;
+    view.layer.set(run.layers, this.layer);
+    view.head.set(run.heads, this.head);
+    view.attentionTitle.textContent = `Attention, step ${run.attention.step}`;
+    this.map.configure({ rowLabels: run.example.labels, colLabels: run.example.labels });
+    this.map.draw(weights);
+  }
+
+  private drawResults(run: Run): void {
+    const view = this.view!;
+    const stopped = run.phase === 'paused' || run.phase === 'done';
+    const { result } = run;
+    view.waiting.hidden = stopped && result !== undefined;
+    setText(view.waiting, run.phase === 'training' || run.phase === 'stopping'
+      ? 'Training… pause or wait for the end to measure the held-out accuracy, try the model and download it.'
+      : 'Press Train. When it pauses or ends: the held-out accuracy, the model on your own input, and its files.');
+    view.finished.hidden = !view.waiting.hidden;
+    if (!result || view.finished.hidden) return;
+    view.accuracy.replaceChildren('Held-out accuracy ',
+      Object.assign(document.createElement('strong'), { textContent: `${formatNumber(100 * result.accuracy, 1)}\u00a0%` }),
+      Object.assign(document.createElement('span'), { className: 'muted', textContent: `of ${HELD_OUT} unseen examples, after step ${result.step}` }));
+    view.accuracy.title = `the share of ${HELD_OUT} ${SOLVED[run.task]}`;
+    view.accuracy.dataset.value = String(result.accuracy);
+    const letters = run.task !== 'coreference';
+    view.letters.hidden = !letters;
+    view.sentence.hidden = letters;
+    view.explorer.hidden = letters;
+    const most = Math.floor((run.context - 3) / 2);
+    view.lettersInput.maxLength = most;
+    view.lettersInput.placeholder = `2 to ${most} letters`;
+  }
+
+  // ---- trying the model, and its files ----
+
+  /** the stopped model on the reader's letters (letter tasks) or sentence (coreference) */
+  private tryOwn(): void {
+    const run = this.run;
+    const model = run?.snapshot;
+    const view = this.view;
+    if (!run || !model || !view) return;
+    const shown = run.task === 'coreference' ? view.sentenceAnswer : view.lettersAnswer;
+    const attempt = run.task === 'coreference' ? this.readSentence(model, view.sentenceInput.value)
+      : this.continueLetters(run, model, view.lettersInput.value);
+    attempt.then(
+      (nodes) => { if (this.run?.snapshot === model) shown.replaceChildren(...nodes); },
+      (error: unknown) => { if (this.run?.snapshot === model) shown.replaceChildren(`The model could not run: ${error instanceof Error ? error.message : String(error)}`); },
+    );
+  }
+
+  private async continueLetters(run: Run, model: RemoteModel, typed: string): Promise<(Node | string)[]> {
+    const letters = typed.trim().toLowerCase();
+    const most = Math.floor((run.context - 3) / 2);
+    if (!/^[a-z]+$/.test(letters) || letters.length > most) return [`Type 1 to ${most} letters a–z (it learnt on 2 to ${most}).`];
+    const [prompt, end] = await Promise.all([model.tokenize(`[BOS]${letters}[SEP]`), model.tokenize('[EOS]')]);
+    const eos = end.ids[0];
+    const written = await model.generate({ tokens: prompt.ids, maxNew: letters.length + 1, stop: eos, temperature: 0 });
+    const answer = Array.from(written.slice(prompt.ids.length)).filter((id) => id !== eos);
+    const text = await model.decode(answer);
+    const asked = letterAnswer(run.task as LetterTask, letters);
+    const right = text === asked;
+    return ['It writes ', Object.assign(document.createElement('span'), { className: 'answer', textContent: text || '(nothing)' }), ' — ',
+      Object.assign(document.createElement('span'), { className: right ? 'right' : 'wrong', textContent: right ? 'right' : `wrong: ${asked}` })];
+  }
+
+  private async readSentence(model: RemoteModel, text: string): Promise<(Node | string)[]> {
+    const engine = await pageEngine();
+    // the shipped model's tokenizer is the task's: the same vocabulary, so its reading serves this model
+    const shipped = await readSentence(engine, text);
+    const reading = { ...shipped, model, config: await model.config() };
+    if (!reading.sentence) return [readingNotes(reading)[0] ?? 'Type a sentence.'];
+    const { logits } = await runModel(reading, []);
+    const it = await readIt(engine, reading, logits);
+    if (!it) return [];
+    const referent = reading.labels[reading.sentence.referent];
+    return ['“it” = ', Object.assign(document.createElement('span'), { className: 'answer', textContent: it.word }),
+      ` (p = ${formatNumber(it.probability, 3)}) — `,
+      Object.assign(document.createElement('span'), { className: it.right ? 'right' : 'wrong', textContent: it.right ? 'right' : `wrong: the ${referent}` })];
+  }
+
+  private async save(file: 'model.safetensors' | 'config.json' | 'vocab.json'): Promise<void> {
+    const model = this.run?.snapshot;
+    if (!model) return;
+    const files = await model.save();
+    if (file === 'model.safetensors') download(file, new Blob([files.weights as Uint8Array<ArrayBuffer>]), 'application/octet-stream');
+    else if (file === 'config.json') download(file, files.config, 'application/json');
+    else download(file, files.vocab ?? '', 'application/json');
+  }
+
+  // ---- the view ----
+
+  private build() {
+    const root = document.createElement('div');
+    const controls = document.createElement('div');
+    controls.className = 'controls';
+    const taskGroup = document.createElement('div');
+    taskGroup.className = 'group';
+    taskGroup.setAttribute('role', 'group');
+    taskGroup.setAttribute('aria-label', 'task');
+    taskGroup.dataset.control = 'task';
+    taskGroup.append(Object.assign(document.createElement('span'), { textContent: 'task' }));
+    const tasks = new Map(TRAINING_TASKS.map((t) => {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.textContent = t;
+      button.title = 'choose the task (stops training and starts a fresh model)';
+      button.addEventListener('click', () => this.change({ task: t }));
+      taskGroup.append(button);
+      return [t, button] as const;
+    }));
+    const sizeLabel = document.createElement('label');
+    sizeLabel.dataset.control = 'size';
+    sizeLabel.textContent = 'size ';
+    const size = document.createElement('select');
+    size.setAttribute('aria-label', 'model size');
+    for (const s of TRAINING_SIZES) size.append(new Option(s, s));
+    size.addEventListener('change', () => this.change({ size: size.value }));
+    sizeLabel.append(size);
+    const seedLabel = document.createElement('label');
+    seedLabel.dataset.control = 'seed';
+    seedLabel.textContent = 'seed ';
+    const seed = document.createElement('input');
+    seed.type = 'number';
+    seed.min = '0';
+    seed.max = '99999';
+    seed.setAttribute('aria-label', 'seed');
+    seed.addEventListener('change', () => this.change({ seed: Number(seed.value) }));
+    seedLabel.append(seed);
+    controls.append(taskGroup, sizeLabel, seedLabel);
+
+    const runBar = document.createElement('div');
+    runBar.className = 'run';
+    const primary = document.createElement('button');
+    primary.type = 'button';
+    primary.className = 'primary';
+    primary.addEventListener('click', () => (this.run?.phase === 'training' ? this.pause() : this.train()));
+    const reset = document.createElement('button');
+    reset.type = 'button';
+    reset.textContent = 'Reset';
+    reset.title = 'stop and start again from a fresh model';
+    reset.addEventListener('click', () => this.reset());
+    const progress = document.createElement('progress');
+    progress.setAttribute('aria-label', 'training progress');
+    const stepText = document.createElement('span');
+    stepText.className = 'stats';
+    const stats = document.createElement('span');
+    stats.className = 'stats muted';
+    runBar.append(primary, reset, progress, stepText, stats);
+    const note = document.createElement('p');
+    note.className = 'note';
+    note.setAttribute('role', 'status');
+
+    const plots = document.createElement('div');
+    plots.className = 'plots';
+    plots.append(this.lossPlot.element, this.accuracyPlot.element);
+
+    const lower = document.createElement('div');
+    lower.className = 'lower';
+    const attention = document.createElement('div');
+    attention.className = 'attention';
+    const attentionTitle = document.createElement('h4');
+    const pick = document.createElement('div');
+    pick.className = 'pick';
+    const layer = numberedSelect('layer', 'layer', (v) => { this.layer = v; this.draw(); });
+    const head = numberedSelect('head', 'head', (v) => { this.head = v; this.draw(); });
+    pick.append(attentionTitle, layer.element, head.element);
+    attention.append(pick, this.map.element);
+
+    const results = document.createElement('div');
+    results.className = 'results';
+    const waiting = Object.assign(document.createElement('p'), { className: 'muted' });
+    const finished = document.createElement('div');
+    const accuracy = Object.assign(document.createElement('p'), { className: 'accuracy' });
+    accuracy.setAttribute('role', 'status');
+
+    const letters = document.createElement('div');
+    const lettersLabel = document.createElement('label');
+    lettersLabel.textContent = 'Try it: ';
+    const lettersInput = document.createElement('input');
+    lettersInput.type = 'text';
+    lettersInput.spellcheck = false;
+    lettersInput.value = 'tokens';
+    lettersInput.setAttribute('aria-label', 'letters to try');
+    lettersInput.addEventListener('input', () => this.tryOwn());
+    lettersLabel.append(lettersInput);
+    const lettersAnswer = document.createElement('p');
+    lettersAnswer.setAttribute('aria-live', 'polite');
+    letters.append(lettersLabel, lettersAnswer);
+
+    const sentence = document.createElement('div');
+    const sentenceLabel = Object.assign(document.createElement('label'), { textContent: 'Try it: ' });
+    const sentenceInput = document.createElement('input');
+    sentenceInput.type = 'text';
+    sentenceInput.className = 'sentence';
+    sentenceInput.maxLength = 200;
+    sentenceInput.spellcheck = false;
+    sentenceInput.value = SEMINAR_SENTENCE;
+    sentenceInput.setAttribute('aria-label', 'sentence to try');
+    sentenceInput.addEventListener('change', () => this.tryOwn());
+    sentenceLabel.append(sentenceInput);
+    const sentenceAnswer = document.createElement('p');
+    sentenceAnswer.setAttribute('aria-live', 'polite');
+    sentence.append(sentenceLabel, sentenceAnswer);
+
+    const files = document.createElement('div');
+    files.className = 'files';
+    files.setAttribute('role', 'group');
+    files.setAttribute('aria-label', 'download the model');
+    files.append(...(['model.safetensors', 'config.json', 'vocab.json'] as const).map((name, i) => {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.textContent = i === 0 ? `↓ ${name}` : name;
+      button.setAttribute('aria-label', `download ${name}`);
+      button.addEventListener('click', () => this.save(name).catch((error: unknown) => this.showError(`Not saved: ${String(error)}`)));
+      return button;
+    }));
+    const explorer = document.createElement('p');
+    // the deck follows the link; the explorer switches to the model trained here
+    const link = Object.assign(document.createElement('a'), { href: '#explorer', textContent: 'Open this model in the explorer →' });
+    link.addEventListener('click', () => showTrainedModel('coreference'));
+    explorer.append(link);
+    finished.append(accuracy, letters, sentence, files, explorer);
+    results.append(this.ratePlot.element, waiting, finished);
+    lower.append(attention, results);
+
+    root.append(controls, runBar, note, plots, lower);
+    return { root, tasks, size, seed, primary, reset, progress, stepText, stats, note, layer, head, attentionTitle,
+      waiting, finished, accuracy, letters, lettersInput, lettersAnswer, sentence, sentenceInput, sentenceAnswer, explorer };
+  }
+}
+
+customElements.get('attn-training') ?? customElements.define('attn-training', Training);
