@@ -44,7 +44,7 @@ const ATTENTION_EVERY = 25;
 /** about this many held-out losses over a run */
 const HELD_OUT_POINTS = 40;
 /** points per curve, however long the run (the schedule is smooth: fewer do) */
-const CURVE_POINTS = 80;
+const CURVE_POINTS = 60;
 const SCHEDULE_POINTS = 40;
 /** the least time between two redraws while training */
 const DRAW_EVERY_MS = 400;
@@ -258,7 +258,6 @@ export class Training extends EngineElement {
       run.loop = undefined;
       this.drawSoon();
     });
-    this.drawSoon();
   }
 
   private pause(): void {
@@ -279,6 +278,7 @@ export class Training extends EngineElement {
   private async loop(run: Run): Promise<void> {
     const heldOutEvery = ATTENTION_EVERY * Math.ceil(run.totalSteps / (ATTENTION_EVERY * HELD_OUT_POINTS));
     try {
+      if (!document.hidden) await this.drawBetweenSteps();
       while (!run.stop && run.loss.length < run.totalSteps) {
         const step = await run.trainer.step();
         run.loss.push(step.loss);
@@ -298,7 +298,6 @@ export class Training extends EngineElement {
           run.heldOut.y.push(loss);
         }
         if (!document.hidden && performance.now() - this.lastDraw >= DRAW_EVERY_MS) await this.drawBetweenSteps();
-        else this.drawSoon();
       }
       if (this.run !== run) return;  // reset or replaced meanwhile: nothing to show
       const [accuracy, snapshot] = await Promise.all([run.trainer.heldOutAccuracy({ count: HELD_OUT }), run.trainer.model()]);
@@ -340,13 +339,16 @@ export class Training extends EngineElement {
   }
 
   /** Redraws, and lets the frame paint, before the next step is asked for: the engine's threads
-   * rest meanwhile, so on a two-core machine the page's frame never competes with them. */
+   * rest meanwhile, so on a two-core machine the page's frame never competes with them. While
+   * training, the page is drawn only here. */
   private async drawBetweenSteps(): Promise<void> {
-    await new Promise((resolve) => requestAnimationFrame(resolve));
+    // a page hidden meanwhile draws no frames: then training goes on after a moment
+    const soon = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+    await Promise.race([new Promise((resolve) => requestAnimationFrame(resolve)), soon(100)]);
     this.lastDraw = performance.now();
     this.draw();
-    await canvasesPainted();
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await Promise.race([canvasesPainted(), soon(200)]);
+    await soon(0);
   }
 
   private draw(): void {
