@@ -42,6 +42,7 @@ EMSCRIPTEN_BINDINGS(attnlab) {
       .function("runAll", &AttentionStepsHandle::run_all)
       .function("result", &AttentionStepsHandle::result);
   function("attentionSteps", &attention_steps);
+  function("attention", &attention);
 
   class_<ModelHandle>("Model")
       .smart_ptr<std::shared_ptr<ModelHandle>>("ModelPtr")

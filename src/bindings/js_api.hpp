@@ -74,6 +74,9 @@ class AttentionStepsHandle {
 //   {wQ, wK, wV, dK, dV} (one head), or
 //   {heads, kvHeads?, rope?, ropeBase?, alibi?, cAttnWeight, cAttnBias, cProjWeight, cProjBias, flash?: {blockRows, blockCols}}
 std::shared_ptr<AttentionStepsHandle> attention_steps(const val& options);
+// the same options and trace?: true | part names → {stage, scale, heads, concat?, output}: without
+// a trace the fast path, and no head's parts
+val attention(const val& options);
 
 // A model with its tokenizer and, for generation, a KV cache.
 class ModelHandle {

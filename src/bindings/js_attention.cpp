@@ -1,50 +1,161 @@
+#include <functional>
+#include <set>
+
 #include "bindings/js_api.hpp"
 #include "bindings/marshal.hpp"
 #include "core/check.hpp"
 
 namespace attnlab::js {
 
-std::shared_ptr<AttentionStepsHandle> attention_steps(const val& options) {
+namespace {
+
+// The options of attention and attentionSteps, read and checked once.
+struct AttentionCall {
+  Matrix x, memory;  // memory empty: self-attention
+  Mask mask;
+  bool scaled = true;
+  bool multi_head = false;
+  Matrix w_q, w_k, w_v;    // one head
+  AttentionConfig config;  // multi-head
+  AttentionParams params;
+
+  AttentionSteps steps() const {
+    return multi_head ? AttentionSteps::multi_head(config, params, x, memory, mask)
+                      : AttentionSteps::single_head(x, memory, w_q, w_k, w_v, mask, scaled);
+  }
+  // the output alone, by the fast path: no stage is kept
+  Matrix forward() const {
+    if (!multi_head) return attention_head_forward(x, memory.size() ? memory : x, w_q, w_k, w_v, mask, scaled);
+    return memory.size() ? cross_attention_forward(config, params, x, memory, mask)
+                         : self_attention_forward(config, params, x, mask);
+  }
+};
+
+AttentionCall read_attention_call(const val& options) {
+  AttentionCall call;
+  const Index n = get_index(options, "n", 1, kMaxLength);
+  const Index d = get_index(options, "d", 1, kMaxWidth);
+  const bool cross = has(options, "memory");
+  const Index m = cross ? get_index(options, "m", 1, kMaxLength) : n;
+  call.x = get_matrix(options, "x", n, d);
+  if (cross) call.memory = get_matrix(options, "memory", m, d);
+  call.mask = get_mask(options, m);
+  call.scaled = get_bool(options, "scaled", true);
+  if (has(options, "wQ")) {
+    const Index dk = get_index(options, "dK", 1, kMaxWidth);
+    const Index dv = get_index(options, "dV", 1, kMaxWidth);
+    call.w_q = get_matrix(options, "wQ", d, dk);
+    call.w_k = get_matrix(options, "wK", d, dk);
+    call.w_v = get_matrix(options, "wV", d, dv);
+    return call;
+  }
+  call.multi_head = true;
+  AttentionConfig& config = call.config;
+  config.d_model = d;
+  config.n_heads = get_index(options, "heads", 1, d);
+  config.n_kv_heads = get_index(options, "kvHeads", 1, config.n_heads, config.n_heads);
+  config.scaled = call.scaled;
+  config.rope = get_bool(options, "rope", false);
+  config.rope_base = static_cast<float>(get_number(options, "ropeBase", 10000.0));
+  config.alibi = get_bool(options, "alibi", false);
+  if (has(options, "flash")) {
+    const val flash = get(options, "flash");
+    config.flash_rows = get_index(flash, "blockRows", 1, 4096);
+    config.flash_cols = get_index(flash, "blockCols", 1, 4096);
+  }
+  config.validate();
+  const Index qkv = d + 2 * config.kv_width();
+  call.params.c_attn_weight = get_matrix(options, "cAttnWeight", d, qkv);
+  call.params.c_attn_bias = get_matrix(options, "cAttnBias", 1, qkv);
+  call.params.c_proj_weight = get_matrix(options, "cProjWeight", d, d);
+  call.params.c_proj_bias = get_matrix(options, "cProjBias", 1, d);
+  return call;
+}
+
+// what a result may hold: each head's stages and flash tiles, and the heads' concatenation
+constexpr const char* kParts[] = {"q", "k", "v", "scores", "scaled", "masked", "weights", "output", "flash", "concat"};
+using PartFilter = std::function<bool(const std::string&)>;
+
+// options.trace: true (every part) or an array of part names, each checked
+PartFilter requested_parts(const val& options) {
+  const std::optional<std::vector<std::string>> names = trace_names(options);
+  if (!names) return [](const std::string&) { return true; };
+  for (const std::string& name : *names) {
+    bool known = false;
+    for (const char* part : kParts) known = known || name == part;
+    require(known, "trace names \"" + name +
+                       "\", no part of attention (q, k, v, scores, scaled, masked, weights, output, flash, concat)");
+  }
+  const std::set<std::string> wanted(names->begin(), names->end());
+  return [wanted](const std::string& name) { return wanted.count(name) > 0; };
+}
+
+val flash_tiles_to_js(const FlashTrace& f) {
+  val tiles = val::array();
+  for (const FlashTileStep& step : f.steps) {
+    val tile = val::object();
+    tile.set("queryBlock", static_cast<double>(step.query_block));
+    tile.set("keyBlock", static_cast<double>(step.key_block));
+    tile.set("runningMax", float_array(step.running_max.data(), step.running_max.size()));
+    tile.set("runningSum", float_array(step.running_sum.data(), step.running_sum.size()));
+    tiles.call<void>("push", tile);
+  }
+  val info = val::object();
+  info.set("blockRows", static_cast<double>(f.block_rows));
+  info.set("blockCols", static_cast<double>(f.block_cols));
+  info.set("tiles", tiles);
+  return info;
+}
+
+// What the stepper has computed, the parts that `wanted` names; `output` (the whole call's, or a
+// single head's) whenever it exists.
+val steps_to_js(const AttentionSteps& steps, const PartFilter& wanted) {
+  val out = val::object();
+  out.set("stage", to_string(steps.stage()));
+  out.set("scale", steps.scale());
+  bool flash = false;
+  for (AttentionStage s : steps.stages()) flash = flash || s == AttentionStage::flash;
+  val heads = val::array();
+  for (Index h = 0; h < steps.heads(); ++h) {
+    const AttentionTrace& t = steps.head(h);
+    val head = val::object();
+    const std::pair<const char*, const Matrix*> parts[] = {
+        {"q", &t.q}, {"k", &t.k}, {"v", &t.v}, {"scores", &t.scores}, {"scaled", &t.scaled},
+        {"masked", &t.masked}, {"weights", &t.weights}, {"output", &t.output}};
+    for (const auto& [name, m] : parts)
+      if (m->size() && wanted(name)) head.set(name, to_js(*m));
+    if (flash && t.output.size() && wanted("flash")) head.set("flash", flash_tiles_to_js(steps.flash(h)));
+    heads.call<void>("push", head);
+  }
+  out.set("heads", heads);
+  if (steps.concat().size() && wanted("concat")) out.set("concat", to_js(steps.concat()));
+  if (steps.output().size()) out.set("output", to_js(steps.output()));
+  else if (steps.heads() == 1 && steps.head(0).output.size()) out.set("output", to_js(steps.head(0).output));
+  return out;
+}
+
+}  // namespace
+
+val attention(const val& options) {
   return guarded([&] {
-    const Index n = get_index(options, "n", 1, kMaxLength);
-    const Index d = get_index(options, "d", 1, kMaxWidth);
-    const bool cross = has(options, "memory");
-    const Index m = cross ? get_index(options, "m", 1, kMaxLength) : n;
-    const Matrix x = get_matrix(options, "x", n, d);
-    const Matrix memory = cross ? get_matrix(options, "memory", m, d) : Matrix();
-    const Mask mask = get_mask(options, m);
-    const bool scaled = get_bool(options, "scaled", true);
-    if (has(options, "wQ")) {
-      const Index dk = get_index(options, "dK", 1, kMaxWidth);
-      const Index dv = get_index(options, "dV", 1, kMaxWidth);
-      return std::make_shared<AttentionStepsHandle>(AttentionSteps::single_head(
-          x, memory, get_matrix(options, "wQ", d, dk), get_matrix(options, "wK", d, dk),
-          get_matrix(options, "wV", d, dv), mask, scaled));
+    const AttentionCall call = read_attention_call(options);
+    if (wants_trace(options)) {
+      const PartFilter wanted = requested_parts(options);
+      AttentionSteps steps = call.steps();
+      steps.run_all();
+      return steps_to_js(steps, wanted);
     }
-    AttentionConfig config;
-    config.d_model = d;
-    config.n_heads = get_index(options, "heads", 1, d);
-    config.n_kv_heads = get_index(options, "kvHeads", 1, config.n_heads, config.n_heads);
-    config.scaled = scaled;
-    config.rope = get_bool(options, "rope", false);
-    config.rope_base = static_cast<float>(get_number(options, "ropeBase", 10000.0));
-    config.alibi = get_bool(options, "alibi", false);
-    config.validate();
-    const Index qkv = d + 2 * config.kv_width();
-    AttentionParams params;
-    params.c_attn_weight = get_matrix(options, "cAttnWeight", d, qkv);
-    params.c_attn_bias = get_matrix(options, "cAttnBias", 1, qkv);
-    params.c_proj_weight = get_matrix(options, "cProjWeight", d, d);
-    params.c_proj_bias = get_matrix(options, "cProjBias", 1, d);
-    Index block_rows = 0, block_cols = 0;
-    if (has(options, "flash")) {
-      const val flash = get(options, "flash");
-      block_rows = get_index(flash, "blockRows", 1, 4096);
-      block_cols = get_index(flash, "blockCols", 1, 4096);
-    }
-    return std::make_shared<AttentionStepsHandle>(
-        AttentionSteps::multi_head(config, params, x, memory, mask, block_rows, block_cols));
+    val out = val::object();
+    out.set("stage", to_string(call.multi_head ? AttentionStage::output : AttentionStage::mix));
+    out.set("scale", attention_scale(call.multi_head ? call.config.d_head() : call.w_q.cols(), call.scaled));
+    out.set("heads", val::array());
+    out.set("output", to_js(call.forward()));
+    return out;
   }, options);
+}
+
+std::shared_ptr<AttentionStepsHandle> attention_steps(const val& options) {
+  return guarded([&] { return std::make_shared<AttentionStepsHandle>(read_attention_call(options).steps()); }, options);
 }
 
 val AttentionStepsHandle::stages() const {
@@ -71,45 +182,7 @@ val AttentionStepsHandle::run_all() {
 }
 
 val AttentionStepsHandle::result() const {
-  return guarded([&] {
-    val out = val::object();
-    out.set("stage", to_string(steps_.stage()));
-    out.set("scale", steps_.scale());
-    val heads = val::array();
-    for (Index h = 0; h < steps_.heads(); ++h) {
-      const AttentionTrace& t = steps_.head(h);
-      val head = val::object();
-      const std::pair<const char*, const Matrix*> parts[] = {
-          {"q", &t.q}, {"k", &t.k}, {"v", &t.v}, {"scores", &t.scores}, {"scaled", &t.scaled},
-          {"masked", &t.masked}, {"weights", &t.weights}, {"output", &t.output}};
-      for (const auto& [name, m] : parts)
-        if (m->size()) head.set(name, to_js(*m));
-      bool flash = false;
-      for (AttentionStage s : steps_.stages()) flash = flash || s == AttentionStage::flash;
-      if (flash && t.output.size()) {
-        const FlashTrace& f = steps_.flash(h);
-        val tiles = val::array();
-        for (const FlashTileStep& step : f.steps) {
-          val tile = val::object();
-          tile.set("queryBlock", static_cast<double>(step.query_block));
-          tile.set("keyBlock", static_cast<double>(step.key_block));
-          tile.set("runningMax", float_array(step.running_max.data(), step.running_max.size()));
-          tile.set("runningSum", float_array(step.running_sum.data(), step.running_sum.size()));
-          tiles.call<void>("push", tile);
-        }
-        val info = val::object();
-        info.set("blockRows", static_cast<double>(f.block_rows));
-        info.set("blockCols", static_cast<double>(f.block_cols));
-        info.set("tiles", tiles);
-        head.set("flash", info);
-      }
-      heads.call<void>("push", head);
-    }
-    out.set("heads", heads);
-    if (steps_.concat().size()) out.set("concat", to_js(steps_.concat()));
-    if (steps_.output().size()) out.set("output", to_js(steps_.output()));
-    return out;
-  });
+  return guarded([&] { return steps_to_js(steps_, [](const std::string&) { return true; }); });
 }
 
 }  // namespace attnlab::js

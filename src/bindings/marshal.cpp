@@ -194,11 +194,15 @@ val to_js(const std::vector<std::string>& values) {
 }
 
 val to_js(const ConstMatrixRef& x) {
-  const Matrix dense = x;  // contiguous copy; float_array copies it again into JS memory
   val out = val::object();
-  out.set("rows", val(static_cast<double>(dense.rows())));
-  out.set("cols", val(static_cast<double>(dense.cols())));
-  out.set("data", float_array(dense.data(), dense.size()));
+  out.set("rows", val(static_cast<double>(x.rows())));
+  out.set("cols", val(static_cast<double>(x.cols())));
+  if (x.outerStride() == x.cols()) {
+    out.set("data", float_array(x.data(), x.size()));  // contiguous: one copy, into JS memory
+  } else {
+    const Matrix dense = x;
+    out.set("data", float_array(dense.data(), dense.size()));
+  }
   return out;
 }
 
@@ -207,19 +211,22 @@ bool wants_trace(const val& options) {
   return !absent(trace) && !(type_of(trace) == "boolean" && !trace.as<bool>());
 }
 
-val trace_to_js(const Trace& trace, const val& options) {
+std::optional<std::vector<std::string>> trace_names(const val& options) {
   const val wanted = get(options, "trace");
-  val entries = val::object();
-  if (type_of(wanted) != "object") {  // true: every name
-    for (const std::string& name : trace.names()) entries.set(name, to_js(trace.get(name)));
-    return entries;
-  }
-  const Index count = get_index(wanted, "length", 0, 4096);  // an array of names
+  if (type_of(wanted) == "boolean") return std::nullopt;  // true: wants_trace said it is not false
+  require(type_of(wanted) == "object" && !wanted.isNull(), "trace must be true, false or an array of names");
+  std::vector<std::string> names;
+  const Index count = get_index(wanted, "length", 0, 4096);
   for (Index i = 0; i < count; ++i) {
     const std::string index = std::to_string(i);
-    const std::string name = string_from_js(get(wanted, index.c_str()), "trace[" + index + "]");
-    entries.set(name, to_js(trace.get(name)));
+    names.push_back(string_from_js(get(wanted, index.c_str()), "trace[" + index + "]"));
   }
+  return names;
+}
+
+val trace_to_js(const Trace& trace, const val& options) {
+  val entries = val::object();
+  for (const std::string& name : trace_names(options).value_or(trace.names())) entries.set(name, to_js(trace.get(name)));
   return entries;
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <exception>
 #include <new>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,9 @@ val float_array(const float* data, Index count);    // Float32Array copy
 
 // options.trace is present and not false
 bool wants_trace(const val& options);
+// options.trace as the names it lists (an array of at most 4096 strings), or nullopt when it is
+// true: every name
+std::optional<std::vector<std::string>> trace_names(const val& options);
 // {name: matrix} of the names in options.trace (an array of at most 4096 strings), or of every
 // name when it is true
 val trace_to_js(const Trace& trace, const val& options);

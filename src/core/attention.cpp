@@ -5,10 +5,26 @@
 #include <string>
 
 #include "core/check.hpp"
+#include "core/enum_names.hpp"
 #include "core/softmax.hpp"
 #include "core/thread_pool.hpp"
 
 namespace attnlab {
+
+namespace {
+constexpr std::pair<const char*, AttentionStage> kStageNames[] = {
+    {"start", AttentionStage::start},   {"project", AttentionStage::project},
+    {"scores", AttentionStage::scores}, {"scale", AttentionStage::scale},
+    {"mask", AttentionStage::mask},     {"softmax", AttentionStage::softmax},
+    {"mix", AttentionStage::mix},       {"flash", AttentionStage::flash},
+    {"concat", AttentionStage::concat}, {"output", AttentionStage::output}};
+
+// Query rows per block of the fast path: a block's (rows, m) scores stay within about 64 KB,
+// so they are still in cache from QKᵀ through the softmax to A·V.
+Index fused_block_rows(Index m) { return std::clamp<Index>(16384 / std::max<Index>(m, 1), 8, 128); }
+}  // namespace
+
+std::string to_string(AttentionStage stage) { return enum_name(stage, kStageNames); }
 
 Scalar attention_scale(Index d_k, bool scaled) {
   return scaled ? Scalar(1) / std::sqrt(static_cast<Scalar>(d_k)) : Scalar(1);
@@ -34,30 +50,65 @@ void attention_scores(const ConstMatrixRef& q, const ConstMatrixRef& k, MatrixRe
   scores.noalias() = q * k.transpose();
 }
 
+void attention_scale_scores(const ConstMatrixRef& scores, Scalar scale, MatrixRef scaled) {
+  scaled = scores * scale;
+}
+
 void attention_mix(const ConstMatrixRef& weights, const ConstMatrixRef& v, MatrixRef out) {
   out.noalias() = weights * v;
 }
 
+void run_head_stage(AttentionStage stage, AttentionTrace& t, const Mask& mask) {
+  const Index n = t.q.rows(), m = t.k.rows();
+  switch (stage) {
+    case AttentionStage::scores:
+      t.scores.resize(n, m);
+      attention_scores(t.q, t.k, t.scores);
+      break;
+    case AttentionStage::scale:
+      t.scaled.resize(n, m);
+      attention_scale_scores(t.scores, t.scale, t.scaled);
+      break;
+    case AttentionStage::mask:
+      t.masked = t.scaled;
+      mask.apply(t.masked);
+      break;
+    case AttentionStage::softmax:
+      t.weights.resize(n, m);
+      softmax_rows_forward(t.masked, t.weights);
+      break;
+    case AttentionStage::mix:
+      t.output.resize(n, t.v.cols());
+      attention_mix(t.weights, t.v, t.output);
+      break;
+    default:
+      throw Error("attention: " + to_string(stage) + " is not a stage of one head");
+  }
+}
+
 void attention_forward(const ConstMatrixRef& q, const ConstMatrixRef& k, const ConstMatrixRef& v,
-                       const Mask& mask, bool scaled, MatrixRef weights, MatrixRef out) {
+                       const Mask& mask, bool scaled, MatrixRef out, Index block_rows) {
   validate_attention_inputs(q, k, v);
-  require_shape(weights, q.rows(), k.rows(), "attention: weights");
   require_shape(out, q.rows(), v.cols(), "attention: output");
+  require(block_rows >= 0, "attention: negative rows per block");
   mask.validate(q.rows(), k.rows());
   const Index n = q.rows(), m = k.rows();
   const Scalar scale = attention_scale(q.cols(), scaled);
-  // query rows are independent: split them over the threads in blocks
-  const Index blocks = std::max<Index>(1, std::min<Index>(num_threads(), n / 64));
-  const Index rows_per_block = (n + blocks - 1) / blocks;
-  parallel_for(blocks, [&](Index b) {
-    const Index r0 = b * rows_per_block, rows = std::min(rows_per_block, n - r0);
-    if (rows <= 0) return;
-    auto w = weights.middleRows(r0, rows);
-    attention_scores(q.middleRows(r0, rows), k, w);
-    w *= scale;
-    if (!mask.empty()) mask.row_block(r0, rows, n, m).apply(w);
-    softmax_rows_forward(w, w);
-    attention_mix(w, v, out.middleRows(r0, rows));
+  if (block_rows == 0) block_rows = fused_block_rows(m);
+  const Index blocks = (n + block_rows - 1) / block_rows;
+  // blocks dealt round-robin to the threads (causal rows grow in cost), one scores tile each
+  const Index workers = std::min(blocks, n >= kRowsWorthSplitting ? num_threads() : Index(1));
+  parallel_for(workers, [&](Index worker) {
+    Matrix tile(std::min(block_rows, n), m);
+    for (Index b = worker; b < blocks; b += workers) {
+      const Index r0 = b * block_rows, rows = std::min(block_rows, n - r0);
+      auto s = tile.topRows(rows);
+      attention_scores(q.middleRows(r0, rows), k, s);
+      attention_scale_scores(s, scale, s);
+      if (!mask.empty()) mask.row_block(r0, rows, n, m).apply(s);
+      softmax_rows_forward(s, s);
+      attention_mix(s, v, out.middleRows(r0, rows));
+    }
   });
 }
 
@@ -87,22 +138,14 @@ AttentionTrace attention_forward_traced(const ConstMatrixRef& q, const ConstMatr
   t.q = q;
   t.k = k;
   t.v = v;
-  t.scores.resize(q.rows(), k.rows());
-  attention_scores(t.q, t.k, t.scores);
   t.scale = attention_scale(q.cols(), scaled);
-  t.scaled = t.scores * t.scale;
-  t.masked = t.scaled;
-  mask.apply(t.masked);
-  t.weights.resize(q.rows(), k.rows());
-  softmax_rows_forward(t.masked, t.weights);
-  t.output.resize(q.rows(), v.cols());
-  attention_mix(t.weights, t.v, t.output);
+  for (AttentionStage stage : kHeadStages) run_head_stage(stage, t, mask);
   return t;
 }
 
-AttentionTrace attention_head_forward_traced(const ConstMatrixRef& x_q, const ConstMatrixRef& x_kv,
-                                             const ConstMatrixRef& w_q, const ConstMatrixRef& w_k,
-                                             const ConstMatrixRef& w_v, const Mask& mask, bool scaled) {
+void validate_attention_head_inputs(const ConstMatrixRef& x_q, const ConstMatrixRef& x_kv,
+                                    const ConstMatrixRef& w_q, const ConstMatrixRef& w_k,
+                                    const ConstMatrixRef& w_v) {
   require(x_q.cols() == x_kv.cols(), "attention head: queries have width " +
                                          std::to_string(x_q.cols()) + " but keys/values have " +
                                          std::to_string(x_kv.cols()));
@@ -114,6 +157,20 @@ AttentionTrace attention_head_forward_traced(const ConstMatrixRef& x_q, const Co
   require_finite(w_q, "attention head: W_Q");
   require_finite(w_k, "attention head: W_K");
   require_finite(w_v, "attention head: W_V");
+}
+
+Matrix attention_head_forward(const ConstMatrixRef& x_q, const ConstMatrixRef& x_kv, const ConstMatrixRef& w_q,
+                              const ConstMatrixRef& w_k, const ConstMatrixRef& w_v, const Mask& mask, bool scaled) {
+  validate_attention_head_inputs(x_q, x_kv, w_q, w_k, w_v);
+  Matrix out(x_q.rows(), w_v.cols());
+  attention_forward(x_q * w_q, x_kv * w_k, x_kv * w_v, mask, scaled, out);
+  return out;
+}
+
+AttentionTrace attention_head_forward_traced(const ConstMatrixRef& x_q, const ConstMatrixRef& x_kv,
+                                             const ConstMatrixRef& w_q, const ConstMatrixRef& w_k,
+                                             const ConstMatrixRef& w_v, const Mask& mask, bool scaled) {
+  validate_attention_head_inputs(x_q, x_kv, w_q, w_k, w_v);
   return attention_forward_traced(x_q * w_q, x_kv * w_k, x_kv * w_v, mask, scaled);
 }
 

@@ -1,9 +1,20 @@
 #pragma once
 // Scaled dot-product attention, stage by stage, so that every intermediate can be shown.
+#include <string>
+
 #include "core/mask.hpp"
 #include "core/tensor.hpp"
 
 namespace attnlab {
+
+// The stages of attention in the order the seminar derives them. scores … mix are each head's
+// (run_head_stage); project, flash, concat and output belong to multi-head attention.
+enum class AttentionStage { start, project, scores, scale, mask, softmax, mix, flash, concat, output };
+std::string to_string(AttentionStage stage);
+
+// a head's stages, in order
+inline constexpr AttentionStage kHeadStages[] = {AttentionStage::scores, AttentionStage::scale, AttentionStage::mask,
+                                                 AttentionStage::softmax, AttentionStage::mix};
 
 // Every stage of one attention call, in the order the seminar derives them.
 struct AttentionTrace {
@@ -25,16 +36,30 @@ Scalar attention_scale(Index d_k, bool scaled);
 void validate_attention_inputs(const ConstMatrixRef& q, const ConstMatrixRef& k,
                                const ConstMatrixRef& v);
 
+// The stages on any block of query rows; each is written once, here, and every path runs these.
 // scores = QKᵀ   Q:(n,d_k) K:(m,d_k) → (n,m)
 void attention_scores(const ConstMatrixRef& q, const ConstMatrixRef& k, MatrixRef scores);
-
+// scaled = scores·s   (n,m) → (n,m); scaled may alias scores
+void attention_scale_scores(const ConstMatrixRef& scores, Scalar scale, MatrixRef scaled);
+// masked = scaled + M (Mask::apply), weights = softmax rows (softmax_rows_forward), then
 // out = A·V   A:(n,m) V:(m,d_v) → (n,d_v)
 void attention_mix(const ConstMatrixRef& weights, const ConstMatrixRef& v, MatrixRef out);
 
-// out = softmax(QKᵀ·s + M)·V   Q:(n,d_k) K:(m,d_k) V:(m,d_v) → weights:(n,m) out:(n,d_v)
-// Keeps only the weights; the fast path used inside models.
+// Runs one of a head's stages on t, from the stage before it (q, k, v and scale set first):
+//   scores: QKᵀ (n,m)   scale: ·s   mask: + M   softmax: weights (n,m)   mix: weights·V (n,d_v)
+// The traced forward runs the five in turn, the stepper one per call.
+void run_head_stage(AttentionStage stage, AttentionTrace& t, const Mask& mask);
+
+// Fewer query rows than this stay on one thread: a split would cost more than it saves.
+inline constexpr Index kRowsWorthSplitting = 64;
+
+// out = softmax(QKᵀ·s + M)·V   Q:(n,d_k) K:(m,d_k) V:(m,d_v) → out:(n,d_v)
+// The fast path: blocks of query rows, each taken through all five stages while its (rows,m)
+// scores are in cache, spread over the threads; the (n,m) matrix is never formed. block_rows
+// other than 0 (cache-sized) sets the rows per block: ⌈n / threads⌉ forms the whole matrix, as
+// the textbook computes it (the benchmark's naive kernel).
 void attention_forward(const ConstMatrixRef& q, const ConstMatrixRef& k, const ConstMatrixRef& v,
-                       const Mask& mask, bool scaled, MatrixRef weights, MatrixRef out);
+                       const Mask& mask, bool scaled, MatrixRef out, Index block_rows = 0);
 
 // dQ += dS·K, dK += dSᵀ·Q, dV += Aᵀ·dOut with dS = softmax_backward(A, dOut·Vᵀ)·s
 //   differentiates out = softmax(QKᵀ·s + M)·V of attention_forward, given its weights A:(n,m)
@@ -45,12 +70,21 @@ void attention_backward(const ConstMatrixRef& q, const ConstMatrixRef& k, const 
                         MatrixRef dq, MatrixRef dk, MatrixRef dv);
 
 // out = softmax(QKᵀ·s + M)·V   Q:(n,d_k) K:(m,d_k) V:(m,d_v), keeping every stage in the trace
+// (the five stages of run_head_stage in turn)
 AttentionTrace attention_forward_traced(const ConstMatrixRef& q, const ConstMatrixRef& k,
                                         const ConstMatrixRef& v, const Mask& mask, bool scaled);
 
+// throws attnlab::Error unless X_q:(n,d) X_kv:(m,d) W_Q,W_K:(d,d_k) W_V:(d,d_v), all finite
+void validate_attention_head_inputs(const ConstMatrixRef& x_q, const ConstMatrixRef& x_kv,
+                                    const ConstMatrixRef& w_q, const ConstMatrixRef& w_k,
+                                    const ConstMatrixRef& w_v);
+
 // head = softmax((X_q·W_Q)(X_kv·W_K)ᵀ·s + M)·(X_kv·W_V)
-//   X_q:(n,d) X_kv:(m,d) W_Q,W_K:(d,d_k) W_V:(d,d_v); one head with its own projections, as in
-//   the seminar's worked examples (d_k need not be d/h)
+//   X_q:(n,d) X_kv:(m,d) W_Q,W_K:(d,d_k) W_V:(d,d_v) → (n,d_v); one head with its own
+//   projections, as in the seminar's worked examples (d_k need not be d/h); fast path
+Matrix attention_head_forward(const ConstMatrixRef& x_q, const ConstMatrixRef& x_kv, const ConstMatrixRef& w_q,
+                              const ConstMatrixRef& w_k, const ConstMatrixRef& w_v, const Mask& mask, bool scaled);
+// the same, keeping every stage
 AttentionTrace attention_head_forward_traced(const ConstMatrixRef& x_q, const ConstMatrixRef& x_kv,
                                              const ConstMatrixRef& w_q, const ConstMatrixRef& w_k,
                                              const ConstMatrixRef& w_v, const Mask& mask, bool scaled);

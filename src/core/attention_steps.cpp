@@ -1,25 +1,11 @@
 #include "core/attention_steps.hpp"
 
 #include "core/check.hpp"
-#include "core/enum_names.hpp"
-#include "core/softmax.hpp"
 
 namespace attnlab {
 
-namespace {
-constexpr std::pair<const char*, AttentionStage> kStages[] = {
-    {"start", AttentionStage::start},   {"project", AttentionStage::project},
-    {"scores", AttentionStage::scores}, {"scale", AttentionStage::scale},
-    {"mask", AttentionStage::mask},     {"softmax", AttentionStage::softmax},
-    {"mix", AttentionStage::mix},       {"flash", AttentionStage::flash},
-    {"concat", AttentionStage::concat}, {"output", AttentionStage::output}};
-}  // namespace
-
-std::string to_string(AttentionStage stage) { return enum_name(stage, kStages); }
-
 AttentionSteps AttentionSteps::multi_head(const AttentionConfig& config, const AttentionParams& params,
-                                          const ConstMatrixRef& x, const ConstMatrixRef& memory,
-                                          const Mask& mask, Index flash_block_rows, Index flash_block_cols) {
+                                          const ConstMatrixRef& x, const ConstMatrixRef& memory, const Mask& mask) {
   AttentionSteps s;
   s.multi_ = true;
   s.config_ = config;
@@ -27,17 +13,12 @@ AttentionSteps AttentionSteps::multi_head(const AttentionConfig& config, const A
   s.x_ = x;
   s.memory_ = memory;
   s.mask_ = mask;
-  s.block_rows_ = flash_block_rows;
-  s.block_cols_ = flash_block_cols;
-  const bool flash = flash_block_rows > 0 || flash_block_cols > 0;
-  if (flash) {
-    require(flash_block_rows > 0 && flash_block_cols > 0, "attention steps: flash needs both tile sizes");
-    require(mask.key_padding.empty() && mask.additive.size() == 0 && !config.alibi,
-            "attention steps: flash attention supports the causal mask only");
-  }
   // everything is validated now, not at some later stage
+  config.validate();
+  require(!config.flash() || (mask.key_padding.empty() && mask.additive.size() == 0),
+          "attention: flash attention supports the causal mask only");
   project_qkv(config, params, x, memory.size() ? memory : x, mask, memory.size() == 0);
-  s.stages_ = flash ? std::vector<AttentionStage>{AttentionStage::start, AttentionStage::project, AttentionStage::flash,
+  s.stages_ = config.flash() ? std::vector<AttentionStage>{AttentionStage::start, AttentionStage::project, AttentionStage::flash,
                                                   AttentionStage::concat, AttentionStage::output}
                     : std::vector<AttentionStage>{AttentionStage::start, AttentionStage::project, AttentionStage::scores,
                                                   AttentionStage::scale, AttentionStage::mask, AttentionStage::softmax,
@@ -92,12 +73,12 @@ void AttentionSteps::run(AttentionStage stage) {
   switch (stage) {
     case AttentionStage::project: {
       if (multi_) {
-        const ProjectedQKV p = project_qkv(config_, params_, x_, kv_source, mask_, memory_.size() == 0);
+        projected_ = project_qkv(config_, params_, x_, kv_source, mask_, memory_.size() == 0);
         for (Index h = 0; h < config_.n_heads; ++h) {
           AttentionTrace t;
-          t.q = p.queries(config_, h);
-          t.k = p.keys(config_, h);
-          t.v = p.values(config_, h);
+          t.q = projected_.queries(config_, h);
+          t.k = projected_.keys(config_, h);
+          t.v = projected_.values(config_, h);
           t.scale = scale_;
           per_head_.push_back(std::move(t));
           head_masks_.push_back(head_mask(config_, mask_, h, x_.rows(), kv_source.rows()));
@@ -114,39 +95,14 @@ void AttentionSteps::run(AttentionStage stage) {
       break;
     }
     case AttentionStage::scores:
-      for (AttentionTrace& t : per_head_) {
-        t.scores.resize(t.q.rows(), t.k.rows());
-        attention_scores(t.q, t.k, t.scores);
-      }
-      break;
     case AttentionStage::scale:
-      for (AttentionTrace& t : per_head_) t.scaled = t.scores * t.scale;
-      break;
     case AttentionStage::mask:
-      for (size_t h = 0; h < per_head_.size(); ++h) {
-        per_head_[h].masked = per_head_[h].scaled;
-        head_masks_[h].apply(per_head_[h].masked);
-      }
-      break;
     case AttentionStage::softmax:
-      for (AttentionTrace& t : per_head_) {
-        t.weights.resize(t.masked.rows(), t.masked.cols());
-        softmax_rows_forward(t.masked, t.weights);
-      }
-      break;
     case AttentionStage::mix:
-      for (AttentionTrace& t : per_head_) {
-        t.output.resize(t.weights.rows(), t.v.cols());
-        attention_mix(t.weights, t.v, t.output);
-      }
+      for (size_t h = 0; h < per_head_.size(); ++h) run_head_stage(stage, per_head_[h], head_masks_[h]);
       break;
     case AttentionStage::flash:
-      flash_.resize(per_head_.size());
-      for (size_t h = 0; h < per_head_.size(); ++h) {
-        AttentionTrace& t = per_head_[h];
-        t.output = flash_attention_forward(t.q, t.k, t.v, mask_.causal, config_.scaled, block_rows_,
-                                           block_cols_, &flash_[h]);
-      }
+      attend_heads(config_, projected_, mask_, &per_head_, &flash_);
       break;
     case AttentionStage::concat: {
       const Index dv = per_head_.front().output.cols();

@@ -2,7 +2,6 @@
 // Attention one stage at a time, for showing each intermediate as it is produced:
 //   project → scores → scale → mask → softmax → mix → concat → output
 // (with flash attention: project → flash → concat → output, the n×m stages never existing).
-#include <string>
 #include <vector>
 
 #include "core/attention.hpp"
@@ -12,17 +11,12 @@
 
 namespace attnlab {
 
-enum class AttentionStage { start, project, scores, scale, mask, softmax, mix, flash, concat, output };
-std::string to_string(AttentionStage stage);
-
 class AttentionSteps {
  public:
   // multi-head attention from GPT-2-layout parameters: MHA, GQA or MQA, self-attention (memory
-  // empty) or cross-attention, RoPE/ALiBi as configured; flash tiles > 0 switch to flash attention
-  // (no mask other than causal, no ALiBi)
+  // empty) or cross-attention, RoPE/ALiBi or flash attention as configured
   static AttentionSteps multi_head(const AttentionConfig& config, const AttentionParams& params,
-                                   const ConstMatrixRef& x, const ConstMatrixRef& memory,
-                                   const Mask& mask, Index flash_block_rows = 0, Index flash_block_cols = 0);
+                                   const ConstMatrixRef& x, const ConstMatrixRef& memory, const Mask& mask);
   // one head with its own projections, as in the seminar's examples: stops after mix
   //   X:(n,d) memory:(m,d) (empty for self-attention) W_Q,W_K:(d,d_k) W_V:(d,d_v)
   static AttentionSteps single_head(const ConstMatrixRef& x, const ConstMatrixRef& memory,
@@ -59,9 +53,9 @@ class AttentionSteps {
   AttentionParams params_;
   Matrix x_, memory_, w_q_, w_k_, w_v_;
   Mask mask_;
-  Index block_rows_ = 0, block_cols_ = 0;
   Scalar scale_ = 1;
   // results
+  ProjectedQKV projected_;
   std::vector<AttentionTrace> per_head_;
   std::vector<Mask> head_masks_;
   std::vector<FlashTrace> flash_;

@@ -20,8 +20,8 @@ constexpr Scalar kNegInf = -std::numeric_limits<Scalar>::infinity();
                                   Matrix& s, RowVector& max, RowVector& sum, MatrixRef out) {
   const Index rows = q.rows(), cols = k.rows();
   s.resize(rows, cols);  // no reallocation after the first, largest tile
-  s.noalias() = q * k.transpose();
-  s *= scale;
+  attention_scores(q, k, s);
+  attention_scale_scores(s, scale, s);
   for (Index i = 0; i < rows; ++i) {
     if (causal) {
       // key j (relative to this tile) is hidden when it lies after query i

@@ -25,6 +25,10 @@ void AttentionConfig::validate() const {
   require(std::isfinite(rope_base) && rope_base > 1.0f,
           "attention: rope_base must be a finite number above 1");
   require(!(rope && alibi), "attention: choose RoPE or ALiBi, not both");
+  require(flash_rows >= 0 && flash_rows <= 4096 && flash_cols >= 0 && flash_cols <= 4096 &&
+              (flash_rows > 0) == (flash_cols > 0),
+          "attention: flash attention needs both tile sizes, each 1 … 4096");
+  require(!(flash() && alibi), "attention: flash attention takes no ALiBi bias");
 }
 
 std::uint64_t attention_parameters(const AttentionConfig& config) {
@@ -134,6 +138,38 @@ Matrix output_projection(const AttentionParams& params, const ConstMatrixRef& co
   return linear_forward(concat, params.c_proj_weight, params.c_proj_bias);
 }
 
+Matrix attend_heads(const AttentionConfig& config, const ProjectedQKV& p, const Mask& mask,
+                    std::vector<AttentionTrace>* trace, std::vector<FlashTrace>* flash_tiles) {
+  const Index n = p.q.rows(), m = p.kv.rows(), dk = config.d_head();
+  require(!config.flash() || (mask.key_padding.empty() && mask.additive.size() == 0),
+          "attention: flash attention supports the causal mask only");
+  if (trace) trace->assign(config.n_heads, AttentionTrace{});
+  if (flash_tiles) flash_tiles->assign(config.n_heads, FlashTrace{});
+  Matrix concat(n, config.n_heads * dk);
+  const auto head_output = [&](Index head) { return concat.middleCols(head * dk, dk); };
+  const auto attend = [&](Index head) {
+    const ConstMatrixRef q = p.queries(config, head), k = p.keys(config, head), v = p.values(config, head);
+    if (config.flash()) {
+      head_output(head) = flash_attention_forward(q, k, v, mask.causal, config.scaled, config.flash_rows,
+                                                  config.flash_cols, flash_tiles ? &(*flash_tiles)[head] : nullptr);
+      if (trace) (*trace)[head] = {q, k, v, {}, attention_scale(dk, config.scaled), {}, {}, {}, head_output(head)};
+    } else if (trace) {
+      (*trace)[head] = attention_forward_traced(q, k, v, head_mask(config, mask, head, n, m), config.scaled);
+      head_output(head) = (*trace)[head].output;
+    } else {
+      attention_forward(q, k, v, head_mask(config, mask, head, n, m), config.scaled, head_output(head));
+    }
+  };
+  // a long untraced head spreads its query blocks over the threads itself; otherwise the heads
+  // run side by side
+  if (n >= kRowsWorthSplitting && !trace && !flash_tiles) {
+    for (Index head = 0; head < config.n_heads; ++head) attend(head);
+  } else {
+    parallel_for(config.n_heads, attend);
+  }
+  return concat;
+}
+
 namespace {
 
 // The shared body of self- and cross-attention. Positional schemes apply only to self-attention,
@@ -142,31 +178,15 @@ namespace {
 Matrix multi_head_forward(const AttentionConfig& config, const AttentionParams& params,
                           const ConstMatrixRef& x, const ConstMatrixRef& x_kv, const Mask& mask,
                           bool self, KVCacheLayer* cache, MultiHeadTrace* trace) {
+  // project → attend, head by head → concat → output
   const ProjectedQKV p = project_qkv(config, params, x, x_kv, mask, self, cache);
-  const Index n = p.q.rows(), m = p.kv.rows(), dk = config.d_head();
+  Matrix concat = attend_heads(config, p, mask, trace ? &trace->heads : nullptr);
+  Matrix out = output_projection(params, concat);
   if (trace) {
     trace->q = p.q;
     trace->k = p.kv.leftCols(config.kv_width());
     trace->v = p.kv.rightCols(config.kv_width());
-    trace->heads.assign(config.n_heads, AttentionTrace{});
-  }
-  // attend, head by head (in parallel), into the concatenation
-  Matrix concat(n, config.d_model);
-  parallel_for(config.n_heads, [&](Index head) {
-    const Mask used = head_mask(config, mask, head, n, m);
-    if (trace) {
-      trace->heads[head] = attention_forward_traced(p.queries(config, head), p.keys(config, head),
-                                                    p.values(config, head), used, config.scaled);
-      concat.middleCols(head * dk, dk) = trace->heads[head].output;
-    } else {
-      Matrix weights(n, m);
-      attention_forward(p.queries(config, head), p.keys(config, head), p.values(config, head), used,
-                        config.scaled, weights, concat.middleCols(head * dk, dk));
-    }
-  });
-  Matrix out = output_projection(params, concat);
-  if (trace) {
-    trace->concat = concat;
+    trace->concat = std::move(concat);
     trace->output = out;
   }
   return out;

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/attention.hpp"
+#include "core/flash_attention.hpp"
 #include "core/mask.hpp"
 #include "core/tensor.hpp"
 
@@ -17,10 +18,14 @@ struct AttentionConfig {
   bool rope = false;         // rotate each head's queries and keys (self-attention only)
   float rope_base = 10000.0f;
   bool alibi = false;        // add −m_head·|i − j| to each head's scores (self-attention only)
+  // > 0: each head runs flash attention in tiles of flash_rows × flash_cols (no mask but the
+  // causal one, no ALiBi); 0: the fused row-block path
+  Index flash_rows = 0, flash_cols = 0;
 
   Index kv_heads() const { return n_kv_heads == 0 ? n_heads : n_kv_heads; }
   Index d_head() const { return d_model / n_heads; }
   Index kv_width() const { return kv_heads() * d_head(); }  // g·d_k
+  bool flash() const { return flash_rows > 0; }
   // throws attnlab::Error with the reason when the numbers do not fit together
   void validate() const;
 };
@@ -90,6 +95,12 @@ Mask head_mask(const AttentionConfig& config, const Mask& mask, Index head, Inde
 
 // out = concat·W_O + b_O   concat:(n,d) → (n,d)
 Matrix output_projection(const AttentionParams& params, const ConstMatrixRef& concat);
+
+// head_i = softmax(Q_i K_gᵀ·s + M_i)·V_g for every head, side by side   → concat:(n, h·d_k)
+//   by the fused path or flash attention (config); with a trace, every stage of every head is
+//   kept (flash: q, k, v, output, and the tiles' running statistics in flash_tiles when given)
+Matrix attend_heads(const AttentionConfig& config, const ProjectedQKV& p, const Mask& mask,
+                    std::vector<AttentionTrace>* trace = nullptr, std::vector<FlashTrace>* flash_tiles = nullptr);
 
 // out = Concat(head_1..head_h)·W_O + b_O, head_i = Attention(x·W_Q^i, x·W_K^{g(i)}, x·W_V^{g(i)})
 //   x:(n,d) → (n,d); the trace, when given, receives every stage

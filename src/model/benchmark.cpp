@@ -11,13 +11,15 @@
 #include "core/flash_attention.hpp"
 #include "core/multi_head_attention.hpp"
 #include "core/random.hpp"
+#include "core/thread_pool.hpp"
 
 namespace attnlab {
 
 namespace {
 
 constexpr std::pair<const char*, BenchmarkKernel> kKernels[] = {
-    {"single_head", BenchmarkKernel::single_head}, {"flash", BenchmarkKernel::flash},
+    {"single_head", BenchmarkKernel::single_head}, {"naive", BenchmarkKernel::naive},
+    {"flash", BenchmarkKernel::flash},
     {"projections", BenchmarkKernel::projections}, {"feed_forward", BenchmarkKernel::feed_forward},
     {"multi_head", BenchmarkKernel::multi_head}};
 
@@ -51,18 +53,18 @@ BenchmarkResult run_benchmark(BenchmarkKernel kernel, Index n, const BenchmarkOp
   const double min_ms = options.min_ms;
   require(min_repeats >= 1 && min_repeats <= 1000 && min_ms >= 0 && min_ms <= 60000,
           "benchmark: repeats must be 1…1000 and time 0…60000 ms");
-  if (kernel == BenchmarkKernel::single_head) require_size(n, n, "benchmark: the n×n attention weights");
   const double nd = static_cast<double>(n) * d;
   Rng rng(1);
   std::function<void()> call;
   double flops = 0;
   // inputs and outputs live outside the timed calls
-  Matrix q, k, v, weights, out, x, w;
+  Matrix q, k, v, out, x, w;
   AttentionConfig config;
   AttentionParams params;
   FeedForwardParams ffn;
   switch (kernel) {
     case BenchmarkKernel::single_head:
+    case BenchmarkKernel::naive:
     case BenchmarkKernel::flash:
       q = random_matrix(n, d, rng);
       k = random_matrix(n, d, rng);
@@ -71,9 +73,10 @@ BenchmarkResult run_benchmark(BenchmarkKernel kernel, Index n, const BenchmarkOp
       if (kernel == BenchmarkKernel::flash) {
         call = [&] { out = flash_attention_forward(q, k, v, false, true); };
       } else {
-        weights.resize(n, n);
         out.resize(n, d);
-        call = [&] { attention_forward(q, k, v, Mask::none(), true, weights, out); };
+        // naive: one (⌈n/threads⌉, n) slab of the matrix per thread, n×n in all
+        const Index block_rows = kernel == BenchmarkKernel::naive ? (n + num_threads() - 1) / num_threads() : 0;
+        call = [&, block_rows] { attention_forward(q, k, v, Mask::none(), true, out, block_rows); };
       }
       break;
     case BenchmarkKernel::projections:

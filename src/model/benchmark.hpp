@@ -9,7 +9,8 @@ namespace attnlab {
 
 // What each kernel computes on an (n × d) input, d its default unless given, and its flops:
 enum class BenchmarkKernel {
-  single_head,   // softmax(QKᵀ/√d)·V, the n×n weights formed (d = 64): 4·n²·d
+  single_head,   // softmax(QKᵀ/√d)·V, the fused row-block path (d = 64): 4·n²·d
+  naive,         // the same with the n×n matrix formed whole, as the textbook computes it
   flash,         // the same, tile by tile with an online softmax (flash_attention.hpp): 4·n²·d
   projections,   // Q, K, V and the output projection, x·W for four (d × d) W (d = 64): 8·n·d²
   feed_forward,  // GELU(x·W₁ + b₁)·W₂ + b₂ with d_ff = 4d (d = 64): 16·n·d²

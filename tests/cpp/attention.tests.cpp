@@ -1,9 +1,12 @@
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <vector>
 
 #include "core/attention.hpp"
 #include "core/check.hpp"
+#include "core/thread_pool.hpp"
 #include "support.hpp"
 
 using namespace attnlab;
@@ -127,11 +130,46 @@ TEST_CASE("attention masks", "[attention][mask]") {
     CHECK(t.output.allFinite());
   }
   SECTION("the fast path equals the traced one") {
-    Matrix weights(4, 4), out(4, 2);
-    attention_forward(q, k, v, Mask::causal_mask(), true, weights, out);
-    const AttentionTrace t = attention_forward_traced(q, k, v, Mask::causal_mask(), true);
-    CHECK_THAT(weights, IsNear(t.weights, 0));
-    CHECK_THAT(out, IsNear(t.output, 0));
+    Matrix out(4, 2);
+    attention_forward(q, k, v, Mask::causal_mask(), true, out);
+    CHECK_THAT(out, IsNear(attention_forward_traced(q, k, v, Mask::causal_mask(), true).output, 1e-6));
+  }
+}
+
+TEST_CASE("the fused fast path, in blocks of query rows over the threads", "[attention][threads]") {
+  std::srand(3);
+  // queries at the last 300 of 420 key positions: blocks of 39 rows, the last one short
+  const Matrix q = Matrix::Random(300, 16), k = Matrix::Random(420, 16), v = Matrix::Random(420, 5);
+  std::vector<std::uint8_t> padding(420, 0);
+  padding[7] = padding[411] = 1;
+  Mask mask = Mask::key_padding_mask(padding);
+  mask.causal = true;
+  const AttentionTrace traced = attention_forward_traced(q, k, v, mask, true);
+  Matrix fused(300, 5), whole(300, 5);
+  attention_forward(q, k, v, mask, true, fused);
+  attention_forward(q, k, v, mask, true, whole, 300);
+  SECTION("equals every stage run on the whole matrix, whatever the rows per block") {
+    CHECK_THAT(fused, IsNear(traced.output, 1e-6));
+    CHECK_THAT(whole, IsNear(traced.output, 1e-6));
+    for (Index rows : {1, 7, 64, 299}) {
+      Matrix blocked(300, 5);
+      attention_forward(q, k, v, mask, true, blocked, rows);
+      CHECK_THAT(blocked, IsNear(traced.output, 1e-6));
+    }
+  }
+  SECTION("gives the same bits on any number of threads") {
+    set_num_threads(std::min<Index>(max_threads(), 3));
+    Matrix several(300, 5);
+    attention_forward(q, k, v, mask, true, several);
+    set_num_threads(1);
+    CHECK(several == fused);
+  }
+  SECTION("writes into a column block of a wider matrix, as heads do into their concatenation") {
+    Matrix concat = Matrix::Constant(300, 12, 7.0f);
+    attention_forward(q, k, v, mask, true, concat.middleCols(4, 5));
+    CHECK(concat.middleCols(4, 5) == fused);
+    CHECK((concat.leftCols(4).array() == 7.0f).all());
+    CHECK((concat.rightCols(3).array() == 7.0f).all());
   }
 }
 

@@ -64,16 +64,22 @@ TEST_CASE("attention one stage at a time", "[attention][steps]") {
     CHECK_THAT(alibi.output(), IsNear(self_attention_forward(c, p, x, Mask::none()), 1e-6));
   }
   SECTION("flash attention exposes its tiles and gives the same output") {
-    const AttentionConfig c = config(2, 1);
+    const AttentionConfig naive = config(2, 1);
+    AttentionConfig c = naive;
+    c.flash_rows = 4;
+    c.flash_cols = 3;
     const AttentionParams p = AttentionParams::init(c, 5);
-    AttentionSteps s = AttentionSteps::multi_head(c, p, x, Matrix(), Mask::causal_mask(), 4, 3);
+    AttentionSteps s = AttentionSteps::multi_head(c, p, x, Matrix(), Mask::causal_mask());
     CHECK(s.stages().size() == 5);
     s.run_all();
-    CHECK_THAT(s.output(), IsNear(self_attention_forward(c, p, x, Mask::causal_mask()), 1e-6));
+    CHECK_THAT(s.output(), IsNear(self_attention_forward(naive, p, x, Mask::causal_mask()), 1e-6));
+    CHECK(s.output() == self_attention_forward(c, p, x, Mask::causal_mask()));  // the model path's flash
     CHECK(s.flash(1).steps.size() > 2);
     CHECK(s.head(0).weights.size() == 0);  // never formed
-    CHECK_THROWS_WITH(AttentionSteps::multi_head(c, p, x, Matrix(), Mask::key_padding_mask(std::vector<std::uint8_t>(7, 0)), 4, 4),
+    CHECK_THROWS_WITH(AttentionSteps::multi_head(c, p, x, Matrix(), Mask::key_padding_mask(std::vector<std::uint8_t>(7, 0))),
                       Catch::Contains("causal mask only"));
+    c.flash_cols = 0;
+    CHECK_THROWS_WITH(AttentionSteps::multi_head(c, p, x, Matrix(), Mask::causal_mask()), Catch::Contains("both tile sizes"));
   }
   SECTION("the deck's single head, and bad input at construction") {
     const Matrix xd = rows({{1, 0, 1, 0}, {0, 1, 0, 1}, {1, 1, 0, 0}});

@@ -12,9 +12,10 @@ using namespace attnlab::test;
 
 namespace {
 
+// attention with the n×m matrix formed whole
 Matrix naive(const Matrix& q, const Matrix& k, const Matrix& v, bool causal) {
-  Matrix weights(q.rows(), k.rows()), out(q.rows(), v.cols());
-  attention_forward(q, k, v, causal ? Mask::causal_mask() : Mask::none(), true, weights, out);
+  Matrix out(q.rows(), v.cols());
+  attention_forward(q, k, v, causal ? Mask::causal_mask() : Mask::none(), true, out, q.rows());
   return out;
 }
 

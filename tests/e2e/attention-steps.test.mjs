@@ -49,7 +49,7 @@ describe('the worked example', () => {
   it("shows the deck's softmax row as the engine computes it, and where the deck prints other numbers", async () => {
     const { page, widget, problems, requests, close } = await open('&stage=4');
     await showing(widget, 'softmax');
-    const weights = engine.attention({ ...deckInput(), mask: 'none' }).heads[0].weights.data;
+    const weights = engine.attention({ ...deckInput(), mask: 'none', trace: ['weights'] }).heads[0].weights.data;
     assert.deepEqual((await rows(widget, 'weights'))[0], fixed(weights.slice(0, 3), 4));
     assert.deepEqual((await rows(widget, 'weights'))[0], ['0.0454', '0.7679', '0.1867']);
     const note = widget.locator('[data-testid="slips"]');
@@ -108,7 +108,7 @@ describe('the worked example', () => {
     const { page, widget, problems, close } = await open('');
     await widget.getByRole('button', { name: 'Write-up §7' }).click();
     await page.waitForFunction(() => location.hash.includes('ex=writeup'));
-    const result = engine.attention(WRITEUP).heads[0];
+    const result = engine.attention({ ...WRITEUP, trace: true }).heads[0];
     await widget.locator('section.area figure[data-matrix="q"] tr[data-row="2"]', { hasText: '0.95' }).waitFor();
     for (const m of ['q', 'k', 'v']) {
       const shown = await rows(widget, m);
@@ -187,7 +187,7 @@ describe('the worked example', () => {
     assert.deepEqual((await rows(widget, 'q'))[0], ['2.00', '0.00']);
     await widget.getByRole('textbox', { name: 'X row t1 column 1' }).fill('2.5');
     await widget.locator('figure[data-matrix="q"] tr[data-row="0"] td', { hasText: '3.50' }).waitFor();
-    const expected = engine.attention({ ...deckInput(), x: [2.5, 0, 1, 0, 0, 1, 0, 1, 1, 1, 0, 0] }).heads[0].q.data;
+    const expected = engine.attention({ ...deckInput(), x: [2.5, 0, 1, 0, 0, 1, 0, 1, 1, 1, 0, 0], trace: ['q'] }).heads[0].q.data;
     assert.deepEqual((await rows(widget, 'q'))[0], fixed(expected.slice(0, 2), 2));
     await page.waitForFunction(() => location.hash.includes('mx=3_4_2_2_2.5_'));
 

@@ -45,7 +45,7 @@ function naiveRows(n) {
   const weights = engine.randomNormal({ rows: d, cols: 3 * d, seed: weightSeed, std });
   const projection = engine.randomNormal({ rows: d, cols: d, seed: weightSeed + 1, std });
   const result = engine.attention({ x: x.data, n, d, heads: 1, cAttnWeight: weights.data, cAttnBias: new Float32Array(3 * d),
-    cProjWeight: projection.data, cProjBias: new Float32Array(d) });
+    cProjWeight: projection.data, cProjBias: new Float32Array(d), trace: ['scaled'] });
   const s = result.heads[0].scaled;
   return Array.from({ length: n }, (_, i) => {
     const row = Array.from(s.data.subarray(i * n, (i + 1) * n));

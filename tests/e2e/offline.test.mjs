@@ -76,7 +76,7 @@ describe('the offline file', () => {
     const { page, problems, refused, close } = await open('worked-example&stage=4');
     const weights = engine.attention({
       x: [1, 0, 1, 0, 0, 1, 0, 1, 1, 1, 0, 0], n: 3, d: 4, dK: 2, dV: 2, mask: 'none',
-      wQ: [1, 0, 0, 1, 1, 0, 0, 1], wK: [0, 1, 1, 0, 0, 1, 1, 0], wV: [1, 1, 0, 0, 1, 0, 0, 1],
+      wQ: [1, 0, 0, 1, 1, 0, 0, 1], wK: [0, 1, 1, 0, 0, 1, 1, 0], wV: [1, 1, 0, 0, 1, 0, 0, 1], trace: ['weights'],
     }).heads[0].weights.data;
     const shown = await page.locator('attn-attention-steps').locator('section.area figure[data-matrix="weights"] tr[data-row]')
       .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));

@@ -44,7 +44,7 @@ function queryWeights(image, patch, query) {
   const table = engine.positionalTable({ kind: 'sinusoidal', n, d });
   const x = embedded.data.map((v, i) => v + table.data[i]);
   const I = Array.from({ length: d * d }, (_, i) => (i % (d + 1) === 0 ? 1 : 0));
-  const weights = engine.attention({ x, n, d, wQ: I, wK: I, wV: I, dK: d, dV: d }).heads[0].weights;
+  const weights = engine.attention({ x, n, d, wQ: I, wK: I, wV: I, dK: d, dV: d, trace: ['weights'] }).heads[0].weights;
   return Array.from(weights.data.subarray(query * n, (query + 1) * n));
 }
 

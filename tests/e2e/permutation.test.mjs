@@ -45,7 +45,7 @@ describe('order matters: shuffle the words', () => {
     const nodeEngine = await loadAttnlab({ threads: 1 });
     const d = words.cols;
     const I = Array.from({ length: d * d }, (_, i) => (i % (d + 1) === 0 ? 1 : 0));
-    const expected = nodeEngine.attention({ x: words.data, n: words.rows, d, wQ: I, wK: I, wV: I, dK: d, dV: d }).heads[0].output;
+    const expected = nodeEngine.attention({ x: words.data, n: words.rows, d, wQ: I, wK: I, wV: I, dK: d, dV: d }).output;
     await page.waitForFunction(() => document.querySelector('attn-permutation').shadowRoot.querySelector('figure.heatmap table'));
     const shown = await outputsShown(widget);
     assert.equal(shown.length, expected.rows);

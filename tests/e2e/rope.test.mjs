@@ -26,7 +26,7 @@ function ropeScores(engine) {
   const cProjWeight = new Float32Array(D * D);
   for (let i = 0; i < D; i++) cProjWeight[i * D + i] = 1;
   return engine.attention({ x, n: N, d: D, heads: 1, rope: true, scaled: false, cAttnWeight,
-    cAttnBias: new Float32Array(3 * D), cProjWeight, cProjBias: new Float32Array(D) }).heads[0].scores.data;
+    cAttnBias: new Float32Array(3 * D), cProjWeight, cProjBias: new Float32Array(D), trace: ['scores'] }).heads[0].scores.data;
 }
 
 let server;

@@ -42,7 +42,7 @@ for (const threads of [1, 'auto']) {
 
     it('matches torch.nn.MultiheadAttention, GQA and MQA (attention.json)', () => {
       for (const c of fixtures('attention.json')) {
-        const r = engine.attention(multiHeadInput(c));
+        const r = engine.attention({ ...multiHeadInput(c), trace: ['weights'] });
         assertClose(r.output.data, c.tensors.output.data, 1e-5, `${c.name} output`);
         const [h, n, m] = c.tensors.weights.shape;
         for (let head = 0; head < h; head++) {
@@ -88,12 +88,38 @@ for (const threads of [1, 'auto']) {
       const masked = stepper.result().heads[2].masked;
       assert.equal(masked.data[1], -Infinity);
       stepper.dispose();
-      const flash = engine.attention({ ...multiHeadInput(c), flash: { blockRows: 2, blockCols: 2 } });
+      const flash = engine.attention({ ...multiHeadInput(c), flash: { blockRows: 2, blockCols: 2 }, trace: ['flash'] });
       assertClose(flash.output.data, c.tensors.output.data, 1e-5, 'flash output');
       assert.ok(flash.heads[0].flash.tiles.length >= 3);
       assert.equal(flash.heads[0].flash.tiles[0].runningMax.length, 2);
       const cross = fixtures('attention.json').find((f) => f.kind === 'cross');
       assertClose(engine.attention(multiHeadInput(cross)).output.data, cross.tensors.output.data, 1e-5, 'cross');
+    });
+
+    it('returns only what is asked: the output by the fast path, or the parts a trace names', () => {
+      const c = fixtures('attention.json').find((f) => f.name === 'mha_d16_h4_n4_causal');
+      const fast = engine.attention(multiHeadInput(c));
+      assert.deepEqual(Object.keys(fast).sort(), ['heads', 'output', 'scale', 'stage']);
+      assert.deepEqual(fast.heads, []);
+      assert.equal(fast.stage, 'output');
+      assertClose(fast.output.data, c.tensors.output.data, 1e-5, 'fast output');
+      const some = engine.attention({ ...multiHeadInput(c), trace: ['weights', 'concat'] });
+      assert.equal(some.heads.length, c.n_heads);
+      for (const head of some.heads) assert.deepEqual(Object.keys(head), ['weights']);
+      assert.equal(some.concat.cols, 16);
+      assertClose(some.output.data, fast.output.data, 1e-6, 'traced output');
+      const all = engine.attention({ ...multiHeadInput(c), trace: true });
+      assert.deepEqual(Object.keys(all.heads[0]), ['q', 'k', 'v', 'scores', 'scaled', 'masked', 'weights', 'output']);
+      // one head: the output is the head's
+      const single = engine.attention(DECK);
+      assert.equal(single.stage, 'mix');
+      assertClose(single.output.data, engine.attention({ ...DECK, trace: ['output'] }).heads[0].output.data, 1e-6, 'single head');
+      assertThrows(() => engine.attention({ ...DECK, trace: ['weights', 'logits'] }), /trace names "logits", no part of attention/);
+      assertThrows(() => engine.attention({ ...DECK, trace: 'weights' }), /trace must be true, false or an array of names/);
+      // typed arrays and plain arrays give the same bits
+      const typed = engine.attention({ ...multiHeadInput(c), x: Float32Array.from(multiHeadInput(c).x) });
+      const plain = engine.attention({ ...multiHeadInput(c), x: Array.from(multiHeadInput(c).x) });
+      assert.deepEqual([...typed.output.data], [...plain.output.data]);
     });
 
     it('normalises one vector both ways, with statistics and Jacobians', () => {
@@ -267,7 +293,7 @@ for (const threads of [1, 'auto']) {
       for (const [call, pattern] of badInputs) {
         assertThrows(call, pattern);
         // a correct call right after still returns correct numbers
-        assertClose(engine.attention(DECK).heads[0].weights.data.slice(0, 3), [0.0453884, 0.7679176, 0.1866940], 1e-6, `after ${pattern}`);
+        assertClose(engine.attention({ ...DECK, trace: ['weights'] }).heads[0].weights.data.slice(0, 3), [0.0453884, 0.7679176, 0.1866940], 1e-6, `after ${pattern}`);
       }
       assert.equal(model.forward({ tokens: [1, 2, 3] }).logits.rows, 3);
       model.dispose();
@@ -346,14 +372,17 @@ for (const threads of [1, 'auto']) {
 
     it('times every kernel and reports the heap it needed', () => {
       const once = { repeats: 1, minMs: 0, warmUp: false };
-      for (const kernel of ['single_head', 'flash', 'projections', 'feed_forward', 'multi_head']) {
+      for (const kernel of ['single_head', 'naive', 'flash', 'projections', 'feed_forward', 'multi_head']) {
         const r = engine.benchmark({ kernel, n: 64, d: 32, ...once });
         assert.ok(r.medianMs > 0 && r.gflops > 0 && r.repeats === 1, kernel);
       }
       const n = 2048;
-      const naive = engine.benchmark({ kernel: 'single_head', n, ...once }).peakBytes;
+      const naive = engine.benchmark({ kernel: 'naive', n, ...once }).peakBytes;
+      const fused = engine.benchmark({ kernel: 'single_head', n, ...once }).peakBytes;
       const flash = engine.benchmark({ kernel: 'flash', n, ...once }).peakBytes;
       assert.ok(naive >= 4 * n * n, `naive attention holds the n×n weights: ${naive} bytes`);
+      // the fused path: inputs, output and a tile of query rows per thread, never n×n
+      assert.ok(fused < 4 * 4 * n * 64 + (1 << 20), `the fused path holds no n×n matrix: ${fused} bytes`);
       assert.ok(flash < 4 * 4 * n * 64 + (1 << 20), `flash holds O(n·d): ${flash} bytes`);
       assertThrows(() => engine.benchmark({ kernel: 'single_head', n: 8193 }), /8192/);
       assertThrows(() => engine.benchmark({ kernel: 'flash', n: 32769 }), /32768/);

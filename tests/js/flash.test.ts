@@ -60,7 +60,7 @@ describe('the n sweep', () => {
   it('doubles n, running naive only up to its longest', () => {
     const plan = sweepPlan(2048, 1024);
     expect(plan.map((p) => `${p.kernel} ${p.n}`)).toEqual([
-      'flash 256', 'single_head 256', 'flash 512', 'single_head 512', 'flash 1024', 'single_head 1024', 'flash 2048',
+      'flash 256', 'naive 256', 'flash 512', 'naive 512', 'flash 1024', 'naive 1024', 'flash 2048',
     ]);
   });
 

@@ -26,7 +26,7 @@ it('installs from its tarball into a scratch project and runs there', { timeout:
     import { loadAttnlab } from 'attnlab';
     const engine = await loadAttnlab();
     const r = engine.attention({ x: [1,0,1,0, 0,1,0,1, 1,1,0,0], n: 3, d: 4,
-      wQ: [1,0,0,1,1,0,0,1], wK: [0,1,1,0,0,1,1,0], wV: [1,1,0,0,1,0,0,1], dK: 2, dV: 2 });
+      wQ: [1,0,0,1,1,0,0,1], wK: [0,1,1,0,0,1,1,0], wV: [1,1,0,0,1,0,0,1], dK: 2, dV: 2, trace: ['weights'] });
     console.log(JSON.stringify({ build: engine.info.build, weight: r.heads[0].weights.data[1] }));
   `);
   const out = JSON.parse(execFileSync('node', ['use.mjs'], { cwd: scratch, encoding: 'utf8', timeout: 60000 }));

@@ -112,13 +112,12 @@ TEST_CASE("attention backward", "[gradients]") {
     mask.additive.row(1).setConstant(-std::numeric_limits<Scalar>::infinity());
   }
   SECTION("without the 1/√d_k scale") { scaled = false; }
-  Matrix weights(n, m), out(n, dv);
-  attention_forward(q, k, v, mask, scaled, weights, out);
+  const AttentionTrace forward = attention_forward_traced(q, k, v, mask, scaled);
   Matrix dq = Matrix::Zero(n, dk), dk_ = Matrix::Zero(m, dk), dv_ = Matrix::Zero(m, dv);
-  attention_backward(q, k, v, weights, attention_scale(dk, scaled), r, dq, dk_, dv_);
+  attention_backward(q, k, v, forward.weights, forward.scale, r, dq, dk_, dv_);
   const auto loss = [&] {
-    Matrix w(n, m), o(n, dv);
-    attention_forward(q, k, v, mask, scaled, w, o);
+    Matrix o(n, dv);
+    attention_forward(q, k, v, mask, scaled, o);
     return projected(o, r);
   };
   check_gradient("Q", q, dq, loss);

@@ -83,6 +83,13 @@ export interface MultiHeadInput extends AttentionInput {
 export type AttentionStage =
   | 'start' | 'project' | 'scores' | 'scale' | 'mask' | 'softmax' | 'mix' | 'flash' | 'concat' | 'output';
 
+/** What a traced attention call may return: each head's tensors and flash tiles, and the heads' concatenation. */
+export type AttentionPart = 'q' | 'k' | 'v' | 'scores' | 'scaled' | 'masked' | 'weights' | 'output' | 'flash' | 'concat';
+
+/** attention() in one call: without `trace`, the fast path (no n×m matrix is kept, nothing but
+ * the output returned); with `trace: true` every part, or only the parts listed. */
+export type AttentionOptions = (SingleHeadInput | MultiHeadInput) & { trace?: boolean | AttentionPart[] };
+
 /** The online softmax's state after one tile of flash attention. */
 export interface FlashTile {
   queryBlock: number;
@@ -114,10 +121,11 @@ export interface AttentionResult {
   stage: AttentionStage;
   /** 1/√d_k, or 1 with scaling off */
   scale: number;
+  /** each head's parts asked for (empty without a trace) */
   heads: HeadResult[];
   /** heads side by side, (n × h·d_v) */
   concat?: MatrixData;
-  /** concat·W_O + b_O, (n × d) */
+  /** concat·W_O + b_O, (n × d); a single head's output (n × dV) */
   output?: MatrixData;
 }
 
@@ -370,7 +378,7 @@ export interface CoreferenceSentence {
   distractor: number;
 }
 
-export type BenchmarkKernel = 'single_head' | 'flash' | 'projections' | 'feed_forward' | 'multi_head';
+export type BenchmarkKernel = 'single_head' | 'naive' | 'flash' | 'projections' | 'feed_forward' | 'multi_head';
 
 export interface AttnlabModule {
   buildInfo(): BuildInfo;
@@ -383,8 +391,9 @@ export interface AttnlabModule {
   memoryPeak(options: { reset?: boolean }): number;
   /** times a kernel in the engine on seeded random (n × d) input: a warm-up (unless `warmUp` is
    * false), then the median of at least `repeats` calls lasting at least `minMs` (defaults 7 and
-   * 300). single_head: softmax(QKᵀ/√d)·V forming the n×n weights (d = 64, n ≤ 8192); flash: the
-   * same tile by tile (n ≤ 32768); projections: x·W for Q, K, V and the output (d = 64);
+   * 300). single_head: softmax(QKᵀ/√d)·V by the fused path, blocks of query rows (d = 64,
+   * n ≤ 8192); naive: the same forming the whole n×n matrix; flash: the same tile by tile with an
+   * online softmax (n ≤ 32768); projections: x·W for Q, K, V and the output (d = 64);
    * feed_forward: GELU FFN with d_ff = 4d (d = 64); multi_head: 8 heads, d_model = d (512), with
    * projections. `peakBytes`: the heap's high-water mark during the run above what was in use
    * before (inputs, outputs and workspace) */
@@ -444,6 +453,7 @@ export interface AttnlabModule {
   patchEmbedding(options: { image: Numbers; height: number; width: number; patch: number; d: number; seed?: number }): { patches: MatrixData; embedded: MatrixData };
 
   attentionSteps(options: SingleHeadInput | MultiHeadInput): RawAttentionSteps;
+  attention(options: AttentionOptions): AttentionResult;
   /** maxParameterBytes: the largest model to build (default 256 MiB, 268435456 bytes) */
   modelFromConfig(options: { config: ModelConfig; seed?: number; vocab?: string; maxParameterBytes?: number }): RawModel;
   /** weights: the bytes of model.safetensors, a real Uint8Array; config and vocab: the JSON texts,

@@ -10,7 +10,7 @@
  * hold engine memory (AttentionStepper, Model, Trainer) free it when garbage-collected or on dispose().
  */
 import type {
-  AttentionResult, AttentionStage, AttnlabModule, BuildInfo, CoreferenceSentence, DotProductStatistics,
+  AttentionOptions, AttentionResult, AttentionStage, AttnlabModule, BuildInfo, CoreferenceSentence, DotProductStatistics,
   DotProductStatisticsOptions, ForwardOptions, GenerationOutputs, GenerationState, MatrixData, ModelConfig,
   MultiHeadInput, RawAttentionSteps, RawModel,
   RawTrainer, RnnGradientFlow, RnnGradientFlowOptions, SamplingOptions, SingleHeadInput, SoftmaxRow,
@@ -18,7 +18,7 @@ import type {
 } from './attnlab.mjs';
 
 export type {
-  AttentionInput, AttentionResult, AttentionStage, BuildInfo, DotProductStatistics, DotProductStatisticsOptions,
+  AttentionInput, AttentionOptions, AttentionPart, AttentionResult, AttentionStage, BuildInfo, DotProductStatistics, DotProductStatisticsOptions,
   FlashTile, ForwardOptions, GenerationOutputs, GenerationState, HeadResult, MatrixData, ModelConfig, MultiHeadInput, Numbers, RnnGradientFlow,
   RnnGradientFlowOptions, SamplingOptions, SingleHeadInput, SoftmaxRow, SoftmaxRowOptions, TaskName, TrainerOptions,
   TrainingExample, TrainingStep, CoreferenceSentence,
@@ -308,15 +308,8 @@ export class Engine {
   attentionSteps(options: SingleHeadInput | MultiHeadInput): AttentionStepper {
     return new AttentionStepper(this.raw.attentionSteps(options));
   }
-  /** every stage at once */
-  attention(options: SingleHeadInput | MultiHeadInput): AttentionResult {
-    const stepper = this.attentionSteps(options);
-    try {
-      return stepper.runAll();
-    } finally {
-      stepper.dispose();
-    }
-  }
+  /** attention in one call: the output by the fast path, or with `trace` the stages asked for */
+  attention(options: AttentionOptions): AttentionResult { return this.raw.attention(options); }
 
   /** a model with freshly initialised, seeded weights (and a vocab.json text to tokenize with) */
   createModel(options: { config: ModelConfig; seed?: number; vocab?: string }): Model {

@@ -58,7 +58,7 @@ export function largestDifference(a: ArrayLike<number>, b: ArrayLike<number>): n
   return max;
 }
 
-export type SweepKernel = 'flash' | 'single_head';
+export type SweepKernel = 'flash' | 'naive';
 
 /** One timing of the sweep. */
 export interface SweepPoint {
@@ -74,7 +74,7 @@ export function sweepPlan(longest: number, naiveLongest: number): SweepPoint[] {
   const plan: SweepPoint[] = [];
   for (let n = SWEEP_START; n <= longest; n *= 2) {
     plan.push({ kernel: 'flash', n });
-    if (n <= naiveLongest) plan.push({ kernel: 'single_head', n });
+    if (n <= naiveLongest) plan.push({ kernel: 'naive', n });
   }
   return plan;
 }

@@ -187,7 +187,7 @@ export class AttentionSteps extends EngineElement {
       wV: example.wV.data, dK, dV: example.wV.cols, mask: causal ? 'causal' : 'none', scaled,
     } as const;
     const key = JSON.stringify({ ...input, x: [...input.x], wQ: [...input.wQ], wK: [...input.wK], wV: [...input.wV] });
-    if (this.computed?.key !== key) this.computed = { key, result: await engine.attention(input) };
+    if (this.computed?.key !== key) this.computed = { key, result: await engine.attention({ ...input, trace: true }) };
     const result = this.computed.result;
     const head = result.heads[0];
     const tensor = (m: MatrixData | undefined, what: string) => {

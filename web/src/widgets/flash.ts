@@ -43,8 +43,8 @@ const NAIVE_LONGEST = 8192;
 const FIT_FROM = 1024;
 const MIB = 2 ** 20;
 
-const KERNEL_NAMES: Record<SweepKernel, string> = { flash: 'flash', single_head: 'naive' };
-const KERNEL_COLOURS: Record<SweepKernel, string> = { flash: SERIES_COLOURS.blue, single_head: SERIES_COLOURS.vermillion };
+const KERNEL_NAMES: Record<SweepKernel, string> = { flash: 'flash', naive: 'naive' };
+const KERNEL_COLOURS: Record<SweepKernel, string> = { flash: SERIES_COLOURS.blue, naive: SERIES_COLOURS.vermillion };
 
 /** the score grid's side and the columns of numbers beside it, in CSS pixels */
 const GRID = { side: 204, left: 22, top: 18, gap: 6 } as const;
@@ -196,7 +196,10 @@ export class Flash extends EngineElement {
     ]);
     const input = { x: x.data, n, d, heads: 1, cAttnWeight: weights.data, cAttnBias: new Float32Array(3 * d),
       cProjWeight: projection.data, cProjBias: new Float32Array(d) };
-    const [flash, naive] = await Promise.all([engine.attention({ ...input, flash: { blockRows, blockCols } }), engine.attention(input)]);
+    const [flash, naive] = await Promise.all([
+      engine.attention({ ...input, flash: { blockRows, blockCols }, trace: ['flash', 'output'] }),
+      engine.attention({ ...input, trace: ['scaled', 'output'] }),
+    ]);
     if (!flash.heads[0]?.flash || !naive.heads[0]?.scaled) throw new Error('the engine returned no flash tiles or no scores');
     return (this.small = { key, flash: flash.heads[0], naive: naive.heads[0] });
   }
@@ -447,7 +450,7 @@ export class Flash extends EngineElement {
       return fitted.length >= 2 ? fitPowerLaw(fitted).exponent : undefined;
     };
     const named = (kernel: SweepKernel, k: number | undefined) => `${KERNEL_NAMES[kernel]}${k === undefined ? '' : `, slope ${formatNumber(k, 2)}`}`;
-    const kernels: SweepKernel[] = ['flash', 'single_head'];
+    const kernels: SweepKernel[] = ['flash', 'naive'];
     const flash = points('flash');
     // n² through the middle of flash's fitted points: e^{mean(ln t − 2 ln n)}·n²
     const fitted = flash.filter((p) => p.n >= FIT_FROM);
@@ -481,7 +484,7 @@ export class Flash extends EngineElement {
       const m = this.measured.get(pointKey(p));
       return m instanceof Error ? [`${KERNEL_NAMES[p.kernel]} at n = ${count(p.n)}: ${m.message}`] : [];
     });
-    const naive = points('single_head');
+    const naive = points('naive');
     const lines: string[] = [];
     const last = flash[flash.length - 1];
     if (last) lines.push(`Flash, n = ${count(last.n)}: ${formatDuration(last.medianMs)}, peak ${formatBytes(last.peakBytes)}.`);
@@ -508,7 +511,7 @@ export class Flash extends EngineElement {
           const m = this.measured.get(pointKey(p));
           return m && !(m instanceof Error) ? [[KERNEL_NAMES[p.kernel], p.n, m.medianMs, m.peakBytes] as [string, number, number, number]] : [];
         }),
-        ...notRun.map((n) => [`${KERNEL_NAMES.single_head}: not run`, n, '', `n×n float32 alone: ${4 * n * n}`] as [string, number, string, string]),
+        ...notRun.map((n) => [`${KERNEL_NAMES.naive}: not run`, n, '', `n×n float32 alone: ${4 * n * n}`] as [string, number, string, string]),
       ],
       format: (v, column) => (column === 1 ? formatSignificant(v, 4) : String(v)),
     });

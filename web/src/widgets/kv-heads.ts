@@ -104,7 +104,7 @@ export class KvHeads extends EngineElement {
       cAttnWeight.set(wv.data.subarray(r * d, r * d + g * dk), r * width + d + g * dk);
     }
     const result = await engine.attention({ x: x.data, n, d, heads, kvHeads: g, cAttnWeight, cAttnBias: new Float32Array(width),
-      cProjWeight: wo.data, cProjBias: new Float32Array(d) });
+      cProjWeight: wo.data, cProjBias: new Float32Array(d), trace: ['weights'] });
     result.heads.forEach((head, i) => {
       const group = Math.floor((i * g) / heads);
       view.headTitles[i]!.textContent = `Q${i} · KV${group}`;

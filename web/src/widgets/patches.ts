@@ -119,7 +119,7 @@ export class Patches extends EngineElement {
     ]);
     const x = embedded.data.map((v, i) => v + table.data[i]!);
     const I = identity(d);
-    const result = await engine.attention({ x, n, d, wQ: I, wK: I, wV: I, dK: d, dV: d });
+    const result = await engine.attention({ x, n, d, wQ: I, wK: I, wV: I, dK: d, dV: d, trace: ['weights'] });
     const weights = result.heads[0]!.weights!;
     this.computed = { patch, query, weights };
 

@@ -58,7 +58,7 @@ async function attend(engine: RemoteEngine, model: RemoteModel, tokens: number[]
   }
   const I = identity(d);
   const result = await engine.attention({ x, n, d, wQ: I, wK: I, wV: I, dK: d, dV: d });
-  return result.heads[0]!.output!;
+  return result.output!;
 }
 
 export class Permutation extends EngineElement {

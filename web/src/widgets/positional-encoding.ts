@@ -48,7 +48,7 @@ async function seededHeads(engine: RemoteEngine, n: number, alibi: boolean): Pro
     engine.randomNormal({ rows: d, cols: d, seed: 3, std }),
   ]);
   const result = await engine.attention({ x: x.data, n, d, heads: ALIBI_HEADS, alibi, cAttnWeight: weights.data,
-    cAttnBias: new Float32Array(3 * d), cProjWeight: projection.data, cProjBias: new Float32Array(d) });
+    cAttnBias: new Float32Array(3 * d), cProjWeight: projection.data, cProjBias: new Float32Array(d), trace: ['weights'] });
   return result.heads.map((h) => h.weights!);
 }
 

@@ -106,7 +106,7 @@ export class Rope extends EngineElement {
 
   private async rotate(engine: RemoteEngine): Promise<Rotated> {
     try {
-      const { q, k, scores } = (await engine.attention(inputs())).heads[0];
+      const { q, k, scores } = (await engine.attention({ ...inputs(), trace: ['q', 'k', 'scores'] })).heads[0]!;
       if (!q || !k || !scores) throw new Error('the engine returned no rotated queries, keys or scores');
       return { q, k, scores };
     } catch (error) {
