@@ -198,7 +198,7 @@ export class Flash extends EngineElement {
       cProjWeight: projection.data, cProjBias: new Float32Array(d) };
     const [flash, naive] = await Promise.all([
       engine.attention({ ...input, flash: { blockRows, blockCols }, trace: ['flash', 'output'] }),
-      engine.attention({ ...input, trace: ['scaled', 'output'] }),
+      engine.attention({ ...input, trace: ['scaled', 'weights', 'output'] }),
     ]);
     if (!flash.heads[0]?.flash || !naive.heads[0]?.scaled) throw new Error('the engine returned no flash tiles or no scores');
     return (this.small = { key, flash: flash.heads[0], naive: naive.heads[0] });
