@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, openPage, SCREENSHOTS } from './browser.mjs';
 import { DIST, serve } from './server.mjs';
-import { canvasColours, fitsSlide, screenshotSlide, slideReady } from './widget-checks.mjs';
+import { canvasColours, fitsSlide, screenshotSlide, slideReady, tasksBetween } from './widget-checks.mjs';
 
 /** a measurement of every point takes seconds to a minute on a loaded machine */
 const MEASURED = { timeout: 240000 };
@@ -29,18 +29,6 @@ function recordLongTasks() {
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) globalThis.longTasks.push({ start: entry.startTime, duration: entry.duration });
   }).observe({ type: 'longtask', buffered: true });
-}
-
-/** The page's main-thread tasks between two console.timeStamp marks in a Chrome trace, with the
- * wall time each took and the CPU time its thread spent on it (both in ms). */
-function tasksBetween(trace, from, to) {
-  const events = JSON.parse(trace.toString()).traceEvents;
-  const mark = (message) => events.find((e) => e.name === 'TimeStamp' && e.args?.data?.message === message);
-  const [start, end] = [mark(from), mark(to)];
-  return events
-    .filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && e.pid === start.pid && e.tid === start.tid
-      && e.ts >= start.ts && e.ts <= end.ts)
-    .map((e) => ({ wall: e.dur / 1000, cpu: (e.tdur ?? e.dur) / 1000 }));
 }
 
 /** the widget's progress: its state (waiting, measuring, cancelled, done), points done and planned, and what it says */

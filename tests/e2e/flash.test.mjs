@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, openPage, SCREENSHOTS } from './browser.mjs';
 import { DIST, serve } from './server.mjs';
-import { canvasColours, fitsSlide, plotSeries, slideReady } from './widget-checks.mjs';
+import { canvasColours, fitsSlide, plotSeries, slideReady, tasksBetween } from './widget-checks.mjs';
 
 /** the widget's small case: one head of width 8 on seeded input */
 const SMALL = { d: 8, inputSeed: 11, weightSeed: 12, std: 0.5 };
@@ -26,17 +26,6 @@ after(async () => {
   await browser?.close();
   server?.close();
 });
-
-/** the page's main-thread tasks between two console.timeStamp marks of a browser trace: wall and CPU ms */
-function tasksBetween(trace, from, to) {
-  const events = JSON.parse(trace.toString()).traceEvents;
-  const mark = (message) => events.find((e) => e.name === 'TimeStamp' && e.args?.data?.message === message);
-  const [start, end] = [mark(from), mark(to)];
-  return events
-    .filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && e.pid === start.pid && e.tid === start.tid
-      && e.ts >= start.ts && e.ts <= end.ts)
-    .map((e) => ({ wall: e.dur / 1000, cpu: (e.tdur ?? e.dur) / 1000 }));
-}
 
 /** each row's max of the scaled scores and Σ_j e^{s_ij − max}, by the engine in Node without flash */
 function naiveRows(n) {

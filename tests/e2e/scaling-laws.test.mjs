@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, openPage, SCREENSHOTS } from './browser.mjs';
 import { DIST, serve } from './server.mjs';
-import { canvasColours, fitsSlide, plotSeries, screenshotSlide, slideReady } from './widget-checks.mjs';
+import { canvasColours, fitsSlide, plotSeries, screenshotSlide, slideReady, tasksBetween } from './widget-checks.mjs';
 
 /** a full run of five sizes, twice over on a loaded two-core machine; and after the whole deck drew */
 const TRAINED = { timeout: 300000 };
@@ -41,26 +41,6 @@ function recordLongTasks() {
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) globalThis.longTasks.push({ start: entry.startTime, duration: entry.duration });
   }).observe({ type: 'longtask', buffered: true });
-}
-
-/** The page's main-thread tasks between two console.timeStamp marks in a Chrome trace: the wall
- * time each took, the CPU time its thread spent on it, and how much of that was the garbage
- * collector's (a task the heap posted, or a collection inside another task), all in ms. */
-function tasksBetween(trace, from, to) {
-  const events = JSON.parse(trace.toString()).traceEvents;
-  const mark = (message) => events.find((e) => e.name === 'TimeStamp' && e.args?.data?.message === message);
-  const [start, end] = [mark(from), mark(to)];
-  const onThread = (e) => e.ph === 'X' && e.pid === start.pid && e.tid === start.tid;
-  const cpu = (e) => (e.tdur ?? e.dur) / 1000;
-  const collections = events.filter((e) => onThread(e) && (e.name === 'MajorGC' || e.name === 'MinorGC'));
-  return events
-    .filter((e) => onThread(e) && e.name === 'ThreadControllerImpl::RunTask' && e.ts >= start.ts && e.ts <= end.ts)
-    .map((e) => ({
-      wall: e.dur / 1000,
-      cpu: cpu(e),
-      gc: e.args?.src_file?.includes('/heap/') ? cpu(e)
-        : collections.filter((c) => c.ts >= e.ts && c.ts + c.dur <= e.ts + e.dur).reduce((sum, c) => sum + cpu(c), 0),
-    }));
 }
 
 /** the experiment's state (waiting, training, cancelled, done), steps done and planned, and what it says */

@@ -1,5 +1,6 @@
-// Checks shared by the widget tests: whether canvases show a picture, and screenshots of one slide
-// at the deck's two reference sizes in both themes, for a person to look at.
+// Checks shared by the widget tests: whether canvases show a picture, the page's main-thread tasks
+// in a browser trace, and screenshots of one slide at the deck's two reference sizes in both
+// themes, for a person to look at.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openPage, SCREENSHOTS } from './browser.mjs';
@@ -31,11 +32,40 @@ export const canvasColours = async (locator) => {
     }));
 };
 
-/** every widget under `scope` (default: the active slide) is defined and has painted its latest picture */
-export const slideReady = (page, scope = 'section.slide.active') => page.waitForFunction((selector) =>
-  [...document.querySelectorAll(`${selector} *`)].filter((e) => e.localName.startsWith('attn-'))
-    .every((e) => customElements.get(e.localName) && e.dataset.ready === 'true' && !e.hasAttribute('aria-busy')),
-  scope, { timeout: 120000 });
+/** The page's main-thread tasks between two console.timeStamp marks of a Chrome trace (recorded
+ * with browser.startTracing and the 'devtools.timeline' category): the wall time each took, the CPU
+ * time its thread spent on it, and how much of that was the garbage collector's (a task the heap
+ * posted, or a collection inside another task), all in ms. Without `from`, every task of that
+ * thread in the trace up to `to` (the page's load too). */
+export function tasksBetween(trace, from, to) {
+  const events = JSON.parse(trace.toString()).traceEvents;
+  const mark = (message) => events.find((e) => e.name === 'TimeStamp' && e.args?.data?.message === message);
+  const end = mark(to);
+  const start = from === undefined ? undefined : mark(from);
+  const onThread = (e) => e.ph === 'X' && e.pid === end.pid && e.tid === end.tid;
+  const cpu = (e) => (e.tdur ?? e.dur) / 1000;
+  const thread = events.filter(onThread);
+  const collections = thread.filter((e) => e.name === 'MajorGC' || e.name === 'MinorGC');
+  return thread.filter((e) => e.name === 'ThreadControllerImpl::RunTask' && e.ts >= (start?.ts ?? 0) && e.ts <= end.ts).map((e) => ({
+    wall: e.dur / 1000,
+    cpu: cpu(e),
+    gc: e.args?.src_file?.includes('/heap/') ? cpu(e)
+      : collections.filter((c) => c.ts >= e.ts && c.ts + c.dur <= e.ts + e.dur).reduce((sum, c) => sum + cpu(c), 0),
+  }));
+}
+
+/** every widget under `scope` (default: the active slide) is defined and has painted its latest
+ * picture; those in the window have written their latest numbers into their screen-reader tables
+ * too (the others write theirs when they come into view) */
+export const slideReady = (page, scope = 'section.slide.active') => page.waitForFunction((selector) => {
+  const inWindow = (e) => {
+    const box = e.getBoundingClientRect();
+    return e.checkVisibility() && box.bottom > 0 && box.right > 0 && box.top < innerHeight && box.left < innerWidth;
+  };
+  return [...document.querySelectorAll(`${selector} *`)].filter((e) => e.localName.startsWith('attn-'))
+    .every((e) => customElements.get(e.localName) && e.dataset.ready === 'true' && !e.hasAttribute('aria-busy')
+      && !(inWindow(e) && e.shadowRoot?.querySelector('.sr-table[aria-busy]')));
+}, scope, { timeout: 120000 });
 
 /** Screenshots `${SCREENSHOTS}<name>-<width>-<theme>.png` of `url` at 1280×720 and 1920×1080, light
  * and dark; returns their paths and any console problems. */

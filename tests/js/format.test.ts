@@ -1,12 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { css, diverging, sequential, textOn } from '../../web/src/math/colormap';
-import { formatBytes, formatNumber, formatSignificant, subscript } from '../../web/src/math/format';
+import { formatBytes, formatCount, formatNumber, formatSignificant, subscript } from '../../web/src/math/format';
 import { at, fromRows, maxAbsFinite, row } from '../../web/src/math/matrix';
 
 describe('subscript', () => {
   it('writes each digit as a subscript', () => {
     expect(subscript(0)).toBe('₀');
     expect(subscript(1207)).toBe('₁₂₀₇');
+  });
+});
+
+describe('formatCount', () => {
+  it('groups thousands as English does', () => {
+    for (const n of [0, 7, 999, 1000, 12345, 999999, 1000000, 124439808, 2 ** 40]) expect(formatCount(n)).toBe(n.toLocaleString('en'));
+    expect(formatCount(-1234)).toBe('−1,234');
+    expect(formatCount(Infinity)).toBe('∞');
   });
 });
 

@@ -10,19 +10,26 @@ import { defineWidgets } from './widgets/index';
 const root = document.querySelector<HTMLElement>('#deck');
 const stage = document.querySelector<HTMLElement>('#stage');
 if (root && stage) new Deck(root, stage);
-defineWidgets();
+// the widgets and the engine start in a task of their own: the page's first layout, in this one,
+// does not wait for them
+setTimeout(() => {
+  defineWidgets();
+  showEngineInfo();
+}, 0);
 
-pageEngine().then(
-  async (engine) => {
-    const info = await engine.info();
-    const footer = document.querySelector('#engine-info');
-    if (footer) {
-      footer.textContent = `engine ${info.version} · ${info.build} · SIMD ${info.simd ? 'on' : 'off'} · ` +
-        `${info.threadsUsed} thread${info.threadsUsed === 1 ? '' : 's'}`;
-    }
-  },
-  (error: unknown) => {
-    const footer = document.querySelector('#engine-info');
-    if (footer) footer.textContent = `The engine could not be loaded: ${String(error)}`;
-  },
-);
+/** starts the engine and says in the deck's bar which build runs, with how many threads */
+function showEngineInfo(): void {
+  const footer = document.querySelector('#engine-info');
+  pageEngine().then(
+    async (engine) => {
+      const info = await engine.info();
+      if (footer) {
+        footer.textContent = `engine ${info.version} · ${info.build} · SIMD ${info.simd ? 'on' : 'off'} · `
+          + `${info.threadsUsed} thread${info.threadsUsed === 1 ? '' : 's'}`;
+      }
+    },
+    (error: unknown) => {
+      if (footer) footer.textContent = `The engine could not be loaded: ${String(error)}`;
+    },
+  );
+}

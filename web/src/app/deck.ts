@@ -1,6 +1,7 @@
 // The deck: one slide at a time, scaled to the window, driven by the keyboard (app/navigation.ts)
 // and the URL hash (app/state.ts). Widgets that have steps of their own (fragments) implement
-// Stepper; → and ← go through a slide's steps before leaving it.
+// Stepper; → and ← go through a slide's steps before leaving it. Only the shown slide is rendered
+// (deck.css).
 import { keyBelongsToControl } from '../primitives/keys';
 import { KeyMap, slideScale, SLIDE, type Command } from './navigation';
 import { attributesFor, decodeHash, encodeHash, fieldFor, withValue, type PageState, type Value } from './state';
@@ -21,12 +22,13 @@ export class Deck {
   readonly slides: HTMLElement[];
   private current = -1;
   private state: PageState;
+  /** a change of the URL waiting for the next frame (see writeUrl) */
+  private urlWrite?: 'push' | 'replace';
   private readonly keys = new KeyMap();
 
   constructor(private readonly root: HTMLElement, private readonly stage: HTMLElement) {
     this.slides = [...root.querySelectorAll<HTMLElement>('section.slide')];
     this.state = decodeHash(location.hash);
-    this.buildOverview();
     this.applySettings();
     this.show(this.indexOf(this.state.slide), 'replace');
 
@@ -92,13 +94,41 @@ export class Deck {
     const counter = document.querySelector('#slide-counter');
     if (counter) counter.textContent = `${index + 1} / ${this.slides.length}`;
     document.title = `${slide.dataset.title ?? ''} — attnlab`;
-    const hash = encodeHash(this.state);
-    if (history === 'push' && changed && hash !== location.hash) window.history.pushState(null, '', hash);
-    else if (history !== 'none') window.history.replaceState(null, '', hash);
+    if (history === 'push' && changed) this.writeUrl('push');
+    else if (history !== 'none') this.writeUrl('replace');
     if (this.stacked()) {
       if (changed && history !== 'replace') slide.scrollIntoView({ block: 'start' });
     }
-    if (changed) requestAnimationFrame(() => dispatchEvent(new Event('attn-redraw')));
+    if (changed) this.arrive(slide);
+  }
+
+  /** A slide just shown is drawn in two frames, each half the work: first its own text and
+   * formulas, then its widgets (until then their boxes are left empty, content-visibility); then
+   * the page is told to redraw, with every widget at its size. */
+  private arrive(slide: HTMLElement): void {
+    const widgets = [...slide.querySelectorAll<HTMLElement>('*')].filter((e) => e.localName.startsWith('attn-'));
+    for (const widget of widgets) widget.classList.add('arriving');
+    requestAnimationFrame(() => requestAnimationFrame(() => {
+      for (const widget of widgets) widget.classList.remove('arriving');
+      dispatchEvent(new Event('attn-redraw'));
+    }));
+  }
+
+  /** Puts the page state into the URL (a new history entry, or in place of the current one) once
+   * the next frame is drawn: writing the URL makes the browser lay the page out there and then, so
+   * the key press that showed a slide would wait for its layout. Later writes before then join it. */
+  private writeUrl(how: 'push' | 'replace'): void {
+    const scheduled = this.urlWrite !== undefined;
+    if (this.urlWrite !== 'push') this.urlWrite = how;
+    if (scheduled) return;
+    requestAnimationFrame(() => setTimeout(() => {
+      const write = this.urlWrite;
+      this.urlWrite = undefined;
+      const hash = encodeHash(this.state);
+      if (write === undefined || hash === location.hash) return;
+      if (write === 'push') window.history.pushState(null, '', hash);
+      else window.history.replaceState(null, '', hash);
+    }, 0));
   }
 
   private stacked(): boolean {
@@ -140,6 +170,8 @@ export class Deck {
   }
 
   private restore(): void {
+    // the URL is the reader's now (back, forward, a link): a write still waiting would undo it
+    this.urlWrite = undefined;
     const next = decodeHash(location.hash);
     this.state = next;
     this.applySettings();
@@ -166,20 +198,20 @@ export class Deck {
       const field = fieldFor(widget.localName, attribute);
       if (field) this.state = withValue(this.state, field, value);
     }
-    window.history.replaceState(null, '', encodeHash(this.state));
+    this.writeUrl('replace');
   }
 
+  /** the overview's list of slides, made when it is first opened (the page's first task stays short) */
   private buildOverview(): void {
     const list = document.querySelector('#overview ol');
-    if (!list) return;
+    if (!list || list.childElementCount > 0) return;
+    const span = (className: string, text: string) => Object.assign(document.createElement('span'), { className, textContent: text });
     list.replaceChildren(...this.slides.map((slide, i) => {
       const item = document.createElement('li');
       const button = document.createElement('button');
       button.type = 'button';
       button.dataset.slide = String(i);
-      button.innerHTML = '<span class="number"></span><span class="name"></span>';
-      button.querySelector('.number')!.textContent = String(i + 1);
-      button.querySelector('.name')!.textContent = slide.dataset.title ?? slide.id;
+      button.append(span('number', String(i + 1)), span('name', slide.dataset.title ?? slide.id));
       button.addEventListener('click', () => this.show(i, 'push'));
       item.append(button);
       return item;
@@ -193,6 +225,7 @@ export class Deck {
       this.closeOverview();
       return;
     }
+    this.buildOverview();
     overview.hidden = false;
     overview.querySelector<HTMLButtonElement>(`button[data-slide="${this.current}"]`)?.focus();
   }

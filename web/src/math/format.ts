@@ -20,6 +20,14 @@ export function formatSignificant(x: number, digits = 2): string {
   return text.replaceAll('-', '−');
 }
 
+/** A whole number with its thousands grouped: 1234567 → "1,234,567". What toLocaleString('en')
+ * writes, without the browser's number formatting, whose first use stalls a page for 100 ms. */
+export function formatCount(n: number): string {
+  if (!Number.isFinite(n)) return formatNumber(n, 0);
+  const grouped = String(Math.round(Math.abs(n))).replace(/\B(?=(\d{3})+$)/g, ',');
+  return n <= -0.5 ? `−${grouped}` : grouped;
+}
+
 const SUBSCRIPTS = '₀₁₂₃₄₅₆₇₈₉';
 
 /** a whole number 0 or more in subscript digits: 12 → "₁₂" */

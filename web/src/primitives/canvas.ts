@@ -4,9 +4,12 @@
 // Painting is deferred to the next animation frame and done only for canvases on screen: a widget
 // may draw and highlight in one go (one paint), a widget on a hidden slide paints when its slide
 // is shown, and a frame paints canvases only until its time budget is spent, leaving the rest to
-// the next frame, so that a slide full of pictures never blocks the page. The page fires
+// the next frame, so that a slide full of pictures never blocks the page. A canvas is on screen
+// when its widget is (on-screen.ts). The page fires
 // "attn-redraw" on window when the scale may have changed (a slide shown, the window resized),
 // with `detail.restyle` when the colours changed; canvases repaint then without asking the engine.
+
+import { onScreen, whenScreenChanges } from './on-screen';
 
 export type Draw = (g: CanvasRenderingContext2D, width: number, height: number) => void;
 
@@ -29,15 +32,16 @@ interface Picture {
 }
 
 /** milliseconds of painting per frame before the rest waits for the next frame */
-const FRAME_BUDGET_MS = 20;
+const FRAME_BUDGET_MS = 6;
 
 const live = new Set<WeakRef<Picture>>();
 /** pictures to paint (or to check for a changed scale) once they are on screen */
 const due = new Set<Picture>();
 let frameRequested = false;
 let settledWaiters: (() => void)[] = [];
-const nearView = typeof IntersectionObserver === 'undefined' ? undefined
-  : new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && requestFrame(), { rootMargin: '200px' });
+/** every picture counts as shown (a print view: see paintEverywhere) */
+let everywhere = false;
+whenScreenChanges(() => requestFrame());
 
 function requestFrame(): void {
   if (frameRequested) return;
@@ -47,11 +51,8 @@ function requestFrame(): void {
 
 function paintFrame(): void {
   frameRequested = false;
-  const shown = [...due].filter((p) => p.canvas.isConnected && p.canvas.checkVisibility());
-  for (const p of due) {
-    if (!p.canvas.isConnected) due.delete(p);
-    else if (!shown.includes(p)) nearView?.observe(p.canvas);
-  }
+  for (const p of due) if (!p.canvas.isConnected) due.delete(p);
+  const shown = [...due].filter((p) => everywhere || onScreen(p.canvas));
   // measure every canvas first, then paint: alternating would lay the page out again for each
   const scales = shown.map((p) => displayScale(p.canvas));
   const start = performance.now();
@@ -61,9 +62,10 @@ function paintFrame(): void {
       return;
     }
     due.delete(p);
-    nearView?.unobserve(p.canvas);
     if (p.paintedAt !== scales[i]) paint(p, scales[i]);
   }
+  // a canvas the observer has not seen yet may be on screen: the picture is not settled before it has
+  if (!everywhere && [...due].some((p) => onScreen(p.canvas) === undefined)) return;
   const waiters = settledWaiters;
   settledWaiters = [];
   for (const resolve of waiters) resolve();
@@ -90,7 +92,8 @@ function schedule(p: Picture): void {
 
 /** resolves once every canvas on screen shows its latest drawing */
 export function canvasesPainted(): Promise<void> {
-  return frameRequested ? new Promise((resolve) => settledWaiters.push(resolve)) : Promise.resolve();
+  const unsettled = frameRequested || (!everywhere && [...due].some((p) => p.canvas.isConnected && onScreen(p.canvas) === undefined));
+  return unsettled ? new Promise((resolve) => settledWaiters.push(resolve)) : Promise.resolve();
 }
 
 function repaintAll(restyle: boolean): void {
@@ -112,6 +115,13 @@ globalThis.addEventListener?.('beforeprint', () => {
   for (const p of due) if (p.canvas.isConnected) paint(p, 1);
   due.clear();
 });
+
+/** From now on every canvas is painted, on screen or not, a frame's budget at a time: for a view
+ * made to be printed, where every page shows its pictures (a reveal.js deck's PDF view). */
+export function paintEverywhere(): void {
+  everywhere = true;
+  repaintAll(false);
+}
 
 /** how much larger than its CSS size the element appears on screen (1 when not laid out) */
 export function displayScale(element: Element): number {

@@ -8,7 +8,7 @@
 import { engineFraction, engineProgress, pageEngine, type RemoteEngine } from '../app/engine';
 import { embedPageUrl, setModelsFolder } from '../app/engine-files';
 import { encodeHash, fieldFor, fieldsOf, formatValue, parseValue, type Value } from '../app/state';
-import { canvasesPainted } from './canvas';
+import { canvasesPainted, paintEverywhere } from './canvas';
 import { katexSheet } from './equation';
 import { download, fileStem, numbersCsv, picturesPng, svgText } from './export';
 import { whenIdle } from './idle';
@@ -38,9 +38,10 @@ function warmUp(): void {
   whenIdle(next);
 }
 
-/** Renders every widget of the page now, in view or not: for a printout, where no widget may be
- * left blank (a reveal.js deck's PDF view). */
+/** Renders every widget of the page now, in view or not, and paints all their pictures: for a
+ * printout, where no widget may be left blank (a reveal.js deck's PDF view). */
 export function revealAllWidgets(): void {
+  paintEverywhere();
   for (const widget of [...waiting]) widget.reveal();
 }
 
@@ -54,6 +55,8 @@ export abstract class EngineElement extends HTMLElement {
   private engine?: RemoteEngine;
   private rendering = false;
   private dirty = false;
+  /** a render asked for by updateSoon() and not started yet */
+  private updateDue = false;
   /** in view once, or rendered in the background: from then on it renders on every change */
   private revealed = false;
   private readonly showProgress = () => this.showLoading();
@@ -198,7 +201,24 @@ export abstract class EngineElement extends HTMLElement {
   attributeChangedCallback(name: string): void {
     if (name === 'controls') this.showControls();
     else if (name === 'height') this.keepHeight();
-    else this.update();
+    else this.updateSoon();
+  }
+
+  /** Renders in a task of its own, once for every setting changed in this one: the key press or
+   * click that changed them returns at once, and the page paints before the new picture is made. */
+  private updateSoon(): void {
+    if (!this.engine || !this.revealed) return;
+    if (this.rendering) {
+      this.dirty = true;
+      return;
+    }
+    if (this.updateDue) return;
+    this.updateDue = true;
+    // busy from now on (assistive technology, and tests, wait for the new picture)
+    this.setAttribute('aria-busy', 'true');
+    setTimeout(() => {
+      if (this.updateDue) this.update();
+    }, 0);
   }
 
   /** `height`: a fixed CSS height (e.g. "420px", "60vh"), the same while loading and once drawn,
@@ -237,6 +257,7 @@ export abstract class EngineElement extends HTMLElement {
     }
     this.rendering = true;
     this.dirty = false;
+    this.updateDue = false;
     // busy until the new picture is painted (assistive technology, and tests, wait for it)
     this.setAttribute('aria-busy', 'true');
     const engine = this.engine;

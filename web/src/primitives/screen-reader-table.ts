@@ -2,8 +2,14 @@
 // one-pixel box that clips it: a table never shrinks below its content, so clipping the table itself
 // would leave a page-wide invisible box (and a sideways-scrolling page on a phone). Laying out a
 // table of hundreds of cells takes tens of milliseconds, so tables are written one per idle moment,
-// and only once they are on a shown slide: the picture comes first and the page never stalls.
+// and only once their widget is on screen (on-screen.ts): the picture comes first and the page never
+// stalls. Its rows are laid out as lines of text, not as a table (which sizes every column from
+// every cell, several times slower), and its cells say what they are with ARIA roles. A long table is
+// written whole (its numbers are all there at once) but laid out a few rows per frame: its later
+// rows stay hidden until their turn, and are hidden again when it leaves the screen (a slide no
+// longer shown), so that showing it again costs no more than its first rows.
 import { formatNumber } from '../math/format';
+import { onScreen, whenScreenChanges, widgetOf } from './on-screen';
 
 export interface TableRows {
   caption?: string;
@@ -26,42 +32,61 @@ export function tablesIn(root: ParentNode): TableRows[] {
   return [...root.querySelectorAll('.sr-only')].flatMap((e) => byElement.get(e)?.data ?? []);
 }
 
+/** cells laid out per frame: a few milliseconds of layout */
+const CELLS_PER_FRAME = 240;
+
 /** tables with new numbers not written yet */
 const unwritten = new Set<ScreenReaderTable>();
+/** tables written with rows still hidden */
+const unfolding = new Set<ScreenReaderTable>();
 let writing = false;
+/** the tables written under each widget, folded again when it leaves the screen */
+const tablesOf = new WeakMap<Element, Set<ScreenReaderTable>>();
+whenScreenChanges((left) => {
+  for (const widget of left) for (const table of tablesOf.get(widget) ?? []) table.fold();
+  writeSoon();
+});
+const shown = (table: ScreenReaderTable) => table.element.isConnected && onScreen(table.element) === true;
 
 function writeSoon(): void {
-  if (writing || unwritten.size === 0) return;
+  if (writing || unwritten.size + unfolding.size === 0) return;
   writing = true;
   const step = () => {
-    const next = [...unwritten].find((table) => table.element.isConnected && table.element.checkVisibility());
-    if (!next) {
+    for (const table of unfolding) if (!table.element.isConnected) unfolding.delete(table);
+    // new numbers first, then the rest of the rows of tables already right
+    const next = [...unwritten].find(shown);
+    const started = next ? undefined : [...unfolding].find(shown);
+    if (!started && !next) {
       writing = false;
       return;
     }
-    next.write();
-    // the next one after the browser has laid this one out
+    if (next) next.write();
+    else started?.unfold();
+    // the next rows after the browser has laid these out
     requestAnimationFrame(() => setTimeout(step, 0));
   };
   requestAnimationFrame(() => setTimeout(step, 0));
 }
-// a slide shown, a theme or size changed: tables that were out of sight may be due
-globalThis.addEventListener?.('attn-redraw', writeSoon);
 
 export class ScreenReaderTable {
   readonly element: HTMLElement;
   /** the numbers shown (or about to be) */
   data?: TableRows;
+  /** rows written but hidden until their turn to be laid out */
+  private folded: HTMLElement[] = [];
 
   constructor() {
     this.element = document.createElement('div');
-    this.element.className = 'sr-only';
+    this.element.className = 'sr-only sr-table';
     byElement.set(this.element, this);
   }
 
   /** the numbers to show; the table is replaced soon (see above) */
   fill(rows: TableRows): void {
     this.data = rows;
+    // the numbers shown are out of date until written (assistive technology, and tests, wait)
+    this.element.setAttribute('aria-busy', 'true');
+    unfolding.delete(this);
     unwritten.add(this);
     writeSoon();
   }
@@ -69,23 +94,53 @@ export class ScreenReaderTable {
   /** writes the table now: one string parsed once, since thousands of cells made node by node block the page */
   write(): void {
     if (!unwritten.delete(this) || !this.data) return;
+    this.element.removeAttribute('aria-busy');
+    this.folded = [];
     const { caption, head, rows, format = (v: number) => formatNumber(v, 4) } = this.data;
     const cell = (c: string | number, column: number) => escapeHtml(typeof c === 'number' ? format(c, column) : c);
-    const html: string[] = ['<table>'];
+    const html: string[] = ['<table role="table">'];
     if (caption) html.push(`<caption>${escapeHtml(caption)}</caption>`);
     const cells = rows.reduce((sum, r) => sum + r.length - 1, 0);
     if (cells > MAX_WRITTEN_CELLS) {
       const columns = Math.max(0, ...rows.map((r) => r.length - 1));
-      this.element.innerHTML = `${html.join('')}<tr><td>${rows.length} × ${columns} numbers, too many to read out: `
+      this.element.innerHTML = `${html.join('')}<tr role="row"><td role="cell">${rows.length} × ${columns} numbers, too many to read out: `
         + 'Share → Download CSV has them all.</td></tr></table>';
       return;
     }
-    if (head) html.push('<tr>', ...head.map((h) => `<th>${escapeHtml(h)}</th>`), '</tr>');
+    if (head) html.push('<tr role="row">', ...head.map((h) => `<th role="columnheader">${escapeHtml(h)}</th>`), '</tr>');
     for (const [header, ...cells] of rows) {
-      html.push('<tr>', header === '' ? '<td></td>' : `<th>${escapeHtml(header)}</th>`, ...cells.map((c, k) => `<td>${cell(c, k)}</td>`), '</tr>');
+      html.push('<tr role="row">', header === '' ? '<td role="cell"></td>' : `<th role="rowheader">${escapeHtml(header)}</th>`,
+        ...cells.map((c, k) => `<td role="cell">${cell(c, k)}</td>`), '</tr>');
     }
     html.push('</table>');
     this.element.innerHTML = html.join('');
+    const widget = widgetOf(this.element);
+    tablesOf.set(widget, (tablesOf.get(widget) ?? new Set()).add(this));
+    this.fold();
+  }
+
+  /** hides the rows after the first CELLS_PER_FRAME cells, to be laid out a few at a time */
+  fold(): void {
+    let cells = 0;
+    this.folded = [];
+    for (const row of this.element.querySelectorAll<HTMLElement>('tr')) {
+      cells += row.childElementCount;
+      if (cells <= CELLS_PER_FRAME) continue;
+      row.hidden = true;
+      this.folded.push(row);
+    }
+    if (this.folded.length > 0) unfolding.add(this);
+  }
+
+  /** shows the next hidden rows, about CELLS_PER_FRAME cells */
+  unfold(): void {
+    let cells = 0;
+    while (this.folded.length > 0 && cells < CELLS_PER_FRAME) {
+      const row = this.folded.shift()!;
+      row.hidden = false;
+      cells += row.childElementCount;
+    }
+    if (this.folded.length === 0) unfolding.delete(this);
   }
 }
 

@@ -38,6 +38,10 @@ export const baseStyles = `
 .status { display: flex; gap: 10px; align-items: center; margin: 6px 0; font-size: 14px; color: var(--muted); }
 .error { color: var(--bad); font-weight: 600; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+/* a screen-reader table's rows as lines of bare text (its cells keep their roles): table layout
+   would size every column from every cell, and a box per cell makes a long row slow to lay out */
+.sr-table table, .sr-table caption, .sr-table tr { display: block; }
+.sr-table th, .sr-table td { display: contents; }
 [hidden] { display: none !important; }
 /* a phone: pictures shrink to the width they have, keeping their shape */
 @media (max-width: 799px) { canvas { max-width: 100%; height: auto; } }

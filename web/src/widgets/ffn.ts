@@ -9,7 +9,7 @@
 import { pageModel, type RemoteEngine, type RemoteModel } from '../app/engine';
 import { ACTIVATIONS, SEMINAR_SENTENCE } from '../app/state';
 import type { MatrixData } from '../engine/index';
-import { formatNumber } from '../math/format';
+import { formatCount, formatNumber } from '../math/format';
 import { maxAbsFinite } from '../math/matrix';
 import { EngineElement } from '../primitives/engine-element';
 import { colourKey, Heatmap } from '../primitives/heatmap';
@@ -161,7 +161,7 @@ export class Ffn extends EngineElement {
       return activation === 'swiglu' ? `${base} + ${d}·${dFF} + ${dFF} (the gate)` : base;
     };
     const line = (target: HTMLElement, what: string, d: number, dFF: number, count: number) => {
-      const strong = Object.assign(document.createElement('span'), { className: 'count', textContent: count.toLocaleString('en-US') });
+      const strong = Object.assign(document.createElement('span'), { className: 'count', textContent: formatCount(count) });
       strong.dataset.parameters = String(count);
       target.replaceChildren(`${what} (d = ${d}, d_ff = ${dFF}), with ${BUTTONS[activation]}: ${formula(d, dFF)} = `, strong, ' parameters');
     };

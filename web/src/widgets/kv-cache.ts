@@ -5,7 +5,7 @@
 // Settings: text (the prompt), step (tokens generated greedily), layer and head drawn.
 import { pageModel, type RemoteEngine } from '../app/engine';
 import type { MatrixData } from '../engine/index';
-import { formatBytes, formatSignificant } from '../math/format';
+import { formatBytes, formatCount, formatSignificant } from '../math/format';
 import { at } from '../math/matrix';
 import { shortLabel } from '../math/text';
 import { EngineElement } from '../primitives/engine-element';
@@ -130,7 +130,7 @@ export class KvCache extends EngineElement {
     view.facts.innerHTML =
       `This step projected ${newRow.rows} row${newRow.rows === 1 ? '' : 's'} (x·W<sub>Q</sub>, x·W<sub>K</sub>, x·W<sub>V</sub>); its query read all ${state.length} cached positions. `
       + `Cache: 2 · L · n · d<sub>kv</sub> · 4 B = 2 · ${config.n_layers} · ${state.length} · ${groups * dK} · 4 = `
-      + `<b>${state.cacheBytes.toLocaleString('en')} B</b> (${formatBytes(state.cacheBytes)}), one row more per token.<br>`
+      + `<b>${formatCount(state.cacheBytes)} B</b> (${formatBytes(state.cacheBytes)}), one row more per token.<br>`
       + `Last position's logits, cached vs recomputed from scratch: ${verdict(logitsGap)}; `
       + `layer ${layer + 1}'s keys: ${verdict(keysGap)}.`;
     view.table.fill({

@@ -9,7 +9,7 @@
 import type { RemoteEngine } from '../app/engine';
 import { SCALING_LAWS_SHOWN } from '../app/state';
 import type { RemoteTrainer } from '../engine/worker-client';
-import { formatNumber, formatSignificant } from '../math/format';
+import { formatCount, formatNumber, formatSignificant } from '../math/format';
 import { formatMagnitude } from '../math/magnitude';
 import { fitPowerLaw, powerLawAt, type PowerLaw } from '../math/power-law';
 import { decreasesStrictly, KAPLAN_2020, lawCurve, median, PUBLISHED_LAWS, type PublishedLaw, type ScalingResource } from '../math/scaling-laws';
@@ -112,7 +112,13 @@ export class ScalingLaws extends EngineElement {
       && intersectionRect.height >= Math.min(boundingClientRect.height, rootBounds?.height ?? innerHeight) / 3;
     this.checkShown();
   }, { threshold: Array.from({ length: 21 }, (_, i) => i / 20) });
-  private readonly onRedraw = () => this.checkShown();
+  private readonly onRedraw = () => {
+    // observed afresh: the observer reports a change of size only when it crosses a threshold, and
+    // a widget just drawn at its size (an arriving slide's) may cross none
+    this.watcher.unobserve(this);
+    this.watcher.observe(this);
+    this.checkShown();
+  };
 
   constructor() {
     super(styles, 'on log-log axes a power law is a straight line, its slope the exponent: in the published laws and in the toy models.');
@@ -256,7 +262,7 @@ export class ScalingLaws extends EngineElement {
     view.rows.forEach((row, i) => {
       const m = this.measured[i];
       const count = parameters[i];
-      row.parameters.textContent = count === undefined ? '—' : count.toLocaleString('en');
+      row.parameters.textContent = count === undefined ? '—' : formatCount(count);
       row.loss.textContent = m ? formatNumber(m.loss, 3) : '—';
       row.msPerStep.textContent = m ? formatNumber(m.msPerStep, 1) : '—';
     });

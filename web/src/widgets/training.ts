@@ -14,7 +14,7 @@ import { SEMINAR_SENTENCE, TRAINING_SIZES, TRAINING_TASKS } from '../app/state';
 import { registerTrainedModel, showTrainedModel } from '../app/trained-models';
 import type { MatrixData } from '../engine/index';
 import type { RemoteTrainer } from '../engine/worker-client';
-import { formatNumber } from '../math/format';
+import { formatCount, formatNumber } from '../math/format';
 import { argmax } from '../math/ranking';
 import { bucketMeans, bucketSize, formatDuration, letterAnswer, thinned, type LetterTask } from '../math/training';
 import { canvasesPainted } from '../primitives/canvas';
@@ -406,7 +406,7 @@ export class Training extends EngineElement {
       return;
     }
     const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-    setText(shown, run ? `${run.parameters.toLocaleString('en')} parameters` : '');
+    setText(shown, run ? `${formatCount(run.parameters)} parameters` : '');
     shown.title = run ? `d_model ${run.width}, ${plural(run.heads, 'head')}, ${plural(run.layers, 'layer')}` : '';
   }
 
