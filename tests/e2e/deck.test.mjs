@@ -281,7 +281,8 @@ describe('the deck', () => {
     });
     await page.goto(server.url);
     await page.locator('h1', { hasText: 'computed live' }).waitFor();
-    assert.match(await page.locator('attn-attention-map').evaluate((e) => e.shadowRoot.textContent), /Loading the engine/);
+    // the widgets are defined in the task after the first one: the hero says it is loading while the engine is held back
+    await page.waitForFunction(() => /Loading the engine/.test(document.querySelector('attn-attention-map')?.shadowRoot?.textContent ?? ''));
     assert.ok(await page.locator('section#title .katex, section.slide .katex').count() > 10, 'formulas are typeset in the HTML');
     release();
     await page.locator('attn-attention-map[data-ready]').waitFor({ timeout: 60000 });
