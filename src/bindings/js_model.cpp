@@ -1,9 +1,8 @@
 #include "bindings/js_api.hpp"
 
 #include <cmath>
-#include <iomanip>
+#include <cstdio>
 #include <limits>
-#include <sstream>
 
 #include "bindings/marshal.hpp"
 #include "core/check.hpp"
@@ -29,10 +28,10 @@ SamplingOptions get_sampling(const val& options, Index vocab, std::uint32_t defa
   const double temperature = get_number(options, "temperature", 1.0);
   // the engine samples in float: a larger temperature would become +∞
   if (temperature > std::numeric_limits<float>::max()) {
-    std::ostringstream message;
-    message << std::setprecision(9) << "temperature must be at most " << std::numeric_limits<float>::max()
-            << " (the largest float), got " << temperature;
-    throw Error(message.str());
+    char message[96];
+    std::snprintf(message, sizeof message, "temperature must be at most %.9g (the largest float), got %.9g",
+                  static_cast<double>(std::numeric_limits<float>::max()), temperature);
+    throw Error(message);
   }
   s.temperature = static_cast<float>(temperature);
   if (has(options, "topK")) {

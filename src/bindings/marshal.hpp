@@ -74,11 +74,12 @@ char* js_error_message(const std::string& reason);
 
 // Runs body() and returns its result; an exception becomes a thrown JS Error once every C++
 // object of the call is destroyed (the message included), so the module stays usable and no
-// rejected call leaks memory. `arguments` are the call's JS arguments: Embind's frame holds their
-// handles and is skipped by the JS exception, so they are released here (or the caller's objects
-// would stay referenced for ever).
+// rejected call leaks memory. `arguments` are the call's JS arguments. With JavaScript-based
+// exceptions (the threaded build), a JS exception skips the C++ frames it crosses, Embind's among
+// them, so their handles are released here (or the caller's objects would stay referenced for
+// ever); with WebAssembly exceptions (the single-thread build) those frames release them.
 template <class Body, class... Arguments>
-auto guarded(Body&& body, const Arguments&... arguments) -> decltype(body()) {
+auto guarded(Body&& body, [[maybe_unused]] const Arguments&... arguments) -> decltype(body()) {
   char* message = nullptr;
   try {
     return body();
@@ -87,7 +88,9 @@ auto guarded(Body&& body, const Arguments&... arguments) -> decltype(body()) {
   } catch (const std::exception& e) {
     message = js_error_message(e.what());
   }
+#ifndef __wasm_exception_handling__
   (emscripten::internal::_emval_decref(arguments.as_handle()), ...);
+#endif
   throw_js_error(message);
 }
 
