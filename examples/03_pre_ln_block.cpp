@@ -26,14 +26,14 @@ int main() {
   Matrix x(4, 8);
   for (Index i = 0; i < x.size(); ++i) x.data()[i] = 0.1f * rng.normal();
 
-  Trace trace;
+  BlockActivations kept;
   BlockContext ctx;
-  ctx.trace = &trace;
+  ctx.activations = &kept;
   const Matrix y = block_forward(config, params.encoder.h[0], x, ctx);
-  std::cout << format_matrix("X (input)", x) << format_matrix("LN_1(X)", trace.get("ln_1"))
-            << format_matrix("attention weights", trace.get("attn.head0.weights"))
-            << format_matrix("X + Attn(LN_1(X))", trace.get("residual_1"))
-            << format_matrix("GELU hidden (first 8 of 32)", Matrix(trace.get("mlp.act").leftCols(8)))
+  std::cout << format_matrix("X (input)", x) << format_matrix("LN_1(X)", kept.ln_1)
+            << format_matrix("attention weights", kept.attn.heads[0].weights)
+            << format_matrix("X + Attn(LN_1(X))", kept.residual_1)
+            << format_matrix("GELU hidden (first 8 of 32)", Matrix(kept.mlp.activated.leftCols(8)))
             << format_matrix("block output", y);
   return 0;
 }

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string>
 
+#include "model/trace.hpp"
 #include "io/model_file.hpp"
 #include "train/tasks.hpp"
 
@@ -17,8 +18,9 @@ int main(int argc, char** argv) {
   const CoreferenceTask language;
   for (const char* text : {"The cat sat on the mat because it was soft.", "The cat sat on the mat because it was hungry."}) {
     const CoreferenceTask::Sentence s = language.parse(text);
-    Trace trace;
-    const Matrix logits = loaded.model.forward(s.tokens, &trace);
+    ModelActivations kept;
+    const Trace trace(kept);
+    const Matrix logits = loaded.model.forward(s.tokens, &kept);
     std::printf("%s\nattention of \"it\" (row %lld) per head:\n\n%-12s", text, static_cast<long long>(s.pronoun), "");
     for (int token : s.tokens) std::printf("%8s", loaded.tokenizer.token(token).c_str());
     std::printf("\n");

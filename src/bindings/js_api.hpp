@@ -106,7 +106,7 @@ class ModelHandle {
  private:
   const Tokenizer& tokenizer() const;
   // {length, cacheBytes} of the cache, with the last logits and the trace when options ask
-  val generation_state(const val& options, const Trace& trace) const;
+  val generation_state(const val& options, const ModelActivations& kept) const;
   Transformer model_;
   std::optional<Tokenizer> tokenizer_;
   KVCache cache_;

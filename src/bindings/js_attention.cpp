@@ -83,8 +83,8 @@ PartFilter requested_parts(const val& options) {
   for (const std::string& name : *names) {
     bool known = false;
     for (const char* part : kParts) known = known || name == part;
-    require(known, "trace names \"" + name +
-                       "\", no part of attention (q, k, v, scores, scaled, masked, weights, output, flash, concat)");
+    require(known, "trace names \"", name,
+            "\", no part of attention (q, k, v, scores, scaled, masked, weights, output, flash, concat)");
   }
   const std::set<std::string> wanted(names->begin(), names->end());
   return [wanted](const std::string& name) { return wanted.count(name) > 0; };

@@ -37,9 +37,8 @@ SamplingOptions get_sampling(const val& options, Index vocab, std::uint32_t defa
   if (has(options, "topK")) {
     const double k = get_number(options, "topK", 0);
     require(k == std::floor(k), "topK must be a whole number");
-    require(k >= 1 && k <= static_cast<double>(vocab), "topK must be between 1 and the vocabulary size " +
-                                                           std::to_string(vocab) + ", got " +
-                                                           std::to_string(static_cast<long long>(k)));
+    require(k >= 1 && k <= static_cast<double>(vocab), "topK must be between 1 and the vocabulary size ", vocab,
+            ", got ", static_cast<long long>(k));
     s.top_k = static_cast<Index>(k);
   }
   if (has(options, "topP")) s.top_p = static_cast<float>(get_number(options, "topP", 1.0));
@@ -113,14 +112,14 @@ val ModelHandle::forward(const val& options) const {
     const bool want_trace = wants_trace(options);
     std::optional<bool> causal;  // absent: the architecture's own mask
     if (has(options, "causal")) causal = get_bool(options, "causal", true);
-    Trace trace;
+    ModelActivations kept;
     const Matrix logits = has(options, "source")
-                              ? model_.forward(get_ints(options, "source", 0, top), tokens, want_trace ? &trace : nullptr, causal)
-                              : model_.forward(tokens, want_trace ? &trace : nullptr, causal);
+                              ? model_.forward(get_ints(options, "source", 0, top), tokens, want_trace ? &kept : nullptr, causal)
+                              : model_.forward(tokens, want_trace ? &kept : nullptr, causal);
     require_finite_logits(logits);
     val out = val::object();
     out.set("logits", to_js(logits));
-    if (want_trace) out.set("trace", trace_to_js(trace, options));
+    if (want_trace) out.set("trace", trace_to_js(kept, options));
     return out;
   }, options);
 }
@@ -140,12 +139,12 @@ val ModelHandle::start_generation(const val& options) {
     const std::vector<int> tokens = get_ints(options, "tokens", 0, static_cast<int>(model_.config().vocab_size) - 1);
     require(!tokens.empty(), "startGeneration: the prompt is empty");
     KVCache cache = model_.new_cache();
-    Trace trace;
-    last_logits_ = model_.forward_cached(tokens, cache, wants_trace(options) ? &trace : nullptr);
+    ModelActivations kept;
+    last_logits_ = model_.forward_cached(tokens, cache, wants_trace(options) ? &kept : nullptr);
     require_finite_logits(last_logits_);
     cache_ = std::move(cache);
     generated_ = 0;
-    return generation_state(options, trace);
+    return generation_state(options, kept);
   }, options);
 }
 
@@ -158,24 +157,24 @@ val ModelHandle::generate_step(const val& options) {
     const RowVector last = last_logits_.row(last_logits_.rows() - 1);
     const RowVector p = attnlab::next_token_probabilities(last, sampling);
     const int token = sample_token(last, sampling, rng);
-    require(cache_.length() < model_.config().n_ctx, "generateStep: the context of n_ctx = " +
-                                                         std::to_string(model_.config().n_ctx) + " tokens is full");
-    Trace trace;
-    last_logits_ = model_.forward_cached({token}, cache_, wants_trace(options) ? &trace : nullptr);
+    require(cache_.length() < model_.config().n_ctx, "generateStep: the context of n_ctx = ", model_.config().n_ctx,
+            " tokens is full");
+    ModelActivations kept;
+    last_logits_ = model_.forward_cached({token}, cache_, wants_trace(options) ? &kept : nullptr);
     ++generated_;
-    val out = generation_state(options, trace);
+    val out = generation_state(options, kept);
     out.set("token", token);
     out.set("probabilities", float_array(p.data(), p.size()));
     return out;
   }, options);
 }
 
-val ModelHandle::generation_state(const val& options, const Trace& trace) const {
+val ModelHandle::generation_state(const val& options, const ModelActivations& kept) const {
   val out = val::object();
   out.set("length", static_cast<double>(cache_.length()));
   out.set("cacheBytes", static_cast<double>(cache_.bytes()));
   if (get_bool(options, "logits", false)) out.set("logits", to_js(last_logits_.bottomRows(1)));
-  if (wants_trace(options)) out.set("trace", trace_to_js(trace, options));
+  if (wants_trace(options)) out.set("trace", trace_to_js(kept, options));
   return out;
 }
 

@@ -33,16 +33,16 @@ std::shared_ptr<TrainerHandle> create_trainer(const val& options) {
 
 val TrainerHandle::step(const val& options) {
   return guarded([&] {
-    Trace trace;
+    ModelActivations kept;
     const bool want_trace = wants_trace(options);
-    const StepReport r = trainer_.step(want_trace ? &trace : nullptr);
+    const StepReport r = trainer_.step(want_trace ? &kept : nullptr);
     val out = val::object();
     out.set("step", static_cast<double>(r.step));
     out.set("loss", r.loss);
     out.set("accuracy", r.accuracy);
     out.set("learningRate", r.learning_rate);
     out.set("gradientNorm", r.gradient_norm);
-    if (want_trace) out.set("trace", trace_to_js(trace, options));
+    if (want_trace) out.set("trace", trace_to_js(kept, options));
     return out;
   }, options);
 }

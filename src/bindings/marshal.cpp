@@ -58,44 +58,43 @@ bool has(const val& options, const char* key) { return !absent(get(options, key)
 Index get_index(const val& options, const char* key, Index min, Index max, Index fallback) {
   const val v = get(options, key);
   if (absent(v)) {
-    require(fallback >= min, std::string(key) + " is required");
+    require(fallback >= min, std::string(key), " is required");
     return fallback;
   }
-  require(type_of(v) == "number", std::string(key) + " must be a number");
+  require(type_of(v) == "number", std::string(key), " must be a number");
   const double x = v.as<double>();
   require(std::isfinite(x) && x == std::floor(x),
-          std::string(key) + " must be a whole number, got " + std::to_string(x));
+          std::string(key), " must be a whole number, got ", x);
   require(x >= static_cast<double>(min) && x <= static_cast<double>(max),
-          std::string(key) + " must be between " + std::to_string(min) + " and " +
-              std::to_string(max) + ", got " + std::to_string(static_cast<long long>(x)));
+          std::string(key), " must be between ", min, " and ", max, ", got ", static_cast<long long>(x));
   return static_cast<Index>(x);
 }
 
 double get_number(const val& options, const char* key, double fallback) {
   const val v = get(options, key);
   if (absent(v)) return fallback;
-  require(type_of(v) == "number", std::string(key) + " must be a number");
+  require(type_of(v) == "number", std::string(key), " must be a number");
   const double x = v.as<double>();
-  require(std::isfinite(x), std::string(key) + " must be finite");
+  require(std::isfinite(x), std::string(key), " must be finite");
   return x;
 }
 
 std::uint32_t get_seed(const val& options, const char* key, std::uint32_t fallback) {
   const double x = get_number(options, key, fallback);
   require(x == std::floor(x) && x >= 0 && x <= 4294967295.0,
-          std::string(key) + " must be a whole number between 0 and 4294967295");
+          std::string(key), " must be a whole number between 0 and 4294967295");
   return static_cast<std::uint32_t>(x);
 }
 
 bool get_bool(const val& options, const char* key, bool fallback) {
   const val v = get(options, key);
   if (absent(v)) return fallback;
-  require(type_of(v) == "boolean", std::string(key) + " must be true or false");
+  require(type_of(v) == "boolean", std::string(key), " must be true or false");
   return v.as<bool>();
 }
 
 std::string string_from_js(const val& text, const std::string& name) {
-  require(type_of(text) == "string", name + " must be a string");
+  require(type_of(text) == "string", name, " must be a string");
   return val::take_ownership(attnlab_js_well_formed(text.as_handle())).as<std::string>();
 }
 
@@ -105,40 +104,39 @@ std::string get_string(const val& options, const char* key, const std::string& f
 }
 
 std::string get_json(const val& options, const char* key) {
-  require(has(options, key), std::string(key) + " is required");
+  require(has(options, key), std::string(key), " is required");
   const val text = value_of(attnlab_js_json(options.as_handle(), key), key);
-  require(type_of(text) == "string", std::string(key) + " cannot be written as JSON");
+  require(type_of(text) == "string", std::string(key), " cannot be written as JSON");
   return text.as<std::string>();
 }
 
 Matrix get_matrix(const val& options, const char* key, Index rows, Index cols) {
   require_size(rows, cols, key);
   const val v = get(options, key);
-  require(!absent(v), std::string(key) + " is required");
+  require(!absent(v), std::string(key), " is required");
   Matrix m(rows, cols);
   const std::int64_t length = copy_numbers(v, key, m.data(), m.size());
-  require(length == m.size(), std::string(key) + " has " + std::to_string(length) + " numbers, expected " +
-                                  std::to_string(rows) + "×" + std::to_string(cols) + " = " + std::to_string(m.size()));
+  require(length == m.size(), std::string(key), " has ", length, " numbers, expected ", rows, "×", cols, " = ",
+          m.size());
   require_finite(m, key);
   return m;
 }
 
 RowVector get_vector(const val& options, const char* key, Index max_length) {
-  require(has(options, key), std::string(key) + " is required");
+  require(has(options, key), std::string(key), " is required");
   const val length = options[key]["length"];
   require(length.typeOf().as<std::string>() == "number",
-          std::string(key) + " must be a Float32Array or an array of numbers");
+          std::string(key), " must be a Float32Array or an array of numbers");
   const double n = length.as<double>();
   require(n >= 1 && n <= static_cast<double>(max_length),
-          std::string(key) + " must hold 1 to " + std::to_string(max_length) + " numbers, got " +
-              std::to_string(static_cast<long long>(n)));
+          std::string(key), " must hold 1 to ", max_length, " numbers, got ", static_cast<long long>(n));
   return get_matrix(options, key, 1, static_cast<Index>(n));
 }
 
 Mask get_mask(const val& options, Index m) {
   const std::string kind = get_string(options, "mask", "none");
   require(kind == "none" || kind == "causal",
-          "mask must be \"none\" or \"causal\", got \"" + kind + "\"");
+          "mask must be \"none\" or \"causal\", got \"", kind, "\"");
   Mask mask;
   mask.causal = kind == "causal";
   if (has(options, "keyPadding")) {
@@ -150,18 +148,16 @@ Mask get_mask(const val& options, Index m) {
 
 std::vector<int> get_ints(const val& options, const char* key, int min, int max) {
   const val v = get(options, key);
-  require(!absent(v), std::string(key) + " is required");
+  require(!absent(v), std::string(key), " is required");
   std::vector<double> values(static_cast<size_t>(kMaxLength));
   const std::int64_t length = copy_numbers(v, key, values.data(), kMaxLength);
-  require(length <= kMaxLength, std::string(key) + " has " + std::to_string(length) +
-                                    " entries, more than the limit of " + std::to_string(kMaxLength));
+  require(length <= kMaxLength, std::string(key), " has ", length, " entries, more than the limit of ", kMaxLength);
   std::vector<int> ints;
   for (std::int64_t i = 0; i < length; ++i) {
     const double x = values[static_cast<size_t>(i)];
-    require(std::isfinite(x) && x == std::floor(x), std::string(key) + "[" + std::to_string(i) + "] is not an integer");
-    require(x >= min && x <= max, std::string(key) + "[" + std::to_string(i) + "] = " +
-                                      std::to_string(static_cast<long long>(x)) + " is outside " +
-                                      std::to_string(min) + "…" + std::to_string(max));
+    require(std::isfinite(x) && x == std::floor(x), std::string(key), "[", i, "] is not an integer");
+    require(x >= min && x <= max, std::string(key), "[", i, "] = ", static_cast<long long>(x), " is outside ", min,
+            "…", max);
     ints.push_back(static_cast<int>(x));
   }
   return ints;
@@ -169,7 +165,7 @@ std::vector<int> get_ints(const val& options, const char* key, int min, int max)
 
 std::vector<std::uint8_t> get_bytes(const val& options, const char* key) {
   const val v = get(options, key);
-  require(!absent(v), std::string(key) + " is required");
+  require(!absent(v), std::string(key), " is required");
   // the length first, then the copy: no JS code can run in between to change it
   const auto length = static_cast<size_t>(value_of(attnlab_js_bytes(v.as_handle(), nullptr, 0), key).as<double>());
   std::vector<std::uint8_t> bytes(length);
@@ -224,9 +220,14 @@ std::optional<std::vector<std::string>> trace_names(const val& options) {
   return names;
 }
 
-val trace_to_js(const Trace& trace, const val& options) {
+val trace_to_js(const ModelActivations& activations, const val& options) {
+  const Trace trace(activations);
   val entries = val::object();
-  for (const std::string& name : trace_names(options).value_or(trace.names())) entries.set(name, to_js(trace.get(name)));
+  if (const auto names = trace_names(options)) {
+    for (const std::string& name : *names) entries.set(name, to_js(trace.get(name)));
+  } else {
+    for (const auto& [name, x] : trace.entries()) entries.set(name, to_js(*x));
+  }
   return entries;
 }
 

@@ -64,7 +64,7 @@ bool wants_trace(const val& options);
 std::optional<std::vector<std::string>> trace_names(const val& options);
 // {name: matrix} of the names in options.trace (an array of at most 4096 strings), or of every
 // name when it is true
-val trace_to_js(const Trace& trace, const val& options);
+val trace_to_js(const ModelActivations& activations, const val& options);
 
 // A JS Error with this message (a malloc'd C string, freed by the thrower), thrown once no C++
 // frame of the call holds memory.

@@ -21,7 +21,7 @@ std::vector<float> power_of_two_slopes(Index p) {
 
 std::vector<float> alibi_slopes(Index n_heads) {
   require(n_heads >= 1 && n_heads <= 4096,
-          "ALiBi: number of heads must be between 1 and 4096, got " + std::to_string(n_heads));
+          "ALiBi: number of heads must be between 1 and 4096, got ", n_heads);
   Index p = 1;
   while (p * 2 <= n_heads) p *= 2;
   std::vector<float> slopes = power_of_two_slopes(p);

@@ -35,12 +35,9 @@ void validate_attention_inputs(const ConstMatrixRef& q, const ConstMatrixRef& k,
   require(q.rows() >= 1, "attention: Q has no rows (n = 0)");
   require(k.rows() >= 1, "attention: K has no rows (m = 0)");
   require(q.cols() >= 1 && v.cols() >= 1, "attention: d_k and d_v must be at least 1");
-  require(k.cols() == q.cols(), "attention: K has width " + std::to_string(k.cols()) +
-                                    " but Q has width " + std::to_string(q.cols()) +
-                                    " (d_k must match)");
-  require(v.rows() == k.rows(), "attention: V has " + std::to_string(v.rows()) +
-                                    " rows but K has " + std::to_string(k.rows()) +
-                                    " (one value per key)");
+  require(k.cols() == q.cols(), "attention: K has width ", k.cols(), " but Q has width ", q.cols(),
+          " (d_k must match)");
+  require(v.rows() == k.rows(), "attention: V has ", v.rows(), " rows but K has ", k.rows(), " (one value per key)");
   require_finite(q, "attention: Q");
   require_finite(k, "attention: K");
   require_finite(v, "attention: V");
@@ -130,6 +127,19 @@ void attention_backward(const ConstMatrixRef& q, const ConstMatrixRef& k, const 
   dk.noalias() += dscores.transpose() * q;
 }
 
+void attention_forward_weights(const ConstMatrixRef& q, const ConstMatrixRef& k, const ConstMatrixRef& v,
+                               const Mask& mask, bool scaled, MatrixRef out, Matrix& weights) {
+  validate_attention_inputs(q, k, v);
+  require_shape(out, q.rows(), v.cols(), "attention: output");
+  mask.validate(q.rows(), k.rows());
+  weights.resize(q.rows(), k.rows());
+  attention_scores(q, k, weights);
+  attention_scale_scores(weights, attention_scale(q.cols(), scaled), weights);
+  mask.apply(weights);
+  softmax_rows_forward(weights, weights);
+  attention_mix(weights, v, out);
+}
+
 AttentionTrace attention_forward_traced(const ConstMatrixRef& q, const ConstMatrixRef& k,
                                         const ConstMatrixRef& v, const Mask& mask, bool scaled) {
   validate_attention_inputs(q, k, v);
@@ -146,12 +156,11 @@ AttentionTrace attention_forward_traced(const ConstMatrixRef& q, const ConstMatr
 void validate_attention_head_inputs(const ConstMatrixRef& x_q, const ConstMatrixRef& x_kv,
                                     const ConstMatrixRef& w_q, const ConstMatrixRef& w_k,
                                     const ConstMatrixRef& w_v) {
-  require(x_q.cols() == x_kv.cols(), "attention head: queries have width " +
-                                         std::to_string(x_q.cols()) + " but keys/values have " +
-                                         std::to_string(x_kv.cols()));
+  require(x_q.cols() == x_kv.cols(), "attention head: queries have width ", x_q.cols(), " but keys/values have ",
+          x_kv.cols());
   const Index d = x_q.cols();
   require(w_q.rows() == d && w_k.rows() == d && w_v.rows() == d,
-          "attention head: W_Q, W_K and W_V need d = " + std::to_string(d) + " rows");
+          "attention head: W_Q, W_K and W_V need d = ", d, " rows");
   require_finite(x_q, "attention head: X");
   require_finite(x_kv, "attention head: memory");
   require_finite(w_q, "attention head: W_Q");

@@ -69,6 +69,12 @@ void attention_backward(const ConstMatrixRef& q, const ConstMatrixRef& k, const 
                         const ConstMatrixRef& weights, Scalar scale, const ConstMatrixRef& dout,
                         MatrixRef dq, MatrixRef dk, MatrixRef dv);
 
+// out = softmax(QKᵀ·s + M)·V   Q:(n,d_k) K:(m,d_k) V:(m,d_v) → out:(n,d_v), weights:(n,m)
+// keeping only the weights A, which is all attention_backward reads: the five stages of
+// attention_forward run in place on the (n,m) weights, with no copy of Q, K, V or any other stage
+void attention_forward_weights(const ConstMatrixRef& q, const ConstMatrixRef& k, const ConstMatrixRef& v,
+                               const Mask& mask, bool scaled, MatrixRef out, Matrix& weights);
+
 // out = softmax(QKᵀ·s + M)·V   Q:(n,d_k) K:(m,d_k) V:(m,d_v), keeping every stage in the trace
 // (the five stages of run_head_stage in turn)
 AttentionTrace attention_forward_traced(const ConstMatrixRef& q, const ConstMatrixRef& k,

@@ -45,9 +45,8 @@ AttentionSteps AttentionSteps::single_head(const ConstMatrixRef& x, const ConstM
 }
 
 const AttentionTrace& AttentionSteps::head(Index h) const {
-  require(h >= 0 && h < heads(), "attention steps: head " + std::to_string(h) + " does not exist (" +
-                                     std::to_string(heads()) + " heads" +
-                                     (heads() == 0 ? ", nothing projected yet)" : ")"));
+  require(h >= 0 && h < heads(), "attention steps: head ", h, " does not exist (", heads(), " heads",
+          (heads() == 0 ? ", nothing projected yet)" : ")"));
   return per_head_[static_cast<size_t>(h)];
 }
 

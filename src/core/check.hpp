@@ -1,8 +1,11 @@
 #pragma once
 // Argument validation: every public entry point checks its inputs and throws attnlab::Error with a
 // message that names the argument and what was wrong, so callers (C++, JS, the page) can show it.
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <type_traits>
 
 #include "core/tensor.hpp"
 
@@ -21,8 +24,36 @@ class Error : public std::invalid_argument {
   }
 };
 
-inline void require(bool condition, const std::string& message) {
-  if (!condition) throw Error(message);
+// One piece of an error message: text, or a number written out only when the message is built.
+class MessagePart {
+ public:
+  MessagePart(const char* text) : text_(text) {}
+  MessagePart(const std::string& text) : text_(text) {}
+  MessagePart(std::string_view text) : text_(text) {}
+  template <class Integer, std::enable_if_t<std::is_integral_v<Integer> && !std::is_same_v<Integer, bool> &&
+                                                !std::is_same_v<Integer, char>, int> = 0>
+  MessagePart(Integer n) : kind_(Kind::integer), integer_(static_cast<long long>(n)) {}
+  MessagePart(double x) : kind_(Kind::real), real_(x) {}
+
+  void append_to(std::string& message) const;
+
+ private:
+  enum class Kind { text, integer, real };
+  Kind kind_ = Kind::text;
+  std::string_view text_;
+  long long integer_ = 0;
+  double real_ = 0;
+};
+
+// throws attnlab::Error with the parts joined into one message
+[[noreturn]] void throw_error(std::initializer_list<MessagePart> parts);
+
+// throws attnlab::Error unless condition holds, its message the parts joined: text and numbers,
+// as in require(n >= 1, "attention: n = ", n, " is too small"). The message is built only when
+// thrown, so a check that passes allocates nothing.
+template <class... Parts>
+inline void require(bool condition, const Parts&... parts) {
+  if (!condition) throw_error({MessagePart(parts)...});
 }
 
 inline std::string shape_string(Index rows, Index cols) {
@@ -30,19 +61,17 @@ inline std::string shape_string(Index rows, Index cols) {
 }
 
 // shape check: x must be (rows, cols)
-inline void require_shape(const ConstMatrixRef& x, Index rows, Index cols, const std::string& name) {
-  require(x.rows() == rows && x.cols() == cols,
-          name + " has shape " + shape_string(x.rows(), x.cols()) + ", expected " +
-              shape_string(rows, cols));
+inline void require_shape(const ConstMatrixRef& x, Index rows, Index cols, std::string_view name) {
+  if (x.rows() != rows || x.cols() != cols)
+    throw_error({name, " has shape ", shape_string(x.rows(), x.cols()), ", expected ", shape_string(rows, cols)});
 }
 
 // every entry finite (no NaN, no ±Inf)
-inline void require_finite(const ConstMatrixRef& x, const std::string& name) {
+inline void require_finite(const ConstMatrixRef& x, std::string_view name) {
+  if (x.allFinite()) return;  // vectorised; the loop only finds where
   for (Index i = 0; i < x.rows(); ++i)
     for (Index j = 0; j < x.cols(); ++j)
-      if (!std::isfinite(x(i, j)))
-        throw Error(name + " contains a non-finite value at (" + std::to_string(i) + "," +
-                    std::to_string(j) + ")");
+      if (!std::isfinite(x(i, j))) throw_error({name, " contains a non-finite value at (", i, ",", j, ")"});
 }
 
 // Largest matrix an entry point will allocate (64 Mi floats, 256 MiB): an absurd size is refused
@@ -50,12 +79,11 @@ inline void require_finite(const ConstMatrixRef& x, const std::string& name) {
 constexpr Index kMaxElements = Index(1) << 26;
 
 // rows ≥ 1, cols ≥ 1 and rows·cols within kMaxElements
-inline void require_size(Index rows, Index cols, const std::string& name) {
-  require(rows >= 1 && cols >= 1,
-          name + " must have at least one row and one column, got " + shape_string(rows, cols));
-  require(rows <= kMaxElements / cols,
-          name + " of shape " + shape_string(rows, cols) + " is too large (limit " +
-              std::to_string(kMaxElements) + " elements)");
+inline void require_size(Index rows, Index cols, std::string_view name) {
+  if (rows < 1 || cols < 1)
+    throw_error({name, " must have at least one row and one column, got ", shape_string(rows, cols)});
+  if (rows > kMaxElements / cols)
+    throw_error({name, " of shape ", shape_string(rows, cols), " is too large (limit ", kMaxElements, " elements)"});
 }
 
 }  // namespace attnlab

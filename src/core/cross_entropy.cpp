@@ -11,12 +11,11 @@ namespace {
 
 void validate_targets(const ConstMatrixRef& logits, const std::vector<int>& targets) {
   require(static_cast<Index>(targets.size()) == logits.rows(),
-          "cross-entropy: " + std::to_string(targets.size()) + " targets for " +
-              std::to_string(logits.rows()) + " rows of logits");
+          "cross-entropy: ", targets.size(), " targets for ", logits.rows(), " rows of logits");
   for (size_t i = 0; i < targets.size(); ++i)
     require(targets[i] >= -1 && targets[i] < logits.cols(),
-            "cross-entropy: target " + std::to_string(targets[i]) + " at row " + std::to_string(i) +
-                " is outside the vocabulary (size " + std::to_string(logits.cols()) + ")");
+            "cross-entropy: target ", targets[i], " at row ", i, " is outside the vocabulary (size ", logits.cols(),
+            ")");
   require_finite(logits, "cross-entropy: logits");
 }
 

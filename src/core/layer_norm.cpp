@@ -10,13 +10,13 @@ namespace attnlab {
 Matrix layer_norm_forward(const ConstMatrixRef& x, const RowVector& gamma, const RowVector& beta,
                           float eps) {
   require(gamma.size() == x.cols() && beta.size() == x.cols(),
-          "layer norm: γ and β need " + std::to_string(x.cols()) + " entries, got " +
-              std::to_string(gamma.size()) + " and " + std::to_string(beta.size()));
+          "layer norm: γ and β need ", x.cols(), " entries, got ", gamma.size(), " and ", beta.size());
   require(std::isfinite(eps) && eps > 0.0f, "layer norm: ε must be a positive number");
   Matrix y(x.rows(), x.cols());
+  RowVector centred(x.cols());  // one row's scratch, reused row after row
   for (Index i = 0; i < x.rows(); ++i) {
     const Scalar mean = x.row(i).mean();
-    const RowVector centred = x.row(i).array() - mean;
+    centred = x.row(i).array() - mean;
     const Scalar variance = centred.squaredNorm() / static_cast<Scalar>(x.cols());
     y.row(i) = (centred * (Scalar(1) / std::sqrt(variance + eps))).cwiseProduct(gamma) + beta;
   }
@@ -27,15 +27,16 @@ Matrix layer_norm_backward(const ConstMatrixRef& x, const RowVector& gamma, cons
                            RowVector& dgamma, RowVector& dbeta, float eps) {
   require(dy.rows() == x.rows() && dy.cols() == x.cols(), "layer norm backward: dy must have x's shape");
   require(gamma.size() == x.cols() && dgamma.size() == x.cols() && dbeta.size() == x.cols(),
-          "layer norm backward: γ, dγ and dβ need " + std::to_string(x.cols()) + " entries");
+          "layer norm backward: γ, dγ and dβ need ", x.cols(), " entries");
   Matrix dx(x.rows(), x.cols());
   const Scalar d = static_cast<Scalar>(x.cols());
+  RowVector centred(x.cols()), normed(x.cols()), dnormed(x.cols());  // one row's scratch, reused
   for (Index i = 0; i < x.rows(); ++i) {
     const Scalar mean = x.row(i).mean();
-    const RowVector centred = x.row(i).array() - mean;
+    centred = x.row(i).array() - mean;
     const Scalar rstd = Scalar(1) / std::sqrt(centred.squaredNorm() / d + eps);
-    const RowVector normed = centred * rstd;
-    const RowVector dnormed = dy.row(i).cwiseProduct(gamma);
+    normed = centred * rstd;
+    dnormed = dy.row(i).cwiseProduct(gamma);
     dgamma += dy.row(i).cwiseProduct(normed);
     dbeta += dy.row(i);
     const Scalar mean_dnormed = dnormed.mean(), mean_dnormed_normed = dnormed.dot(normed) / d;

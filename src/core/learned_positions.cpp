@@ -19,9 +19,8 @@ Matrix learned_positions_lookup(const ConstMatrixRef& wpe, Index n, Index pos0) 
   require(n >= 1, "learned positions: n must be at least 1");
   require(pos0 >= 0, "learned positions: first position must not be negative");
   require(pos0 + n <= wpe.rows(),
-          "learned positions: positions " + std::to_string(pos0) + ".." +
-              std::to_string(pos0 + n - 1) + " exceed the table's " + std::to_string(wpe.rows()) +
-              " rows (n_ctx)");
+          "learned positions: positions ", pos0, "..", pos0 + n - 1, " exceed the table's ", wpe.rows(),
+          " rows (n_ctx)");
   return wpe.middleRows(pos0, n);
 }
 

@@ -9,10 +9,8 @@
 namespace attnlab {
 
 Matrix linear_forward(const ConstMatrixRef& x, const ConstMatrixRef& w, const ConstRowVectorRef& b) {
-  require(x.cols() == w.rows(), "linear: input width " + std::to_string(x.cols()) + " differs from W's " +
-                                    std::to_string(w.rows()) + " rows");
-  require(b.size() == w.cols(), "linear: bias has " + std::to_string(b.size()) + " entries for " +
-                                    std::to_string(w.cols()) + " outputs");
+  require(x.cols() == w.rows(), "linear: input width ", x.cols(), " differs from W's ", w.rows(), " rows");
+  require(b.size() == w.cols(), "linear: bias has ", b.size(), " entries for ", w.cols(), " outputs");
   const Index n = x.rows();
   Matrix y(n, w.cols());
   // at least 32 rows a block: smaller pieces cost more in hand-over than they save
@@ -29,12 +27,11 @@ Matrix linear_forward(const ConstMatrixRef& x, const ConstMatrixRef& w, const Co
 
 Matrix linear_backward(const ConstMatrixRef& x, const ConstMatrixRef& w, const ConstMatrixRef& dy,
                        MatrixRef dw, RowVectorRef db) {
-  require(dy.rows() == x.rows() && dy.cols() == w.cols() && x.cols() == w.rows(),
-          "linear backward: x " + shape_string(x.rows(), x.cols()) + ", W " +
-              shape_string(w.rows(), w.cols()) + " and dy " + shape_string(dy.rows(), dy.cols()) +
-              " do not fit y = x·W + b");
+  if (dy.rows() != x.rows() || dy.cols() != w.cols() || x.cols() != w.rows())  // shapes written only on failure
+    throw_error({"linear backward: x ", shape_string(x.rows(), x.cols()), ", W ", shape_string(w.rows(), w.cols()),
+                 " and dy ", shape_string(dy.rows(), dy.cols()), " do not fit y = x·W + b"});
   require_shape(dw, w.rows(), w.cols(), "linear backward: dW");
-  require(db.size() == w.cols(), "linear backward: db needs " + std::to_string(w.cols()) + " entries");
+  require(db.size() == w.cols(), "linear backward: db needs ", w.cols(), " entries");
   dw.noalias() += x.transpose() * dy;
   db += dy.colwise().sum();
   return dy * w.transpose();

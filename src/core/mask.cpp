@@ -9,11 +9,10 @@ namespace attnlab {
 
 void Mask::validate(Index n, Index m) const {
   require(key_padding.empty() || static_cast<Index>(key_padding.size()) == m,
-          "mask: key_padding has " + std::to_string(key_padding.size()) + " flags for " +
-              std::to_string(m) + " keys");
-  require(additive.size() == 0 || (additive.rows() == n && additive.cols() == m),
-          "mask: additive mask has shape " + shape_string(additive.rows(), additive.cols()) +
-              ", expected " + shape_string(n, m));
+          "mask: key_padding has ", key_padding.size(), " flags for ", m, " keys");
+  if (additive.size() != 0 && (additive.rows() != n || additive.cols() != m))  // shapes written only on failure
+    throw_error({"mask: additive mask has shape ", shape_string(additive.rows(), additive.cols()), ", expected ",
+                 shape_string(n, m)});
   for (Index i = 0; i < additive.size(); ++i)
     require(!std::isnan(additive.data()[i]) && additive.data()[i] != std::numeric_limits<Scalar>::infinity(),
             "mask: additive mask contains NaN or +Inf");

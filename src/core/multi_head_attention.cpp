@@ -13,15 +13,13 @@ namespace attnlab {
 
 void AttentionConfig::validate() const {
   require(d_model >= 1 && d_model <= 65536,
-          "attention: d_model must be between 1 and 65536, got " + std::to_string(d_model));
-  require(n_heads >= 1, "attention: n_heads must be at least 1, got " + std::to_string(n_heads));
-  require(d_model % n_heads == 0, "attention: d_model = " + std::to_string(d_model) +
-                                      " is not divisible by n_heads = " + std::to_string(n_heads));
+          "attention: d_model must be between 1 and 65536, got ", d_model);
+  require(n_heads >= 1, "attention: n_heads must be at least 1, got ", n_heads);
+  require(d_model % n_heads == 0, "attention: d_model = ", d_model, " is not divisible by n_heads = ", n_heads);
   require(n_kv_heads >= 0, "attention: n_kv_heads must not be negative");
-  require(n_heads % kv_heads() == 0, "attention: n_kv_heads = " + std::to_string(kv_heads()) +
-                                         " does not divide n_heads = " + std::to_string(n_heads));
+  require(n_heads % kv_heads() == 0, "attention: n_kv_heads = ", kv_heads(), " does not divide n_heads = ", n_heads);
   require(!rope || d_head() % 2 == 0,
-          "attention: RoPE needs an even head width, got d_k = " + std::to_string(d_head()));
+          "attention: RoPE needs an even head width, got d_k = ", d_head());
   require(std::isfinite(rope_base) && rope_base > 1.0f,
           "attention: rope_base must be a finite number above 1");
   require(!(rope && alibi), "attention: choose RoPE or ALiBi, not both");
@@ -82,10 +80,8 @@ ProjectedQKV project_qkv(const AttentionConfig& config, const AttentionParams& p
   const Index n = x.rows();
   require(n >= 1, "attention: the query sequence is empty (n = 0)");
   require(x_kv.rows() >= 1, "attention: the key/value sequence is empty (m = 0)");
-  require(x.cols() == d, "attention: input has width " + std::to_string(x.cols()) +
-                             ", expected d_model = " + std::to_string(d));
-  require(x_kv.cols() == d, "attention: memory has width " + std::to_string(x_kv.cols()) +
-                                ", expected d_model = " + std::to_string(d));
+  require(x.cols() == d, "attention: input has width ", x.cols(), ", expected d_model = ", d);
+  require(x_kv.cols() == d, "attention: memory has width ", x_kv.cols(), ", expected d_model = ", d);
   require_finite(x, "attention: input");
   if (!self) require_finite(x_kv, "attention: memory");
   require(self || (!config.rope && !config.alibi),
@@ -139,11 +135,12 @@ Matrix output_projection(const AttentionParams& params, const ConstMatrixRef& co
 }
 
 Matrix attend_heads(const AttentionConfig& config, const ProjectedQKV& p, const Mask& mask,
-                    std::vector<AttentionTrace>* trace, std::vector<FlashTrace>* flash_tiles) {
+                    std::vector<AttentionTrace>* trace, std::vector<FlashTrace>* flash_tiles,
+                    TraceDetail detail) {
   const Index n = p.q.rows(), m = p.kv.rows(), dk = config.d_head();
   require(!config.flash() || (mask.key_padding.empty() && mask.additive.size() == 0),
           "attention: flash attention supports the causal mask only");
-  if (trace) trace->assign(config.n_heads, AttentionTrace{});
+  if (trace) trace->resize(static_cast<size_t>(config.n_heads));
   if (flash_tiles) flash_tiles->assign(config.n_heads, FlashTrace{});
   Matrix concat(n, config.n_heads * dk);
   const auto head_output = [&](Index head) { return concat.middleCols(head * dk, dk); };
@@ -153,6 +150,14 @@ Matrix attend_heads(const AttentionConfig& config, const ProjectedQKV& p, const 
       head_output(head) = flash_attention_forward(q, k, v, mask.causal, config.scaled, config.flash_rows,
                                                   config.flash_cols, flash_tiles ? &(*flash_tiles)[head] : nullptr);
       if (trace) (*trace)[head] = {q, k, v, {}, attention_scale(dk, config.scaled), {}, {}, {}, head_output(head)};
+    } else if (trace && detail == TraceDetail::for_backward) {
+      AttentionTrace& t = (*trace)[head];
+      Matrix weights = std::move(t.weights);  // a reused trace keeps its buffer, and no other stage
+      t = AttentionTrace{};
+      t.weights = std::move(weights);
+      t.scale = attention_scale(dk, config.scaled);
+      attention_forward_weights(q, k, v, head_mask(config, mask, head, n, m), config.scaled, head_output(head),
+                                t.weights);
     } else if (trace) {
       (*trace)[head] = attention_forward_traced(q, k, v, head_mask(config, mask, head, n, m), config.scaled);
       head_output(head) = (*trace)[head].output;
@@ -179,11 +184,12 @@ Matrix multi_head_forward(const AttentionConfig& config, const AttentionParams& 
                           const ConstMatrixRef& x, const ConstMatrixRef& x_kv, const Mask& mask,
                           bool self, KVCacheLayer* cache, MultiHeadTrace* trace) {
   // project → attend, head by head → concat → output
-  const ProjectedQKV p = project_qkv(config, params, x, x_kv, mask, self, cache);
-  Matrix concat = attend_heads(config, p, mask, trace ? &trace->heads : nullptr);
+  ProjectedQKV p = project_qkv(config, params, x, x_kv, mask, self, cache);
+  Matrix concat = attend_heads(config, p, mask, trace ? &trace->heads : nullptr, nullptr,
+                               trace ? trace->detail : TraceDetail::every_stage);
   Matrix out = output_projection(params, concat);
   if (trace) {
-    trace->q = p.q;
+    trace->q = std::move(p.q);
     trace->k = p.kv.leftCols(config.kv_width());
     trace->v = p.kv.rightCols(config.kv_width());
     trace->concat = std::move(concat);

@@ -51,8 +51,14 @@ std::uint64_t attention_parameters(const AttentionConfig& config);
 // holds exactly this at 4 bytes a value)
 std::uint64_t kv_cache_bytes(const AttentionConfig& config, std::uint64_t n, std::uint64_t bytes_per_value);
 
-// Every intermediate of one multi-head call.
+// What a traced call keeps of each head: every stage (the page shows them), or only the weights
+// that the backward pass reads (training).
+enum class TraceDetail { every_stage, for_backward };
+
+// Every intermediate of one multi-head call (each head's scores, scaled, masked scores and output
+// only with TraceDetail::every_stage, which the caller sets in `detail` before the call).
 struct MultiHeadTrace {
+  TraceDetail detail = TraceDetail::every_stage;
   Matrix q;                           // (n, h·d_k)  x·W_Q + b_Q (rotated when RoPE is on)
   Matrix k;                           // (m, g·d_k)  keys attended to (cached ones included)
   Matrix v;                           // (m, g·d_v)  values attended to
@@ -98,9 +104,11 @@ Matrix output_projection(const AttentionParams& params, const ConstMatrixRef& co
 
 // head_i = softmax(Q_i K_gᵀ·s + M_i)·V_g for every head, side by side   → concat:(n, h·d_k)
 //   by the fused path or flash attention (config); with a trace, every stage of every head is
-//   kept (flash: q, k, v, output, and the tiles' running statistics in flash_tiles when given)
+//   kept (flash: q, k, v, output, and the tiles' running statistics in flash_tiles when given),
+//   or with TraceDetail::for_backward only each head's weights
 Matrix attend_heads(const AttentionConfig& config, const ProjectedQKV& p, const Mask& mask,
-                    std::vector<AttentionTrace>* trace = nullptr, std::vector<FlashTrace>* flash_tiles = nullptr);
+                    std::vector<AttentionTrace>* trace = nullptr, std::vector<FlashTrace>* flash_tiles = nullptr,
+                    TraceDetail detail = TraceDetail::every_stage);
 
 // out = Concat(head_1..head_h)·W_O + b_O, head_i = Attention(x·W_Q^i, x·W_K^{g(i)}, x·W_V^{g(i)})
 //   x:(n,d) → (n,d); the trace, when given, receives every stage

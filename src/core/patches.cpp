@@ -7,10 +7,10 @@
 namespace attnlab {
 
 Matrix image_patches(const ConstMatrixRef& image, Index patch) {
-  require(patch >= 1, "image patches: the patch size must be at least 1, got " + std::to_string(patch));
+  require(patch >= 1, "image patches: the patch size must be at least 1, got ", patch);
   require(image.rows() % patch == 0 && image.cols() % patch == 0,
-          "image patches: a " + std::to_string(image.rows()) + "×" + std::to_string(image.cols()) +
-              " image does not cut into whole " + std::to_string(patch) + "×" + std::to_string(patch) + " patches");
+          "image patches: a ", image.rows(), "×", image.cols(), " image does not cut into whole ", patch, "×", patch,
+          " patches");
   require(image.allFinite(), "image patches: the image has a non-finite pixel");
   const Index across = image.cols() / patch, down = image.rows() / patch;
   Matrix patches(across * down, patch * patch);
@@ -23,8 +23,7 @@ Matrix image_patches(const ConstMatrixRef& image, Index patch) {
 
 Matrix patch_embedding(const ConstMatrixRef& patches, const ConstMatrixRef& embedding) {
   require(patches.cols() == embedding.rows(),
-          "patch embedding: patches of " + std::to_string(patches.cols()) + " pixels need E with as many rows, got " +
-              std::to_string(embedding.rows()));
+          "patch embedding: patches of ", patches.cols(), " pixels need E with as many rows, got ", embedding.rows());
   return patches * embedding;
 }
 

@@ -8,8 +8,7 @@
 namespace attnlab {
 
 Matrix rms_norm_forward(const ConstMatrixRef& x, const RowVector& gamma, float eps) {
-  require(gamma.size() == x.cols(), "RMS norm: γ needs " + std::to_string(x.cols()) +
-                                        " entries, got " + std::to_string(gamma.size()));
+  require(gamma.size() == x.cols(), "RMS norm: γ needs ", x.cols(), " entries, got ", gamma.size());
   require(std::isfinite(eps) && eps > 0.0f, "RMS norm: ε must be a positive number");
   Matrix y(x.rows(), x.cols());
   for (Index i = 0; i < x.rows(); ++i) {
@@ -23,12 +22,13 @@ Matrix rms_norm_backward(const ConstMatrixRef& x, const RowVector& gamma, const 
                          RowVector& dgamma, float eps) {
   require(dy.rows() == x.rows() && dy.cols() == x.cols(), "RMS norm backward: dy must have x's shape");
   require(gamma.size() == x.cols() && dgamma.size() == x.cols(),
-          "RMS norm backward: γ and dγ need " + std::to_string(x.cols()) + " entries");
+          "RMS norm backward: γ and dγ need ", x.cols(), " entries");
   Matrix dx(x.rows(), x.cols());
   const Scalar d = static_cast<Scalar>(x.cols());
+  RowVector g(x.cols());  // one row's scratch, reused row after row
   for (Index i = 0; i < x.rows(); ++i) {
     const Scalar r = Scalar(1) / std::sqrt(x.row(i).squaredNorm() / d + eps);
-    const RowVector g = dy.row(i).cwiseProduct(gamma);
+    g = dy.row(i).cwiseProduct(gamma);
     dgamma += dy.row(i).cwiseProduct(x.row(i)) * r;
     dx.row(i) = g * r - x.row(i) * (r * r * r * g.dot(x.row(i)) / d);
   }

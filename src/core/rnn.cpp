@@ -15,7 +15,7 @@ void RnnParams::validate() const {
   require(H >= 1 && input() >= 1, "rnn: W_hh and W_xh need at least one row and column");
   require_shape(w_hh, H, H, "rnn: W_hh");
   require_shape(w_xh, H, input(), "rnn: W_xh");
-  require(b.size() == H, "rnn: b has " + std::to_string(b.size()) + " entries, expected H = " + std::to_string(H));
+  require(b.size() == H, "rnn: b has ", b.size(), " entries, expected H = ", H);
   require_finite(w_hh, "rnn: W_hh");
   require_finite(w_xh, "rnn: W_xh");
   require_finite(b, "rnn: b");
@@ -26,10 +26,8 @@ namespace {
 void validate_sequence(const RnnParams& params, const ConstMatrixRef& x, const RowVector& h0) {
   params.validate();
   require(x.rows() >= 1, "rnn: the sequence x is empty");
-  require(x.cols() == params.input(), "rnn: x_t has width " + std::to_string(x.cols()) + " but W_xh expects D = " +
-                                          std::to_string(params.input()));
-  require(h0.size() == params.hidden(), "rnn: h_0 has " + std::to_string(h0.size()) + " entries, expected H = " +
-                                            std::to_string(params.hidden()));
+  require(x.cols() == params.input(), "rnn: x_t has width ", x.cols(), " but W_xh expects D = ", params.input());
+  require(h0.size() == params.hidden(), "rnn: h_0 has ", h0.size(), " entries, expected H = ", params.hidden());
   require_finite(x, "rnn: x");
   require_finite(h0, "rnn: h_0");
 }
@@ -57,7 +55,7 @@ RnnInputGradients rnn_backward(const RnnParams& params, const ConstMatrixRef& x,
   require_shape(dh, T, H, "rnn backward: dh");
   require_shape(grads.w_hh, H, H, "rnn backward: dW_hh");
   require_shape(grads.w_xh, H, params.input(), "rnn backward: dW_xh");
-  require(grads.b.size() == H, "rnn backward: db needs H = " + std::to_string(H) + " entries");
+  require(grads.b.size() == H, "rnn backward: db needs H = ", H, " entries");
   Matrix delta(T, H);                      // δ_t, row t−1
   RowVector from_later = RowVector::Zero(H);  // W_hhᵀ·δ_{t+1}
   for (Index t = T - 1; t >= 0; --t) {
@@ -76,9 +74,8 @@ RnnInputGradients rnn_backward(const RnnParams& params, const ConstMatrixRef& x,
 
 RowVector rnn_state_jacobian_norms(const RnnParams& params, const ConstMatrixRef& h) {
   params.validate();
-  require(h.rows() >= 1 && h.cols() == params.hidden(),
-          "rnn Jacobian: h has shape " + shape_string(h.rows(), h.cols()) + ", expected (T," +
-              std::to_string(params.hidden()) + ")");
+  if (h.rows() < 1 || h.cols() != params.hidden())  // shapes written only on failure
+    throw_error({"rnn Jacobian: h has shape ", shape_string(h.rows(), h.cols()), ", expected (T,", params.hidden(), ")"});
   RowVector norms(h.rows());
   Matrix jacobian = Matrix::Identity(params.hidden(), params.hidden());  // ∂h_t/∂h_1
   norms(0) = jacobian.norm();

@@ -10,7 +10,7 @@ namespace {
 
 void validate_rope(Index d, float base) {
   require(d >= 2 && d % 2 == 0,
-          "RoPE needs an even head width (pairs of coordinates), got " + std::to_string(d));
+          "RoPE needs an even head width (pairs of coordinates), got ", d);
   require(std::isfinite(base) && base > 1.0f, "RoPE: base must be a finite number above 1");
 }
 

@@ -48,8 +48,7 @@ Matrix position_similarity(const ConstMatrixRef& pe) {
 
 Matrix sinusoidal_shift_matrix(Index d, Index k, float base) {
   require_size(d, d, "shift matrix T_k");
-  require(d % 2 == 0, "shift matrix T_k needs an even width d (sine/cosine pairs), got d = " +
-                          std::to_string(d));
+  require(d % 2 == 0, "shift matrix T_k needs an even width d (sine/cosine pairs), got d = ", d);
   validate_base(base);
   Matrix t = Matrix::Zero(d, d);
   for (Index i = 0; 2 * i < d; ++i) {
@@ -65,7 +64,7 @@ Matrix sinusoidal_shift_matrix(Index d, Index k, float base) {
 }
 
 Matrix sinusoidal_shift(Index pos, Index k, Index d, float base) {
-  require(pos >= 0, "sinusoidal shift: the position must be 0 or more, got " + std::to_string(pos));
+  require(pos >= 0, "sinusoidal shift: the position must be 0 or more, got ", pos);
   const Matrix t = sinusoidal_shift_matrix(d, k, base);
   return (t * sinusoidal_rows(pos, 1, d, base).transpose()).transpose();
 }

@@ -25,9 +25,9 @@ namespace {
 }  // namespace
 
 void softmax_rows_forward(const ConstMatrixRef& x, MatrixRef y) {
-  require(y.rows() == x.rows() && y.cols() == x.cols(),
-          "softmax: output shape " + shape_string(y.rows(), y.cols()) + " differs from input " +
-              shape_string(x.rows(), x.cols()));
+  if (y.rows() != x.rows() || y.cols() != x.cols())  // shapes written only on failure
+    throw_error({"softmax: output shape ", shape_string(y.rows(), y.cols()), " differs from input ",
+                 shape_string(x.rows(), x.cols())});
   for (Index i = 0; i < x.rows(); ++i) {
     if (y.row(i).data() != x.row(i).data()) y.row(i) = x.row(i);
     softmax_row(y.row(i).data(), y.cols());
@@ -48,7 +48,7 @@ SoftmaxRowAnalysis softmax_row_analysis(const RowVector& scores, Scalar scale, S
   require(scores.size() >= 1, "softmax row: scores is empty");
   require(std::isfinite(scale), "softmax row: scale must be finite");
   require(std::isfinite(temperature) && temperature > 0,
-          "softmax row: temperature must be a finite number > 0, got " + std::to_string(temperature));
+          "softmax row: temperature must be a finite number > 0, got ", temperature);
   const Index m = scores.size();
   const RowVector z = scores * (scale / temperature);
   require_finite(z, "softmax row: scale·scores/temperature");

@@ -130,8 +130,7 @@ Index max_threads() { return kCapacity; }
 
 void set_num_threads(Index threads) {
   require(threads >= 1 && threads <= kCapacity,
-          "threads: this build can use 1 to " + std::to_string(kCapacity) + " threads, asked for " +
-              std::to_string(threads));
+          "threads: this build can use 1 to ", kCapacity, " threads, asked for ", threads);
   Pool::instance().set_threads(threads);
 }
 

@@ -29,21 +29,21 @@ namespace {
 template <class T>
 void read_field(const json& j, const char* key, T& out, bool required = false) {
   if (!j.contains(key)) {
-    require(!required, std::string("model config: \"") + key + "\" is required");
+    require(!required, std::string("model config: \""), key, "\" is required");
     return;
   }
   const json& v = j.at(key);
   if constexpr (std::is_same_v<T, bool>) {
-    require(v.is_boolean(), std::string("model config: \"") + key + "\" must be true or false");
+    require(v.is_boolean(), std::string("model config: \""), key, "\" must be true or false");
     out = v.get<bool>();
   } else if constexpr (std::is_integral_v<T>) {
-    require(v.is_number_integer(), std::string("model config: \"") + key + "\" must be an integer");
+    require(v.is_number_integer(), std::string("model config: \""), key, "\" must be an integer");
     out = v.get<T>();
   } else if constexpr (std::is_floating_point_v<T>) {
-    require(v.is_number(), std::string("model config: \"") + key + "\" must be a number");
+    require(v.is_number(), std::string("model config: \""), key, "\" must be a number");
     out = v.get<T>();
   } else {
-    require(v.is_string(), std::string("model config: \"") + key + "\" must be a string");
+    require(v.is_string(), std::string("model config: \""), key, "\" must be a string");
     out = v.get<std::string>();
   }
 }
@@ -58,7 +58,7 @@ ModelConfig config_from_json(const std::string& text) {
       "n_decoder_layers", "positional", "positional_base", "activation", "norm", "pre_norm",
       "residual", "final_norm", "norm_eps", "tie_embeddings", "scaled"};
   for (const auto& item : j.items())
-    require(known.count(item.key()), "model config: unknown field \"" + item.key() + "\"");
+    require(known.count(item.key()), "model config: unknown field \"", item.key(), "\"");
   ModelConfig c;
   std::string architecture = to_string(c.architecture), positional = to_string(c.positional),
               activation = to_string(c.activation), norm = to_string(c.norm);
@@ -122,9 +122,9 @@ ModelParams params_from_safetensors(const ModelConfig& config, const std::uint8_
   // allocation below is exactly what the file holds
   for (const TensorShape& want : tensor_layout(config)) {
     const auto found = stored.find(want.name);
-    require(found != stored.end(), "model weights: tensor \"" + want.name + "\" is missing");
+    require(found != stored.end(), "model weights: tensor \"", want.name, "\" is missing");
     require(found->second.shape == want.shape,
-            "model weights: tensor \"" + want.name + "\" has the wrong shape for the config");
+            "model weights: tensor \"", want.name, "\" has the wrong shape for the config");
   }
   ModelParams params = ModelParams::init(config, 0);
   for (const TensorSlot& slot : tensor_slots(config, params)) {
@@ -133,7 +133,7 @@ ModelParams params_from_safetensors(const ModelConfig& config, const std::uint8_
     stored.erase(found);
   }
   for (const auto& [name, t] : stored)
-    require(is_gpt2_mask_buffer(name), "model weights: unexpected tensor \"" + name + "\" for this config");
+    require(is_gpt2_mask_buffer(name), "model weights: unexpected tensor \"", name, "\" for this config");
   validate_params(config, params);
   return params;
 }
@@ -149,14 +149,14 @@ LoadedModel load_model(const std::uint8_t* weights, std::size_t size, const std:
 namespace {
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  require(in.good(), "cannot open " + path);
+  require(in.good(), "cannot open ", path);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 void write_file(const std::string& path, const void* data, std::size_t size) {
   std::ofstream out(path, std::ios::binary);
-  require(out.good(), "cannot write " + path);
+  require(out.good(), "cannot write ", path);
   out.write(static_cast<const char*>(data), static_cast<std::streamsize>(size));
-  require(out.good(), "writing " + path + " failed");
+  require(out.good(), "writing ", path, " failed");
 }
 }  // namespace
 

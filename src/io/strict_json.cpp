@@ -28,8 +28,8 @@ nlohmann::json parse_strict_json(const std::string& text, const std::string& wha
       last_key = parsed.get<std::string>();
       Object& object = open.back();
       require(object.keys.insert(last_key).second,
-              what + " names \"" + last_key + "\" twice" +
-                  (object.name.empty() ? std::string() : " in \"" + object.name + "\""));
+              what, " names \"", last_key, "\" twice",
+              (object.name.empty() ? std::string() : " in \"" + object.name + "\""));
     }
     return true;
   };

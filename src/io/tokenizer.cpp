@@ -42,14 +42,14 @@ Tokenizer::Tokenizer(TokenizerKind kind, std::vector<std::string> tokens, bool l
     : kind_(kind), lowercase_(lowercase), tokens_(std::move(tokens)) {
   require(tokens_.size() >= kSpecials.size(), "tokenizer: the vocabulary must start with the six special tokens");
   require(tokens_.size() <= static_cast<size_t>(kMaxSize),
-          "tokenizer: the vocabulary has more than " + std::to_string(kMaxSize) + " tokens");
+          "tokenizer: the vocabulary has more than ", kMaxSize, " tokens");
   for (size_t i = 0; i < kSpecials.size(); ++i)
-    require(tokens_[i] == kSpecials[i], std::string("tokenizer: entry ") + std::to_string(i) + " must be " +
-                                            kSpecials[i] + ", found \"" + tokens_[i] + "\"");
+    require(tokens_[i] == kSpecials[i], std::string("tokenizer: entry "), i, " must be ", kSpecials[i], ", found \"",
+            tokens_[i], "\"");
   for (size_t i = 0; i < tokens_.size(); ++i) {
-    require(!tokens_[i].empty(), "tokenizer: entry " + std::to_string(i) + " is empty");
+    require(!tokens_[i].empty(), "tokenizer: entry ", i, " is empty");
     require(ids_.emplace(tokens_[i], static_cast<int>(i)).second,
-            "tokenizer: \"" + tokens_[i] + "\" appears twice in the vocabulary");
+            "tokenizer: \"", tokens_[i], "\" appears twice in the vocabulary");
   }
 }
 
@@ -113,8 +113,7 @@ std::string Tokenizer::decode(const std::vector<int>& ids) const {
 
 const std::string& Tokenizer::token(int id) const {
   require(id >= 0 && static_cast<size_t>(id) < tokens_.size(),
-          "tokenizer: id " + std::to_string(id) + " is outside the vocabulary (size " +
-              std::to_string(tokens_.size()) + ")");
+          "tokenizer: id ", id, " is outside the vocabulary (size ", tokens_.size(), ")");
   return tokens_[static_cast<size_t>(id)];
 }
 
@@ -154,9 +153,10 @@ Tokenizer Tokenizer::from_json(const std::string& text, std::optional<Index> exp
           "tokenizer: the vocabulary JSON needs \"kind\" and a \"tokens\" array");
   for (const auto& item : j.items())
     require(item.key() == "kind" || item.key() == "lowercase" || item.key() == "tokens",
-            "tokenizer: unknown field \"" + item.key() + "\" in the vocabulary");
+            "tokenizer: unknown field \"", item.key(), "\" in the vocabulary");
   const std::string kind = j["kind"];
-  require(kind == "word" || kind == "character", "tokenizer: kind must be \"word\" or \"character\", got \"" + kind + "\"");
+  require(kind == "word" || kind == "character", "tokenizer: kind must be \"word\" or \"character\", got \"", kind,
+          "\"");
   require(!j.contains("lowercase") || j["lowercase"].is_boolean(), "tokenizer: \"lowercase\" must be true or false");
   std::vector<std::string> tokens;
   for (const auto& t : j["tokens"]) {

@@ -45,7 +45,7 @@ Index benchmark_max_length(BenchmarkKernel kernel) { return kernel == BenchmarkK
 
 BenchmarkResult run_benchmark(BenchmarkKernel kernel, Index n, const BenchmarkOptions& options) {
   const Index max_n = benchmark_max_length(kernel);
-  require(n >= 1 && n <= max_n, "benchmark: n must be between 1 and " + std::to_string(max_n) + " for " + to_string(kernel));
+  require(n >= 1 && n <= max_n, "benchmark: n must be between 1 and ", max_n, " for ", to_string(kernel));
   const Index d = options.d != 0 ? options.d : kernel == BenchmarkKernel::multi_head ? 512 : 64;
   require(d >= 1 && d <= 1024 && (kernel != BenchmarkKernel::multi_head || d % 8 == 0),
           "benchmark: d must be between 1 and 1024 (a multiple of the 8 heads for multi_head)");

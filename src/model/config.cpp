@@ -17,11 +17,16 @@ AttentionConfig ModelConfig::attention() const {
   return a;
 }
 
+AttentionConfig ModelConfig::cross_attention() const {
+  AttentionConfig a = attention();
+  a.rope = a.alibi = false;
+  return a;
+}
+
 void ModelConfig::validate() const {
   const auto within = [](Index v, Index lo, Index hi, const char* name) {
-    require(v >= lo && v <= hi, std::string("model config: ") + name + " must be between " +
-                                    std::to_string(lo) + " and " + std::to_string(hi) + ", got " +
-                                    std::to_string(v));
+    require(v >= lo && v <= hi, std::string("model config: "), name, " must be between ", lo, " and ", hi, ", got ",
+            v);
   };
   within(vocab_size, 1, kMaxVocabSize, "vocab_size");
   within(n_ctx, 1, 1 << 16, "n_ctx");

@@ -46,8 +46,11 @@ struct ModelConfig {
   Index decoder_layers() const {
     return architecture == Architecture::encoder_decoder ? n_decoder_layers : n_layers;
   }
-  // the attention configuration every layer shares
+  // the self-attention configuration every layer shares
   AttentionConfig attention() const;
+  // cross-attention's: the same without a positional scheme (queries and keys index different
+  // sequences)
+  AttentionConfig cross_attention() const;
   // throws attnlab::Error naming what does not fit
   void validate() const;
 };

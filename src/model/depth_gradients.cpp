@@ -14,8 +14,6 @@ namespace {
 
 constexpr Index kHeadWidth = 16;
 
-std::string layer_prefix(Index l) { return "layer" + std::to_string(l) + "."; }
-
 // √(Σ ‖t‖²) over the tensors of block l in a gradient set
 double block_norm(const ModelConfig& config, ModelParams& grads, Index l) {
   const std::string prefix = "h." + std::to_string(l) + ".";
@@ -32,10 +30,10 @@ double block_norm(const ModelConfig& config, ModelParams& grads, Index l) {
 }  // namespace
 
 DepthGradients depth_gradients(const DepthGradientOptions& o) {
-  require(o.layers >= 1 && o.layers <= 96, "depth gradients: layers must be 1 … 96, got " + std::to_string(o.layers));
+  require(o.layers >= 1 && o.layers <= 96, "depth gradients: layers must be 1 … 96, got ", o.layers);
   require(o.d_model >= kHeadWidth && o.d_model <= 512 && o.d_model % kHeadWidth == 0,
-          "depth gradients: d_model must be a multiple of 16 in 16 … 512, got " + std::to_string(o.d_model));
-  require(o.length >= 1 && o.length <= 512, "depth gradients: length must be 1 … 512, got " + std::to_string(o.length));
+          "depth gradients: d_model must be a multiple of 16 in 16 … 512, got ", o.d_model);
+  require(o.length >= 1 && o.length <= 512, "depth gradients: length must be 1 … 512, got ", o.length);
 
   ModelConfig config;
   config.architecture = Architecture::decoder_only;
@@ -62,13 +60,13 @@ DepthGradients depth_gradients(const DepthGradientOptions& o) {
   out.parameter_gradient_norms.resize(o.layers);
   out.activation_norms.resize(o.layers + 1);
   const Mask causal = Mask::causal_mask();
-  Trace trace;
+  std::vector<BlockActivations> kept(static_cast<size_t>(o.layers));
   for (Index l = 0; l < o.layers; ++l) {
     out.activation_norms(l) = x.norm();
     BlockContext ctx;
     ctx.self_mask = &causal;
-    ctx.trace = &trace;
-    ctx.prefix = layer_prefix(l);
+    ctx.activations = &kept[static_cast<size_t>(l)];
+    ctx.detail = TraceDetail::for_backward;
     x = block_forward(config, params.decoder.h[l], x, ctx);
   }
   out.activation_norms(o.layers) = x.norm();
@@ -76,7 +74,7 @@ DepthGradients depth_gradients(const DepthGradientOptions& o) {
   Matrix dx = pull;  // ∂ℒ/∂x_L
   out.input_gradient_norms(o.layers) = dx.norm();
   for (Index l = o.layers - 1; l >= 0; --l) {
-    dx = block_backward(config, params.decoder.h[l], trace, layer_prefix(l), nullptr, dx, grads.decoder.h[l]);
+    dx = block_backward(config, params.decoder.h[l], kept[static_cast<size_t>(l)], nullptr, dx, grads.decoder.h[l]);
     out.input_gradient_norms(l) = dx.norm();
     out.parameter_gradient_norms(l) = static_cast<Scalar>(block_norm(config, grads, l));
   }

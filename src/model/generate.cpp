@@ -34,8 +34,8 @@ void validate_generation(const Transformer& model, const std::vector<int>& promp
                          const SamplingOptions& options) {
   require(!prompt.empty(), "generate: the prompt is empty");
   require(static_cast<Index>(prompt.size()) <= model.config().n_ctx,
-          "generate: the prompt has " + std::to_string(prompt.size()) + " tokens, more than the context n_ctx = " +
-              std::to_string(model.config().n_ctx));
+          "generate: the prompt has ", prompt.size(), " tokens, more than the context n_ctx = ",
+          model.config().n_ctx);
   require(max_new >= 0, "generate: max_new must not be negative");
   validate_sampling(options, model.config().vocab_size);
 }
@@ -44,15 +44,13 @@ void validate_generation(const Transformer& model, const std::vector<int>& promp
 
 void validate_sampling(const SamplingOptions& options, Index vocab) {
   require(std::isfinite(options.temperature) && options.temperature >= 0.0f,
-          "sampling: temperature must be a finite number ≥ 0 (0 is greedy), got " +
-              std::to_string(options.temperature));
+          "sampling: temperature must be a finite number ≥ 0 (0 is greedy), got ", options.temperature);
   if (options.top_k)
     require(*options.top_k >= 1 && *options.top_k <= vocab,
-            "sampling: top_k must be between 1 and the vocabulary size " + std::to_string(vocab) +
-                ", got " + std::to_string(*options.top_k));
+            "sampling: top_k must be between 1 and the vocabulary size ", vocab, ", got ", *options.top_k);
   if (options.top_p)
     require(std::isfinite(*options.top_p) && *options.top_p > 0.0f && *options.top_p <= 1.0f,
-            "sampling: top_p must lie in (0, 1] (1 keeps every token), got " + std::to_string(*options.top_p));
+            "sampling: top_p must lie in (0, 1] (1 keeps every token), got ", *options.top_p);
 }
 
 RowVector next_token_probabilities(const RowVector& logits, const SamplingOptions& options) {

@@ -27,12 +27,11 @@ RowVector row_norms(const Matrix& m) { return m.rowwise().norm().transpose(); }
 }  // namespace
 
 GradientFlow gradient_flow(const GradientFlowOptions& o) {
-  require(o.length >= 2, "gradient flow: length must be at least 2, got " + std::to_string(o.length));
+  require(o.length >= 2, "gradient flow: length must be at least 2, got ", o.length);
   require(o.hidden >= 1 && o.input >= 1, "gradient flow: hidden and input must be at least 1");
   // beyond 1e6 the recurrence's float sums can overflow; tanh is long saturated by then
   require(std::isfinite(o.recurrent_scale) && o.recurrent_scale > 0 && o.recurrent_scale <= 1e6f,
-          "gradient flow: recurrentScale must be a number > 0 and at most 1e6, got " +
-              std::to_string(o.recurrent_scale));
+          "gradient flow: recurrentScale must be a number > 0 and at most 1e6, got ", o.recurrent_scale);
   const Index T = o.length, H = o.hidden, D = o.input;
   Rng rng(o.seed);
   const Matrix x = draw_normal(T, D, rng);

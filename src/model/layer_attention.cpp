@@ -16,23 +16,23 @@ AttentionSteps layer_attention_steps(const Transformer& model, const std::vector
   require(!cross || encoder_decoder, "layer attention: cross-attention exists only in encoder-decoder models");
   const StackParams& stack = config.architecture == Architecture::encoder_only ? model.params().encoder : model.params().decoder;
   require(layer >= 0 && layer < static_cast<Index>(stack.h.size()),
-          "layer attention: layer " + std::to_string(layer) + " does not exist (the model has " +
-              std::to_string(stack.h.size()) + ")");
-  Trace trace;
-  if (encoder_decoder) model.forward(source, tokens, &trace);
-  else model.forward(tokens, &trace);
-  const std::string prefix = (encoder_decoder ? "decoder.layer" : "layer") + std::to_string(layer) + ".";
+          "layer attention: layer ", layer, " does not exist (the model has ", stack.h.size(), ")");
+  ModelActivations kept;
+  kept.detail = TraceDetail::for_backward;  // only the sub-layer's input is read
+  if (encoder_decoder) model.forward(source, tokens, &kept);
+  else model.forward(tokens, &kept);
+  const BlockActivations& block_kept =
+      (config.architecture == Architecture::encoder_only ? kept.encoder : kept.decoder).layers[static_cast<size_t>(layer)];
   const BlockParams& block = stack.h[static_cast<size_t>(layer)];
-  AttentionConfig attention = config.attention();
   if (cross) {
-    attention.rope = attention.alibi = false;
     // under post-LN the cross sub-layer reads the first sub-layer's normed output
-    const Matrix& x = trace.get(prefix + (config.pre_norm ? "ln_cross_attn" : "ln_1"));
-    return AttentionSteps::multi_head(attention, block.crossattention, x, model.encode(source), Mask::none());
+    const Matrix& x = config.pre_norm ? block_kept.ln_cross_attn : block_kept.ln_1;
+    return AttentionSteps::multi_head(config.cross_attention(), block.crossattention, x, model.encode(source),
+                                      Mask::none());
   }
-  const Matrix& x = trace.get(prefix + (config.pre_norm ? "ln_1" : "in"));
+  const Matrix& x = config.pre_norm ? block_kept.ln_1 : block_kept.in;
   const Mask mask = config.architecture == Architecture::encoder_only ? Mask::none() : Mask::causal_mask();
-  return AttentionSteps::multi_head(attention, block.attn, x, Matrix(), mask);
+  return AttentionSteps::multi_head(config.attention(), block.attn, x, Matrix(), mask);
 }
 
 }  // namespace attnlab

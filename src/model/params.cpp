@@ -1,6 +1,7 @@
 #include "model/params.hpp"
 
 #include <algorithm>
+#include <type_traits>
 
 #include "core/check.hpp"
 #include "core/random.hpp"
@@ -23,10 +24,8 @@ BlockParams block_init(const ModelConfig& config, bool cross, Rng& seeds) {
   b.ln_1 = norm_init(config);
   b.attn = AttentionParams::init(attention, static_cast<std::uint32_t>(seeds.uniform() * 4294967295.0f));
   if (cross) {
-    AttentionConfig plain = attention;  // cross-attention carries no positional scheme
-    plain.rope = plain.alibi = false;
     b.ln_cross_attn = norm_init(config);
-    b.crossattention = AttentionParams::init(plain, static_cast<std::uint32_t>(seeds.uniform() * 4294967295.0f));
+    b.crossattention = AttentionParams::init(config.cross_attention(), static_cast<std::uint32_t>(seeds.uniform() * 4294967295.0f));
   }
   b.ln_2 = norm_init(config);
   b.mlp = FeedForwardParams::init(config.d_model, config.d_ff, config.activation,
@@ -47,45 +46,65 @@ Matrix normal(Index rows, Index cols, Rng& rng) {
   return m;
 }
 
-void add_matrix(std::vector<TensorSlot>& slots, const std::string& name, Matrix& m) {
-  slots.push_back({name, {m.rows(), m.cols()}, m.data()});
-}
-void add_vector(std::vector<TensorSlot>& slots, const std::string& name, RowVector& v) {
-  slots.push_back({name, {v.size()}, v.data()});
-}
-void add_norm(std::vector<TensorSlot>& slots, const std::string& name, NormParams& n) {
+// Visits every tensor of p in checkpoint order as visit(tensor, prefix, suffix), tensor a Matrix
+// or RowVector and its checkpoint name prefix + suffix, which only a visitor that wants it builds.
+template <class Visit>
+void walk_norm(NormParams& n, const std::string& prefix, const char* weight, const char* bias, Visit& visit) {
   if (n.weight.size() == 0) return;  // Norm::none
-  add_vector(slots, name + ".weight", n.weight);
-  if (n.bias.size()) add_vector(slots, name + ".bias", n.bias);
+  visit(n.weight, prefix, weight);
+  if (n.bias.size()) visit(n.bias, prefix, bias);
 }
-void add_attention(std::vector<TensorSlot>& slots, const std::string& name, AttentionParams& a) {
-  add_matrix(slots, name + ".c_attn.weight", a.c_attn_weight);
-  add_vector(slots, name + ".c_attn.bias", a.c_attn_bias);
-  add_matrix(slots, name + ".c_proj.weight", a.c_proj_weight);
-  add_vector(slots, name + ".c_proj.bias", a.c_proj_bias);
+
+template <class Visit>
+void walk_attention(AttentionParams& a, const std::string& prefix, bool cross, Visit& visit) {
+  visit(a.c_attn_weight, prefix, cross ? "crossattention.c_attn.weight" : "attn.c_attn.weight");
+  visit(a.c_attn_bias, prefix, cross ? "crossattention.c_attn.bias" : "attn.c_attn.bias");
+  visit(a.c_proj_weight, prefix, cross ? "crossattention.c_proj.weight" : "attn.c_proj.weight");
+  visit(a.c_proj_bias, prefix, cross ? "crossattention.c_proj.bias" : "attn.c_proj.bias");
 }
-void add_stack(std::vector<TensorSlot>& slots, const std::string& prefix, StackParams& s, bool final_norm) {
+
+template <class Visit>
+void walk_stack(StackParams& s, const std::string& prefix, bool final_norm, Visit& visit) {
   for (size_t i = 0; i < s.h.size(); ++i) {
     BlockParams& b = s.h[i];
     const std::string p = prefix + "h." + std::to_string(i) + ".";
-    add_norm(slots, p + "ln_1", b.ln_1);
-    add_attention(slots, p + "attn", b.attn);
+    walk_norm(b.ln_1, p, "ln_1.weight", "ln_1.bias", visit);
+    walk_attention(b.attn, p, false, visit);
     if (b.crossattention.c_attn_weight.size()) {
-      add_norm(slots, p + "ln_cross_attn", b.ln_cross_attn);
-      add_attention(slots, p + "crossattention", b.crossattention);
+      walk_norm(b.ln_cross_attn, p, "ln_cross_attn.weight", "ln_cross_attn.bias", visit);
+      walk_attention(b.crossattention, p, true, visit);
     }
-    add_norm(slots, p + "ln_2", b.ln_2);
-    add_matrix(slots, p + "mlp.c_fc.weight", b.mlp.c_fc_weight);
-    add_vector(slots, p + "mlp.c_fc.bias", b.mlp.c_fc_bias);
+    walk_norm(b.ln_2, p, "ln_2.weight", "ln_2.bias", visit);
+    visit(b.mlp.c_fc_weight, p, "mlp.c_fc.weight");
+    visit(b.mlp.c_fc_bias, p, "mlp.c_fc.bias");
     if (b.mlp.c_gate_weight.size()) {
-      add_matrix(slots, p + "mlp.c_gate.weight", b.mlp.c_gate_weight);
-      add_vector(slots, p + "mlp.c_gate.bias", b.mlp.c_gate_bias);
+      visit(b.mlp.c_gate_weight, p, "mlp.c_gate.weight");
+      visit(b.mlp.c_gate_bias, p, "mlp.c_gate.bias");
     }
-    add_matrix(slots, p + "mlp.c_proj.weight", b.mlp.c_proj_weight);
-    add_vector(slots, p + "mlp.c_proj.bias", b.mlp.c_proj_bias);
+    visit(b.mlp.c_proj_weight, p, "mlp.c_proj.weight");
+    visit(b.mlp.c_proj_bias, p, "mlp.c_proj.bias");
   }
-  if (final_norm) add_norm(slots, prefix + "ln_f", s.ln_f);
+  if (final_norm) walk_norm(s.ln_f, prefix, "ln_f.weight", "ln_f.bias", visit);
 }
+
+template <class Visit>
+void walk_tensors(const ModelConfig& config, ModelParams& p, Visit&& visit) {
+  const std::string none;
+  visit(p.wte, none, "wte.weight");
+  if (config.positional == Positional::learned) visit(p.wpe, none, "wpe.weight");
+  switch (config.architecture) {
+    case Architecture::encoder_only: walk_stack(p.encoder, none, config.final_norm, visit); break;
+    case Architecture::decoder_only: walk_stack(p.decoder, none, config.final_norm, visit); break;
+    case Architecture::encoder_decoder:
+      walk_stack(p.encoder, "encoder.", config.final_norm, visit);
+      walk_stack(p.decoder, "decoder.", config.final_norm, visit);
+      break;
+  }
+  if (!config.tie_embeddings) visit(p.lm_head, none, "lm_head.weight");
+}
+
+std::vector<std::int64_t> shape_of(const Matrix& m) { return {m.rows(), m.cols()}; }
+std::vector<std::int64_t> shape_of(const RowVector& v) { return {v.size()}; }
 
 }  // namespace
 
@@ -119,18 +138,19 @@ ModelParams ModelParams::zeros(const ModelConfig& config) {
 
 std::vector<TensorSlot> tensor_slots(const ModelConfig& config, ModelParams& p) {
   std::vector<TensorSlot> slots;
-  add_matrix(slots, "wte.weight", p.wte);
-  if (config.positional == Positional::learned) add_matrix(slots, "wpe.weight", p.wpe);
-  switch (config.architecture) {
-    case Architecture::encoder_only: add_stack(slots, "", p.encoder, config.final_norm); break;
-    case Architecture::decoder_only: add_stack(slots, "", p.decoder, config.final_norm); break;
-    case Architecture::encoder_decoder:
-      add_stack(slots, "encoder.", p.encoder, config.final_norm);
-      add_stack(slots, "decoder.", p.decoder, config.final_norm);
-      break;
-  }
-  if (!config.tie_embeddings) add_matrix(slots, "lm_head.weight", p.lm_head);
+  walk_tensors(config, p, [&](auto& tensor, const std::string& prefix, const char* suffix) {
+    slots.push_back({prefix + suffix, shape_of(tensor), tensor.data()});
+  });
   return slots;
+}
+
+std::vector<TensorSpan> tensor_spans(const ModelConfig& config, ModelParams& p) {
+  std::vector<TensorSpan> spans;
+  spans.reserve(static_cast<size_t>(8 + 20 * (p.encoder.h.size() + p.decoder.h.size())));
+  walk_tensors(config, p, [&](auto& tensor, const std::string&, const char*) {
+    spans.push_back({tensor.data(), tensor.size(), std::is_same_v<std::decay_t<decltype(tensor)>, Matrix>});
+  });
+  return spans;
 }
 
 std::vector<TensorShape> tensor_layout(const ModelConfig& config) {
@@ -195,23 +215,22 @@ std::uint64_t parameter_bytes(const ModelConfig& config) {
 
 void require_parameter_bytes(const ModelConfig& config, std::uint64_t max_bytes) {
   const std::uint64_t bytes = parameter_bytes(config);
-  require(bytes <= max_bytes, "model config: the parameters need " + std::to_string(bytes) +
-                                  " bytes, more than the limit of " + std::to_string(max_bytes) + " bytes");
+  require(bytes <= max_bytes, "model config: the parameters need ", bytes, " bytes, more than the limit of ",
+          max_bytes, " bytes");
 }
 
 void validate_params(const ModelConfig& config, const ModelParams& params) {
   const std::vector<TensorShape> want = tensor_layout(config);
   ModelParams& actual = const_cast<ModelParams&>(params);  // slots are only read here
   const std::vector<TensorSlot> have = tensor_slots(config, actual);
-  require(want.size() == have.size(), "model parameters: expected " + std::to_string(want.size()) +
-                                          " tensors, found " + std::to_string(have.size()));
+  require(want.size() == have.size(), "model parameters: expected ", want.size(), " tensors, found ", have.size());
   for (size_t i = 0; i < want.size(); ++i) {
     require(have[i].name == want[i].name && have[i].shape == want[i].shape,
-            "model parameters: " + want[i].name + " has the wrong shape");
+            "model parameters: ", want[i].name, " has the wrong shape");
     Index count = 1;
     for (auto s : have[i].shape) count *= s;
     for (Index j = 0; j < count; ++j)
-      require(std::isfinite(have[i].data[j]), "model parameters: " + want[i].name + " contains a non-finite value");
+      require(std::isfinite(have[i].data[j]), "model parameters: ", want[i].name, " contains a non-finite value");
   }
 }
 

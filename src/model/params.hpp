@@ -57,6 +57,15 @@ struct TensorSlot {
 // the shapes of `config` (as from ModelParams::init); loading writes through these slots.
 std::vector<TensorSlot> tensor_slots(const ModelConfig& config, ModelParams& params);
 
+// One tensor's numbers, for element-wise work over a whole parameter set (the optimiser, clipping):
+// the order of tensor_slots without building names or shapes.
+struct TensorSpan {
+  Scalar* data;
+  Index size;
+  bool matrix;  // a weight matrix (weight decay applies), not a bias, gain or vector
+};
+std::vector<TensorSpan> tensor_spans(const ModelConfig& config, ModelParams& params);
+
 // A tensor's checkpoint name and shape, as a config implies them.
 struct TensorShape {
   std::string name;

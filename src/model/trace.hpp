@@ -1,29 +1,28 @@
 #pragma once
-// Named intermediates of a forward pass ("layer0.head1.weights", "logits", …), kept so the page
-// can show any of them without recomputing. A forward given no Trace records nothing.
+// The activations of a forward pass by name ("layer0.head1.weights", "logits", …), so the page can
+// show any of them without recomputing: a view over ModelActivations, which it neither copies nor
+// owns. A stage the forward did not keep (TraceDetail::for_backward) has no name.
 #include <string>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
-#include "core/tensor.hpp"
+#include "model/transformer.hpp"
 
 namespace attnlab {
 
 class Trace {
  public:
-  // stores (a copy of) x under name; a later record of the same name replaces it
-  void record(const std::string& name, const ConstMatrixRef& x);
-  bool contains(const std::string& name) const { return index_.count(name) != 0; }
-  // the tensor recorded under name; throws attnlab::Error naming it when absent
+  explicit Trace(const ModelActivations& activations) : activations_(activations) {}
+
+  // every kept tensor with its name, in the order the forward computed them
+  std::vector<std::pair<std::string, const Matrix*>> entries() const;
+  std::vector<std::string> names() const;
+  bool contains(const std::string& name) const;
+  // the tensor kept under name; throws attnlab::Error naming it when absent
   const Matrix& get(const std::string& name) const;
-  // names in recording order
-  const std::vector<std::string>& names() const { return names_; }
-  void clear();
 
  private:
-  std::vector<std::string> names_;
-  std::vector<Matrix> values_;
-  std::unordered_map<std::string, size_t> index_;
+  const ModelActivations& activations_;
 };
 
 }  // namespace attnlab

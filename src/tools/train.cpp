@@ -58,7 +58,7 @@ void keep_freed_memory() {
 Index number(const std::string& flag, const char* value) {
   char* end = nullptr;
   const long long n = std::strtoll(value, &end, 10);
-  require(*value != '\0' && *end == '\0' && n >= 0, flag + " needs a non-negative whole number, got \"" + value + "\"");
+  require(*value != '\0' && *end == '\0' && n >= 0, flag, " needs a non-negative whole number, got \"", value, "\"");
   return static_cast<Index>(n);
 }
 

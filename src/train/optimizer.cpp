@@ -8,15 +8,9 @@
 namespace attnlab {
 namespace {
 
-Index element_count(const TensorSlot& slot) {
-  Index count = 1;
-  for (auto s : slot.shape) count *= s;
-  return count;
-}
-
-// the slots of a parameter set that is only read
-std::vector<TensorSlot> read_slots(const ModelConfig& config, const ModelParams& params) {
-  return tensor_slots(config, const_cast<ModelParams&>(params));
+// the spans of a parameter set that is only read
+std::vector<TensorSpan> read_spans(const ModelConfig& config, const ModelParams& params) {
+  return tensor_spans(config, const_cast<ModelParams&>(params));
 }
 
 }  // namespace
@@ -36,15 +30,15 @@ AdamW::AdamW(const ModelConfig& config, AdamWOptions options)
 void AdamW::step(ModelParams& params, const ModelParams& grads, float learning_rate) {
   require(std::isfinite(learning_rate) && learning_rate >= 0, "AdamW: the learning rate must be ≥ 0");
   ++steps_;
-  const std::vector<TensorSlot> theta = tensor_slots(config_, params), g = read_slots(config_, grads),
-                                m = tensor_slots(config_, m_), v = tensor_slots(config_, v_);
+  const std::vector<TensorSpan> theta = tensor_spans(config_, params), g = read_spans(config_, grads),
+                                m = tensor_spans(config_, m_), v = tensor_spans(config_, v_);
   const double t = static_cast<double>(steps_);
   const Scalar bias1 = static_cast<Scalar>(1 - std::pow(static_cast<double>(options_.beta1), t));
   const Scalar bias2 = static_cast<Scalar>(1 - std::pow(static_cast<double>(options_.beta2), t));
   const Scalar b1 = options_.beta1, b2 = options_.beta2, lr = learning_rate;
   for (size_t i = 0; i < theta.size(); ++i) {
-    const Scalar decay = theta[i].shape.size() == 2 ? lr * options_.weight_decay : Scalar(0);
-    for (Index j = 0, count = element_count(theta[i]); j < count; ++j) {
+    const Scalar decay = theta[i].matrix ? lr * options_.weight_decay : Scalar(0);
+    for (Index j = 0; j < theta[i].size; ++j) {
       const Scalar grad = g[i].data[j];
       m[i].data[j] = b1 * m[i].data[j] + (1 - b1) * grad;
       v[i].data[j] = b2 * v[i].data[j] + (1 - b2) * grad * grad;
@@ -57,27 +51,25 @@ void AdamW::step(ModelParams& params, const ModelParams& grads, float learning_r
 Scalar clip_gradient_norm(const ModelConfig& config, ModelParams& grads, Scalar max_norm) {
   require(std::isfinite(max_norm) && max_norm > 0, "gradient clipping: the largest norm must be a positive number");
   double sum = 0;
-  const std::vector<TensorSlot> slots = tensor_slots(config, grads);
-  for (const TensorSlot& slot : slots)
-    for (Index j = 0, count = element_count(slot); j < count; ++j)
-      sum += static_cast<double>(slot.data[j]) * slot.data[j];
+  const std::vector<TensorSpan> spans = tensor_spans(config, grads);
+  for (const TensorSpan& span : spans)
+    for (Index j = 0; j < span.size; ++j) sum += static_cast<double>(span.data[j]) * span.data[j];
   const Scalar norm = static_cast<Scalar>(std::sqrt(sum));
   if (norm > max_norm) {
     const Scalar scale = max_norm / norm;
-    for (const TensorSlot& slot : slots) std::for_each(slot.data, slot.data + element_count(slot), [&](Scalar& x) { x *= scale; });
+    for (const TensorSpan& span : spans) std::for_each(span.data, span.data + span.size, [&](Scalar& x) { x *= scale; });
   }
   return norm;
 }
 
 void add_scaled(const ModelConfig& config, ModelParams& params, const ModelParams& delta, Scalar s) {
-  const std::vector<TensorSlot> to = tensor_slots(config, params), from = read_slots(config, delta);
+  const std::vector<TensorSpan> to = tensor_spans(config, params), from = read_spans(config, delta);
   for (size_t i = 0; i < to.size(); ++i)
-    for (Index j = 0, count = element_count(to[i]); j < count; ++j) to[i].data[j] += s * from[i].data[j];
+    for (Index j = 0; j < to[i].size; ++j) to[i].data[j] += s * from[i].data[j];
 }
 
 void set_zero(const ModelConfig& config, ModelParams& params) {
-  for (const TensorSlot& slot : tensor_slots(config, params))
-    std::fill(slot.data, slot.data + element_count(slot), Scalar(0));
+  for (const TensorSpan& span : tensor_spans(config, params)) std::fill(span.data, span.data + span.size, Scalar(0));
 }
 
 }  // namespace attnlab

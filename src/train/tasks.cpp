@@ -79,13 +79,13 @@ void TrainingOptions::validate() const {
   require(std::isfinite(clip_norm) && clip_norm > 0, "training: the clipping norm must be a positive number");
 }
 
-Matrix example_logits(const Transformer& model, const Example& example, Trace* trace) {
+Matrix example_logits(const Transformer& model, const Example& example, ModelActivations* activations) {
   if (model.config().architecture == Architecture::encoder_decoder) {
     require(!example.source.empty(), "model: an encoder-decoder model needs an example with a source sequence");
-    return model.forward(example.source, example.tokens, trace);
+    return model.forward(example.source, example.tokens, activations);
   }
   require(example.source.empty(), "model: an example with a source sequence needs an encoder-decoder model");
-  return model.forward(example.tokens, trace);
+  return model.forward(example.tokens, activations);
 }
 
 double held_out_accuracy(const Task& task, const Transformer& model, Index count, std::uint32_t seed) {
@@ -292,10 +292,20 @@ Index index_in(const std::vector<std::string>& list, const std::string& word) {
 // adjectives and every adjective four held-out nouns; (mat, soft) and (cat, hungry) are among them
 bool pair_held_out(Index noun, Index adjective) { return (noun + 3 * adjective) % 4 == 0; }
 
+// the templates cut into words ("{a}" a slot), once
+const std::vector<std::vector<std::string>>& template_words() {
+  static const std::vector<std::vector<std::string>> words = [] {
+    std::vector<std::vector<std::string>> all;
+    for (const std::string& t : kTemplates) all.push_back(words_of(t));
+    return all;
+  }();
+  return words;
+}
+
 std::vector<std::string> language_words() {
   std::vector<std::string> corpus;
-  for (const std::string& t : kTemplates)
-    for (const std::string& w : words_of(t))
+  for (const std::vector<std::string>& t : template_words())
+    for (const std::string& w : t)
       if (w[0] != '{') corpus.push_back(w);
   for (const auto* list : {&kAnimals, &kThings, &kAnimalAdjectives, &kThingAdjectives})
     corpus.insert(corpus.end(), list->begin(), list->end());
@@ -325,8 +335,7 @@ CoreferenceTask::Sentence CoreferenceTask::parse(const std::string& text) const 
   std::vector<std::string> words;
   for (const std::string& piece : tokenizer_.split(text))
     if (piece != "." && piece != ",") words.push_back(piece);
-  for (const std::string& pattern : kTemplates) {
-    const std::vector<std::string> slots = words_of(pattern);
+  for (const std::vector<std::string>& slots : template_words()) {
     if (slots.size() != words.size()) continue;
     Index animal = -1, thing = -1, adjective_at = -1, pronoun = -1;
     bool fits = true;
@@ -406,11 +415,12 @@ std::vector<CoreferenceTask::HeadScore> CoreferenceTask::referent_attention(
   for (Index layer = 0; layer < c.n_layers; ++layer)
     for (Index head = 0; head < c.n_heads; ++head) scores.push_back({layer, head, 0.0});
   for (const Sentence& s : sentences) {
-    Trace trace;
-    model.forward(s.tokens, &trace);
+    ModelActivations kept;
+    kept.detail = TraceDetail::for_backward;  // the weights are all it reads
+    model.forward(s.tokens, &kept);
+    const StackActivations& stack = c.architecture == Architecture::decoder_only ? kept.decoder : kept.encoder;
     for (HeadScore& score : scores) {
-      const Matrix& weights = trace.get("layer" + std::to_string(score.layer) + ".attn.head" +
-                                        std::to_string(score.head) + ".weights");
+      const Matrix& weights = stack.layers[static_cast<size_t>(score.layer)].attn.heads[static_cast<size_t>(score.head)].weights;
       if (weights(s.pronoun, s.referent) >= threshold) score.share += 1;
     }
   }
@@ -431,8 +441,8 @@ LanguageModelTask::LanguageModelTask(std::string name, const std::vector<std::st
   }
   for (const Split split : {Split::train, Split::held_out})
     require(static_cast<Index>(stream(split).size()) >= context,
-            "language model: the " + std::string(split == Split::train ? "training" : "held-out") + " text has " +
-                std::to_string(stream(split).size()) + " tokens, fewer than a window of " + std::to_string(context));
+            "language model: the ", std::string(split == Split::train ? "training" : "held-out"), " text has ",
+            stream(split).size(), " tokens, fewer than a window of ", context);
 }
 
 std::vector<std::string> LanguageModelTask::fortune_entries(const std::string& file) {

@@ -55,7 +55,7 @@ class Task {
 
 // the model's logits for an example: forward(tokens), or forward(source, tokens) for an
 // encoder-decoder   → (tokens, vocab)
-Matrix example_logits(const Transformer& model, const Example& example, Trace* trace = nullptr);
+Matrix example_logits(const Transformer& model, const Example& example, ModelActivations* activations = nullptr);
 
 // share of `count` held-out examples (drawn from seed) that the model solves; examples run in parallel
 double held_out_accuracy(const Task& task, const Transformer& model, Index count, std::uint32_t seed);

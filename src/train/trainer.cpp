@@ -44,17 +44,19 @@ Trainer::Trainer(std::shared_ptr<const Task> task, Transformer model, const Trai
       data_(options_.seed ^ 0x9e3779b9u),
       grads_(ModelParams::zeros(model_.config())) {
   require(model_.config().vocab_size >= task_->tokenizer().size(),
-          "training: the model's vocabulary (" + std::to_string(model_.config().vocab_size) +
-              ") is smaller than the task's (" + std::to_string(task_->tokenizer().size()) + ")");
+          "training: the model's vocabulary (", model_.config().vocab_size, ") is smaller than the task's (",
+          task_->tokenizer().size(), ")");
   const bool encoder_decoder = model_.config().architecture == Architecture::encoder_decoder;
   require(encoder_decoder == (task_->model_config().architecture == Architecture::encoder_decoder),
-          "training: the task " + task_->name() + " trains " + to_string(task_->model_config().architecture) +
-              " models, not " + to_string(model_.config().architecture));
+          "training: the task ", task_->name(), " trains ", to_string(task_->model_config().architecture),
+          " models, not ", to_string(model_.config().architecture));
   const Index parts = std::min(kBatchParts, options_.batch_size);
   part_grads_.assign(static_cast<size_t>(parts), grads_);
+  part_activations_.resize(static_cast<size_t>(parts));
+  for (ModelActivations& a : part_activations_) a.detail = TraceDetail::for_backward;
 }
 
-StepReport Trainer::step(Trace* trace) {
+StepReport Trainer::step(ModelActivations* first_example) {
   const ModelConfig& config = model_.config();
   std::vector<Example> batch;
   Index targets = 0;
@@ -75,8 +77,8 @@ StepReport Trainer::step(Trace* trace) {
     set_zero(config, grads);
     for (Index i = part; i < options_.batch_size; i += parts) {
       const Example& e = batch[static_cast<size_t>(i)];
-      Trace forward_trace;
-      const Matrix logits = example_logits(model_, e, &forward_trace);
+      ModelActivations& kept = i == 0 && first_example ? *first_example : part_activations_[static_cast<size_t>(part)];
+      const Matrix logits = example_logits(model_, e, &kept);
       require(logits.allFinite(), diverged(steps_done() + 1));
       const CrossEntropy ce = cross_entropy_forward(logits, e.targets);
       part_loss[static_cast<size_t>(part)].loss_sum += ce.loss_sum;
@@ -84,10 +86,9 @@ StepReport Trainer::step(Trace* trace) {
       part_loss[static_cast<size_t>(part)].correct += ce.correct;
       const Matrix dlogits = cross_entropy_backward(logits, e.targets, scale);
       if (config.architecture == Architecture::encoder_decoder)
-        model_.backward(e.source, e.tokens, forward_trace, dlogits, grads);
+        model_.backward(e.source, e.tokens, kept, dlogits, grads);
       else
-        model_.backward(e.tokens, forward_trace, dlogits, grads);
-      if (i == 0 && trace) *trace = std::move(forward_trace);
+        model_.backward(e.tokens, kept, dlogits, grads);
     }
   });
   set_zero(config, grads_);

@@ -7,7 +7,6 @@
 #include <memory>
 #include <vector>
 
-#include "model/trace.hpp"
 #include "model/transformer.hpp"
 #include "train/optimizer.hpp"
 #include "train/tasks.hpp"
@@ -30,9 +29,10 @@ class Trainer {
   // an encoder-decoder exactly when the task's model is one)
   Trainer(std::shared_ptr<const Task> task, Transformer model, const TrainingOptions& options);
 
-  // One optimiser step. When trace is given it receives the forward trace of the batch's first
-  // example. A non-finite loss or gradient throws attnlab::Error and leaves the model unchanged.
-  StepReport step(Trace* trace = nullptr);
+  // One optimiser step. When first_example is given it receives the activations of the batch's
+  // first example, in the detail it asks for. A non-finite loss or gradient throws
+  // attnlab::Error and leaves the model unchanged.
+  StepReport step(ModelActivations* first_example = nullptr);
 
   // share of `count` held-out examples (drawn from seed) the model solves entirely
   double held_out_accuracy(Index count, std::uint32_t seed) const;
@@ -51,6 +51,8 @@ class Trainer {
   AdamW optimizer_;
   Rng data_;
   std::vector<ModelParams> part_grads_;  // one gradient per part of the batch
+  // one part's activations, reused from example to example and step to step (TraceDetail::for_backward)
+  std::vector<ModelActivations> part_activations_;
   ModelParams grads_;
 };
 

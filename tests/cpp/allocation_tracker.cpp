@@ -27,9 +27,11 @@ namespace {
 std::atomic<bool> tracking{false};
 std::atomic<long long> in_use{0};
 std::atomic<long long> peak{0};
+std::atomic<long long> allocations{0};
 
 void add(void* p) {
   if (!p || !tracking) return;
+  ++allocations;
   const long long now = in_use += static_cast<long long>(malloc_usable_size(p));
   long long seen = peak;
   while (now > seen && !peak.compare_exchange_weak(seen, now)) {}
@@ -67,9 +69,11 @@ bool allocation_tracking_available() { return true; }
 void allocation_tracking_start() {
   in_use = 0;
   peak = 0;
+  allocations = 0;
   tracking = true;
 }
 std::size_t allocation_tracking_peak() { return static_cast<std::size_t>(peak.load()); }
+std::size_t allocation_tracking_count() { return static_cast<std::size_t>(allocations.load()); }
 void allocation_tracking_stop() { tracking = false; }
 }  // namespace attnlab::test
 
@@ -79,6 +83,7 @@ namespace attnlab::test {
 bool allocation_tracking_available() { return false; }
 void allocation_tracking_start() {}
 std::size_t allocation_tracking_peak() { return 0; }
+std::size_t allocation_tracking_count() { return 0; }
 void allocation_tracking_stop() {}
 }  // namespace attnlab::test
 

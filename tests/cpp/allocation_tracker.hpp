@@ -1,5 +1,6 @@
 #pragma once
-// Counts heap bytes in use while enabled (native glibc builds only), to test memory bounds.
+// Counts heap bytes in use and allocations made while enabled (native glibc builds only), to test
+// memory bounds.
 #include <cstddef>
 
 namespace attnlab::test {
@@ -10,6 +11,8 @@ bool allocation_tracking_available();
 void allocation_tracking_start();
 // the largest number of bytes that were in use at once since the start
 std::size_t allocation_tracking_peak();
+// how many blocks malloc, calloc and realloc handed out since the start
+std::size_t allocation_tracking_count();
 void allocation_tracking_stop();
 
 }  // namespace attnlab::test

@@ -35,17 +35,18 @@ TEST_CASE("encoder and decoder layers match PyTorch", "[block][oracle]") {
         const ModelConfig config = layer_config(f, Architecture::encoder_only);
         ModelParams params = ModelParams::init(config, 1);
         load_slots(tensor_slots(config, params), f, "h.0.");
-        Trace trace;
+        BlockActivations kept;
         BlockContext ctx;
-        ctx.trace = &trace;
-        ctx.prefix = "layer0.";
+        ctx.activations = &kept;
         const Matrix y = block_forward(config, params.encoder.h[0], f.tensor("x"), ctx);
         CHECK_THAT(y, IsNear(f.tensor("y"), 1e-5));
-        CHECK_THAT(trace.get("layer0.out"), IsNear(y, 0));
-        for (const char* name : {"layer0.in", "layer0.ln_1", "layer0.attn.q", "layer0.attn.head1.weights",
-                                 "layer0.attn.out", "layer0.residual_1", "layer0.ln_2", "layer0.mlp.hidden",
-                                 "layer0.mlp.act", "layer0.mlp.out", "layer0.residual_2"})
-          CHECK(trace.contains(name));
+        CHECK_THAT(kept.out, IsNear(y, 0));
+        CHECK_THAT(kept.in, IsNear(f.tensor("x"), 0));
+        CHECK(kept.attn.heads.size() == static_cast<size_t>(config.n_heads));
+        CHECK(kept.attn.heads[1].scaled.rows() == y.rows());  // every stage, by default
+        for (const Matrix* m : {&kept.ln_1, &kept.attn.q, &kept.attn.output, &kept.residual_1, &kept.ln_2,
+                                &kept.mlp.hidden, &kept.mlp.activated, &kept.mlp.output, &kept.residual_2})
+          CHECK(m->rows() == y.rows());
       }
     }
     if (f.kind == "decoder_layer") {
@@ -55,17 +56,17 @@ TEST_CASE("encoder and decoder layers match PyTorch", "[block][oracle]") {
         load_slots(tensor_slots(config, params), f, "decoder.h.0.");
         const Matrix memory = f.tensor("memory");
         const Mask causal = Mask::causal_mask();
-        Trace trace;
+        BlockActivations kept;
         BlockContext ctx;
         ctx.self_mask = &causal;
         ctx.memory = &memory;
-        ctx.trace = &trace;
+        ctx.activations = &kept;
         const Matrix y = block_forward(config, params.decoder.h[0], f.tensor("x"), ctx);
         CHECK_THAT(y, IsNear(f.tensor("y"), 1e-5));
         // cross-attention weights: one row per target position, one column per memory position
-        CHECK(trace.get("cross.head3.weights").rows() == 4);
-        CHECK(trace.get("cross.head3.weights").cols() == 6);
-        CHECK(trace.get("attn.head0.weights")(0, 1) == 0.0f);
+        CHECK(kept.cross.heads[3].weights.rows() == 4);
+        CHECK(kept.cross.heads[3].weights.cols() == 6);
+        CHECK(kept.attn.heads[0].weights(0, 1) == 0.0f);
       }
     }
   }
@@ -84,16 +85,16 @@ TEST_CASE("pre-LN and post-LN differ only in where the norm sits", "[block]") {
   std::srand(2);
   const Matrix x = Matrix::Random(3, 8);
   BlockContext ctx;
-  Trace trace;
-  ctx.trace = &trace;
+  BlockActivations kept;
+  ctx.activations = &kept;
   const Matrix pre = block_forward(config, params.encoder.h[0], x, ctx);
   // pre-LN: the residual stream passes through untouched, so out = residual_1 + mlp.out
-  CHECK_THAT(pre, IsNear(Matrix(trace.get("residual_1") + trace.get("mlp.out")), 1e-6));
-  CHECK_THAT(trace.get("residual_1"), IsNear(Matrix(x + trace.get("attn.out")), 1e-6));
+  CHECK_THAT(pre, IsNear(Matrix(kept.residual_1 + kept.mlp.output), 1e-6));
+  CHECK_THAT(kept.residual_1, IsNear(Matrix(x + kept.attn.output), 1e-6));
 
   config.pre_norm = false;
   const Matrix post = block_forward(config, params.encoder.h[0], x, ctx);
   // post-LN: the output is a normalised vector; with γ = 1 its root mean square is 1
   for (Index i = 0; i < 3; ++i) CHECK(std::abs(post.row(i).squaredNorm() / 8.0f - 1.0f) < 1e-4f);
-  CHECK_THAT(trace.get("ln_2"), IsNear(post, 0));
+  CHECK_THAT(kept.ln_2, IsNear(post, 0));
 }

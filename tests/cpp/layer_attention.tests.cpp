@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "model/trace.hpp"
 #include "core/check.hpp"
 #include "model/layer_attention.hpp"
 #include "support.hpp"
@@ -31,16 +32,18 @@ TEST_CASE("stepping through one layer of a model", "[model][steps]") {
     DYNAMIC_SECTION((pre_norm ? "pre-LN" : "post-LN")) {
       for (Architecture a : {Architecture::decoder_only, Architecture::encoder_only}) {
         const Transformer model = Transformer::random(config_of(a, pre_norm), 5);
-        Trace trace;
-        model.forward(tokens, &trace);
+        ModelActivations kept;
+        const Trace trace(kept);
+        model.forward(tokens, &kept);
         AttentionSteps s = layer_attention_steps(model, tokens, 1);
         s.run_all();
         CHECK_THAT(s.output(), IsNear(trace.get("layer1.attn.out"), 1e-5));
         CHECK_THAT(s.head(2).weights, IsNear(trace.get("layer1.attn.head2.weights"), 1e-6));
       }
       const Transformer seq2seq = Transformer::random(config_of(Architecture::encoder_decoder, pre_norm), 6);
-      Trace trace;
-      seq2seq.forward(source, tokens, &trace);
+      ModelActivations kept;
+      const Trace trace(kept);
+      seq2seq.forward(source, tokens, &kept);
       AttentionSteps cross = layer_attention_steps(seq2seq, tokens, 0, source, true);
       cross.run_all();
       CHECK_THAT(cross.output(), IsNear(trace.get("decoder.layer0.cross.out"), 1e-5));

@@ -1,6 +1,7 @@
 // The demo models the page ships (web/public/models), held to the bars they were trained for.
 #include <catch2/catch.hpp>
 
+#include "model/trace.hpp"
 #include "io/model_file.hpp"
 #include "model/generate.hpp"
 #include "model/params.hpp"
@@ -39,8 +40,9 @@ TEST_CASE("the coreference model resolves \"it\" in held-out sentences", "[train
     for (const auto& [text, expected] : {std::pair{"The cat sat on the mat because it was soft.", "mat"},
                                          std::pair{"The cat sat on the mat because it was hungry.", "cat"}}) {
       const CoreferenceTask::Sentence s = task.parse(text);
-      Trace trace;
-      const Matrix logits = loaded.model.forward(s.tokens, &trace);
+      ModelActivations kept;
+      const Trace trace(kept);
+      const Matrix logits = loaded.model.forward(s.tokens, &kept);
       Index best = 0;
       logits.row(s.pronoun).maxCoeff(&best);
       CHECK(loaded.tokenizer.token(static_cast<int>(best)) == expected);
@@ -73,8 +75,9 @@ TEST_CASE("the reverse-seq2seq model reverses held-out strings through cross-att
   // i (which predicts y_i = x_{k−1−i}) has its largest weight on input position k−1−i.
   const Index last = loaded.model.config().n_decoder_layers - 1;
   const auto cross_attention = [&](const Example& e) {
-    Trace trace;
-    loaded.model.forward(e.source, e.tokens, &trace);
+    ModelActivations kept;
+    const Trace trace(kept);
+    loaded.model.forward(e.source, e.tokens, &kept);
     const Index heads = loaded.model.config().n_heads;
     Matrix mean = Matrix::Zero(static_cast<Index>(e.tokens.size()), static_cast<Index>(e.source.size()));
     for (Index h = 0; h < heads; ++h)

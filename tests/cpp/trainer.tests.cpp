@@ -1,7 +1,9 @@
 #include <catch2/catch.hpp>
 
+#include "allocation_tracker.hpp"
 #include "core/check.hpp"
 #include "core/thread_pool.hpp"
+#include "model/trace.hpp"
 #include "train/trainer.hpp"
 
 using namespace attnlab;
@@ -63,8 +65,9 @@ TEST_CASE("training step by step", "[trainer]") {
   }
   SECTION("a step can hand back the trace of its first example") {
     Trainer trainer(small_copy_task(), quick_options(20));
-    Trace trace;
-    trainer.step(&trace);
+    ModelActivations kept;
+    const Trace trace(kept);
+    trainer.step(&kept);
     CHECK(trace.contains("layer1.attn.head3.weights"));
     CHECK(trace.contains("logits"));
   }
@@ -93,8 +96,9 @@ TEST_CASE("training step by step", "[trainer]") {
 TEST_CASE("training an encoder-decoder", "[trainer]") {
   SECTION("the loss falls; the trace is the first example's, encoder and decoder") {
     Trainer trainer(small_reverse_seq2seq_task(), quick_options(150));
-    Trace trace;
-    const StepReport first = trainer.step(&trace);
+    ModelActivations kept;
+    const Trace trace(kept);
+    const StepReport first = trainer.step(&kept);
     CHECK(trace.contains("encoder.layer1.attn.head0.weights"));
     CHECK(trace.contains("decoder.layer1.cross.head3.weights"));
     CHECK_THAT(first.loss, Catch::Matchers::WithinAbs(std::log(32.0f), 0.3f));
@@ -129,4 +133,23 @@ TEST_CASE("training an encoder-decoder", "[trainer]") {
     CHECK_THROWS_WITH(Trainer(small_copy_task(), Transformer::random(encoder_decoder, 1), quick_options(20)),
                       Catch::Contains("trains decoder_only models, not encoder_decoder"));
   }
+}
+
+
+// WebAssembly's allocator serves every thread under one lock, so a step that allocates a lot gains
+// nothing from a second thread: a step must keep to few allocations per example.
+TEST_CASE("a training step allocates little", "[trainer][memory]") {
+  if (!attnlab::test::allocation_tracking_available()) return;
+  std::shared_ptr<const Task> task = make_task("coreference");
+  TrainingOptions options = task->training_options();
+  options.batch_size = 32;
+  Trainer trainer(task, options);
+  trainer.step();  // the first step sizes the buffers that later steps reuse
+  attnlab::test::allocation_tracking_start();
+  trainer.step();
+  attnlab::test::allocation_tracking_stop();
+  const std::size_t per_example = attnlab::test::allocation_tracking_count() / 32;
+  INFO(per_example << " allocations per example");
+  CHECK(per_example > 0);
+  CHECK(per_example <= 200);
 }

@@ -1,9 +1,12 @@
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "core/check.hpp"
 #include "core/cross_entropy.hpp"
+#include "model/trace.hpp"
 #include "model/transformer.hpp"
 #include "support.hpp"
 
@@ -60,8 +63,9 @@ TEST_CASE("a 2-layer decoder-only model matches PyTorch", "[model][oracle]") {
   ModelParams params = ModelParams::init(config, 0);
   load_slots(tensor_slots(config, params), f, "");  // GPT-2 names, one to one
   const Transformer model(config, std::move(params));
-  Trace trace;
-  const Matrix logits = model.forward(f.get<std::vector<int>>("tokens"), &trace);
+  ModelActivations kept;
+  const Trace trace(kept);
+  const Matrix logits = model.forward(f.get<std::vector<int>>("tokens"), &kept);
   CHECK_THAT(logits, IsNear(f.tensor("logits"), 1e-5));
   CHECK_THAT(trace.get("logits"), IsNear(logits, 0));
 }
@@ -73,13 +77,14 @@ TEST_CASE("a 2-layer model's loss and every gradient match PyTorch autograd", "[
   load_slots(tensor_slots(config, params), f, "");
   const Transformer model(config, std::move(params));
   const std::vector<int> tokens = f.get<std::vector<int>>("tokens"), targets = f.get<std::vector<int>>("targets");
-  Trace trace;
-  const Matrix logits = model.forward(tokens, &trace);
+  ModelActivations kept;
+  const Trace trace(kept);
+  const Matrix logits = model.forward(tokens, &kept);
   const CrossEntropy ce = cross_entropy_forward(logits, targets);
   const double loss = ce.loss_sum / static_cast<double>(ce.targets);
   CHECK_THAT(loss, Catch::Matchers::WithinRel(f.get<double>("loss"), 1e-5));
   ModelParams grads = ModelParams::zeros(config);
-  model.backward(tokens, trace, cross_entropy_backward(logits, targets, 1.0f / static_cast<float>(ce.targets)), grads);
+  model.backward(tokens, kept, cross_entropy_backward(logits, targets, 1.0f / static_cast<float>(ce.targets)), grads);
   for (const TensorSlot& slot : tensor_slots(config, grads)) {
     const Matrix expected = f.tensor("grad." + slot.name);
     const Eigen::Map<const Matrix> actual(slot.data, expected.rows(), expected.cols());
@@ -109,8 +114,9 @@ TEST_CASE("model families", "[model]") {
   SECTION("encoder-decoder: the decoder is causal and every target position sees the whole source") {
     const Transformer model = sharp_model(small_config(Architecture::encoder_decoder, Positional::learned), 4);
     const std::vector<int> source = {4, 4, 8, 1}, target = {2, 6, 6};
-    Trace trace;
-    const Matrix logits = model.forward(source, target, &trace);
+    ModelActivations kept;
+    const Trace trace(kept);
+    const Matrix logits = model.forward(source, target, &kept);
     CHECK(logits.rows() == 3);
     CHECK(logits.cols() == 13);
     CHECK(trace.get("decoder.layer1.cross.head2.weights").cols() == 4);
@@ -122,14 +128,40 @@ TEST_CASE("model families", "[model]") {
   }
   SECTION("the trace names every stage of every layer and head") {
     const Transformer model = Transformer::random(small_config(Architecture::decoder_only, Positional::learned), 1);
-    Trace trace;
-    model.forward(tokens, &trace);
+    ModelActivations kept;
+    const Trace trace(kept);
+    model.forward(tokens, &kept);
     for (const char* name : {"embed.tokens", "embed.positions", "embed.out", "layer0.ln_1", "layer0.attn.q",
                              "layer0.attn.head3.scores", "layer1.attn.head2.weights", "layer1.attn.concat",
                              "layer1.residual_1", "layer1.mlp.act", "layer1.out", "ln_f", "logits"})
       CHECK(trace.contains(name));
     CHECK(trace.get("layer1.attn.head2.weights").rows() == 7);
     CHECK_THROWS_WITH(trace.get("layer9.out"), Catch::Contains("layer9.out"));
+    // in the order the forward computes them: pre-LN normalises, attends, then adds
+    const std::vector<std::string> names = trace.names();
+    const auto at = [&](const std::string& name) { return std::find(names.begin(), names.end(), name) - names.begin(); };
+    CHECK(at("embed.out") < at("layer0.in"));
+    CHECK(at("layer0.ln_1") < at("layer0.attn.q"));
+    CHECK(at("layer0.attn.out") < at("layer0.residual_1"));
+    CHECK(at("layer1.out") < at("ln_f"));
+    CHECK(names.back() == "logits");
+    CHECK(names.size() == trace.entries().size());
+  }
+  SECTION("kept for the backward pass only, a forward keeps each head's weights and no other stage") {
+    const Transformer model = Transformer::random(small_config(Architecture::decoder_only, Positional::learned), 1);
+    ModelActivations full, lean;
+    lean.detail = TraceDetail::for_backward;
+    const Matrix a = model.forward(tokens, &full), b = model.forward(tokens, &lean);
+    CHECK(a == b);
+    const Trace trace(lean);
+    CHECK(trace.get("layer1.attn.head2.weights") == Trace(full).get("layer1.attn.head2.weights"));
+    CHECK_FALSE(trace.contains("layer1.attn.head2.scores"));
+    CHECK_FALSE(trace.contains("layer1.attn.head2.output"));
+    CHECK(trace.contains("layer1.attn.concat"));
+    // reused, the same activations hold the next forward's
+    model.forward({4, 4}, &lean);
+    CHECK(trace.get("layer0.attn.head0.weights").rows() == 2);
+    CHECK(trace.get("logits").rows() == 2);
   }
 }
 
@@ -147,11 +179,11 @@ TEST_CASE("the causal mask can be switched per forward pass", "[model][mask]") {
     CHECK(model.forward(tokens, nullptr, true) == model.forward(tokens));
     const Matrix a = model.forward(tokens, nullptr, false), b = model.forward(changed, nullptr, false);
     CHECK((a.row(0) - b.row(0)).cwiseAbs().maxCoeff() > 1e-3f);
-    Trace masked, open;
+    ModelActivations masked, open;
     model.forward(tokens, &masked);
     model.forward(tokens, &open, false);
-    CHECK(std::isinf(masked.get("layer0.attn.head0.masked")(0, 6)));
-    CHECK(std::isfinite(open.get("layer0.attn.head0.masked")(0, 6)));
+    CHECK(std::isinf(Trace(masked).get("layer0.attn.head0.masked")(0, 6)));
+    CHECK(std::isfinite(Trace(open).get("layer0.attn.head0.masked")(0, 6)));
   }
   SECTION("encoder-only: causal = true adds the mask an encoder lacks") {
     const Transformer model = sharp_model(small_config(Architecture::encoder_only, Positional::sinusoidal), 3);
@@ -162,8 +194,9 @@ TEST_CASE("the causal mask can be switched per forward pass", "[model][mask]") {
     const Transformer model = sharp_model(small_config(Architecture::encoder_decoder, Positional::learned), 4);
     const std::vector<int> source = {4, 4, 8, 1};
     CHECK(earlier_rows_identical(model.forward(source, tokens), model.forward(source, changed)));
-    Trace trace;
-    const Matrix open = model.forward(source, tokens, &trace, false);
+    ModelActivations kept;
+    const Trace trace(kept);
+    const Matrix open = model.forward(source, tokens, &kept, false);
     CHECK((open.row(0) - model.forward(source, changed, nullptr, false).row(0)).cwiseAbs().maxCoeff() > 1e-3f);
     CHECK(std::isfinite(trace.get("decoder.layer0.attn.head0.masked")(0, 6)));
     CHECK(std::isfinite(trace.get("encoder.layer0.attn.head0.masked")(0, 3)));

@@ -72,21 +72,23 @@ TEST_CASE("block backward", "[gradients]") {
   Matrix x = random_matrix(5, 8, rng), memory = random_matrix(6, 8, rng);
   const Matrix r = random_matrix(5, 8, rng);
   const Mask causal = Mask::causal_mask();
-  const auto run = [&](Trace* trace) {
+  const TraceDetail detail = GENERATE(TraceDetail::every_stage, TraceDetail::for_backward);
+  const auto run = [&](BlockActivations* kept) {
     BlockContext ctx;
     ctx.self_mask = &causal;
     ctx.memory = cross ? &memory : nullptr;
-    ctx.trace = trace;
-    ctx.prefix = "b.";
+    ctx.activations = kept;
+    ctx.detail = detail;
     return block_forward(config, p, x, ctx);
   };
-  Trace trace;
-  run(&trace);
+  BlockActivations kept;
+  run(&kept);
   Matrix dmemory = Matrix::Zero(6, 8);
-  const Matrix dx = block_backward(config, p, trace, "b.", cross ? &memory : nullptr, r, g, &dmemory);
+  const Matrix dx = block_backward(config, p, kept, cross ? &memory : nullptr, r, g, &dmemory);
   const auto loss = [&] { return projected(run(nullptr), r); };
   INFO((config.pre_norm ? "pre-" : "post-") << to_string(config.norm) << (cross ? " with cross-attention" : "")
-                                            << (config.residual ? "" : ", no residual connections"));
+                                            << (config.residual ? "" : ", no residual connections")
+                                            << (detail == TraceDetail::for_backward ? ", weights only" : ""));
   check_gradient("x", x, dx, loss);
   if (cross) check_gradient("memory", memory, dmemory, loss);
   check_gradient("ln_1.weight", p.ln_1.weight, g.ln_1.weight, loss);
@@ -123,18 +125,19 @@ TEST_CASE("model backward: every parameter", "[gradients]") {
   const std::vector<int> source = {3, 9, 4, 1, 10}, tokens = {2, 7, 7, 1, 5, 10};
   const std::vector<int> targets = {7, 7, -1, 5, 10, 3};
   const bool seq2seq = config.architecture == Architecture::encoder_decoder;
-  const auto logits_of = [&](Trace* trace) {
-    return seq2seq ? model.forward(source, tokens, trace) : model.forward(tokens, trace);
+  const auto logits_of = [&](ModelActivations* kept) {
+    return seq2seq ? model.forward(source, tokens, kept) : model.forward(tokens, kept);
   };
-  Trace trace;
-  const Matrix logits = logits_of(&trace);
+  ModelActivations kept;
+  kept.detail = TraceDetail::for_backward;  // as training keeps them
+  const Matrix logits = logits_of(&kept);
   const double count = static_cast<double>(cross_entropy_forward(logits, targets).targets);
   const Matrix dlogits = cross_entropy_backward(logits, targets, 1.0 / count);
   ModelParams grads = ModelParams::zeros(config);
   if (seq2seq)
-    model.backward(source, tokens, trace, dlogits, grads);
+    model.backward(source, tokens, kept, dlogits, grads);
   else
-    model.backward(tokens, trace, dlogits, grads);
+    model.backward(tokens, kept, dlogits, grads);
   check_all_parameters(config, model, grads, [&] { return cross_entropy_forward(logits_of(nullptr), targets).loss_sum / count; });
 }
 
@@ -142,9 +145,10 @@ TEST_CASE("model backward refuses what it cannot use", "[gradients]") {
   const ModelConfig config = tiny_config(Architecture::decoder_only);
   const Transformer model(config, ModelParams::init(config, 1));
   ModelParams grads = ModelParams::zeros(config);
-  Trace trace;
+  ModelActivations kept;
   const std::vector<int> tokens = {1, 2, 3};
-  CHECK_THROWS_WITH(model.backward(tokens, trace, Matrix::Zero(3, 11), grads), Catch::Contains("trace of the forward"));
-  model.forward(tokens, &trace);
-  CHECK_THROWS_WITH(model.backward(tokens, trace, Matrix::Zero(2, 11), grads), Catch::Contains("dlogits"));
+  CHECK_THROWS_WITH(model.backward(tokens, kept, Matrix::Zero(3, 11), grads), Catch::Contains("activations of the forward"));
+  model.forward(tokens, &kept);
+  CHECK_THROWS_WITH(model.backward(tokens, kept, Matrix::Zero(2, 11), grads), Catch::Contains("dlogits"));
+  CHECK_THROWS_WITH(model.backward({1, 2}, kept, Matrix::Zero(2, 11), grads), Catch::Contains("dlogits"));
 }
