@@ -16,8 +16,9 @@ Matrix norm_forward(const ModelConfig& config, const NormParams& params, const C
 Matrix norm_backward(const ModelConfig& config, const NormParams& params, const ConstMatrixRef& x,
                      const ConstMatrixRef& dy, NormParams& grads);
 
-// What block_forward keeps of one layer, in the order it computes them; block_backward reads
-// these, and the page reads them by name (Trace). Every (n,d) unless said otherwise.
+// What block_forward keeps of one layer, sub-layer by sub-layer; block_backward reads these, and
+// the page reads them by name (Trace, in the order the forward computes them). Every (n,d) unless
+// said otherwise.
 struct BlockActivations {
   Matrix in;              // x, the block's input
   MultiHeadTrace attn;    // self-attention, on ln_1 (pre-LN) or on in (post-LN)
