@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/check.hpp"
+#include "core/thread_pool.hpp"
 
 namespace attnlab {
 namespace {
@@ -36,7 +37,9 @@ void AdamW::step(ModelParams& params, const ModelParams& grads, float learning_r
   const Scalar bias1 = static_cast<Scalar>(1 - std::pow(static_cast<double>(options_.beta1), t));
   const Scalar bias2 = static_cast<Scalar>(1 - std::pow(static_cast<double>(options_.beta2), t));
   const Scalar b1 = options_.beta1, b2 = options_.beta2, lr = learning_rate;
-  for (size_t i = 0; i < theta.size(); ++i) {
+  // every element's update is its own, so the threads share out whole tensors
+  parallel_for(static_cast<Index>(theta.size()), [&](Index t) {
+    const size_t i = static_cast<size_t>(t);
     const Scalar decay = theta[i].matrix ? lr * options_.weight_decay : Scalar(0);
     for (Index j = 0; j < theta[i].size; ++j) {
       const Scalar grad = g[i].data[j];
@@ -45,7 +48,7 @@ void AdamW::step(ModelParams& params, const ModelParams& grads, float learning_r
       theta[i].data[j] -= decay * theta[i].data[j];
       theta[i].data[j] -= lr * (m[i].data[j] / bias1) / (std::sqrt(v[i].data[j] / bias2) + options_.epsilon);
     }
-  }
+  });
 }
 
 Scalar clip_gradient_norm(const ModelConfig& config, ModelParams& grads, Scalar max_norm) {
@@ -62,10 +65,17 @@ Scalar clip_gradient_norm(const ModelConfig& config, ModelParams& grads, Scalar 
   return norm;
 }
 
-void add_scaled(const ModelConfig& config, ModelParams& params, const ModelParams& delta, Scalar s) {
-  const std::vector<TensorSpan> to = tensor_spans(config, params), from = read_spans(config, delta);
-  for (size_t i = 0; i < to.size(); ++i)
-    for (Index j = 0; j < to[i].size; ++j) to[i].data[j] += s * from[i].data[j];
+void sum_gradients(const ModelConfig& config, ModelParams& sum, const std::vector<ModelParams>& parts) {
+  const std::vector<TensorSpan> to = tensor_spans(config, sum);
+  std::vector<std::vector<TensorSpan>> from;
+  from.reserve(parts.size());
+  for (const ModelParams& part : parts) from.push_back(read_spans(config, part));
+  parallel_for(static_cast<Index>(to.size()), [&](Index t) {
+    const size_t i = static_cast<size_t>(t);
+    std::fill(to[i].data, to[i].data + to[i].size, Scalar(0));
+    for (const std::vector<TensorSpan>& part : from)
+      for (Index j = 0; j < to[i].size; ++j) to[i].data[j] += part[i].data[j];
+  });
 }
 
 void set_zero(const ModelConfig& config, ModelParams& params) {

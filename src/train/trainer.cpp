@@ -91,10 +91,9 @@ StepReport Trainer::step(ModelActivations* first_example) {
         model_.backward(e.tokens, kept, dlogits, grads);
     }
   });
-  set_zero(config, grads_);
+  sum_gradients(config, grads_, part_grads_);
   CrossEntropy total;
   for (Index part = 0; part < parts; ++part) {
-    add_scaled(config, grads_, part_grads_[static_cast<size_t>(part)]);
     total.loss_sum += part_loss[static_cast<size_t>(part)].loss_sum;
     total.correct += part_loss[static_cast<size_t>(part)].correct;
   }

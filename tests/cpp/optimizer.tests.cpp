@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "core/check.hpp"
+#include "core/thread_pool.hpp"
 #include "support.hpp"
 #include "train/optimizer.hpp"
 #include "train/schedule.hpp"
@@ -76,4 +77,30 @@ TEST_CASE("gradient clipping", "[optimizer]") {
     CHECK(grads.wte(0, 0) == 3.0f);
   }
   SECTION("the limit must be positive") { CHECK_THROWS_AS(clip_gradient_norm(config, grads, 0.0f), Error); }
+}
+
+TEST_CASE("a batch's gradient is the sum of its parts'", "[optimizer]") {
+  const ModelConfig config = two_tensor_config();
+  // float addition is not associative: (1e8 + 1) − 1e8 = 0 in float32, while 1e8 − 1e8 + 1 = 1, so the
+  // result shows that the parts were added in their order
+  std::vector<ModelParams> parts(3, ModelParams::zeros(config));
+  const float values[3] = {1e8f, 1.0f, -1e8f};
+  for (size_t p = 0; p < parts.size(); ++p)
+    for (const TensorSpan& span : tensor_spans(config, parts[p]))
+      for (Index j = 0; j < span.size; ++j) span.data[j] = values[p] * static_cast<float>(j + 1);
+  ModelParams sum = ModelParams::zeros(config);
+  sum.wte.setConstant(7.0f);  // whatever was there before is replaced
+
+  const Index threads = num_threads();
+  for (Index t : {Index(1), max_threads()}) {
+    set_num_threads(t);
+    sum_gradients(config, sum, parts);
+    for (const TensorSpan& span : tensor_spans(config, sum))
+      for (Index j = 0; j < span.size; ++j) {
+        const float expected = (values[0] * static_cast<float>(j + 1) + values[1] * static_cast<float>(j + 1)) +
+                               values[2] * static_cast<float>(j + 1);
+        CHECK(span.data[j] == expected);
+      }
+  }
+  set_num_threads(threads);
 }
