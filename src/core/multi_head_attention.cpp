@@ -165,12 +165,13 @@ Matrix attend_heads(const AttentionConfig& config, const ProjectedQKV& p, const 
       attention_forward(q, k, v, head_mask(config, mask, head, n, m), config.scaled, head_output(head));
     }
   };
-  // a long untraced head spreads its query blocks over the threads itself; otherwise the heads
-  // run side by side
-  if (n >= kRowsWorthSplitting && !trace && !flash_tiles) {
-    for (Index head = 0; head < config.n_heads; ++head) attend(head);
-  } else {
+  // A long untraced head spreads its query blocks over the threads itself; other long heads run
+  // side by side. Short ones run in turn: handing a few microseconds of work to another thread
+  // costs more than it saves.
+  if (n >= kRowsWorthSplitting && (trace || flash_tiles)) {
     parallel_for(config.n_heads, attend);
+  } else {
+    for (Index head = 0; head < config.n_heads; ++head) attend(head);
   }
   return concat;
 }
