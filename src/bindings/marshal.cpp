@@ -222,29 +222,11 @@ std::optional<std::vector<std::string>> trace_names(const val& options) {
 
 val trace_to_js(const ModelActivations& activations, const val& options) {
   const Trace trace(activations);
-  std::vector<std::pair<std::string, const Matrix*>> chosen;
-  if (const auto names = trace_names(options)) {
-    for (const std::string& name : *names) chosen.emplace_back(name, &trace.get(name));
-  } else {
-    chosen = trace.entries();
-  }
-  // Every matrix is a view on one Float32Array: a browser pays for each ArrayBuffer it makes
-  // (Chromium takes 10–250 µs for one, whatever its few kilobytes), so the 141 matrices of a
-  // trace in buffers of their own took four times as long as the forward that made them.
-  double total = 0;
-  for (const auto& entry : chosen) total += static_cast<double>(entry.second->size());
-  const val floats = val::global("Float32Array").new_(total);
   val entries = val::object();
-  double offset = 0;
-  for (const auto& [name, x] : chosen) {
-    const auto size = static_cast<double>(x->size());
-    floats.call<void>("set", val(emscripten::typed_memory_view(static_cast<size_t>(x->size()), x->data())), offset);
-    val matrix = val::object();
-    matrix.set("rows", val(static_cast<double>(x->rows())));
-    matrix.set("cols", val(static_cast<double>(x->cols())));
-    matrix.set("data", floats.call<val>("subarray", offset, offset + size));
-    entries.set(name, matrix);
-    offset += size;
+  if (const auto names = trace_names(options)) {
+    for (const std::string& name : *names) entries.set(name, to_js(trace.get(name)));
+  } else {
+    for (const auto& [name, x] : trace.entries()) entries.set(name, to_js(*x));
   }
   return entries;
 }

@@ -63,7 +63,7 @@ bool wants_trace(const val& options);
 // true: every name
 std::optional<std::vector<std::string>> trace_names(const val& options);
 // {name: matrix} of the names in options.trace (an array of at most 4096 strings), or of every
-// name when it is true; the matrices' data are views on one Float32Array
+// name when it is true
 val trace_to_js(const ModelActivations& activations, const val& options);
 
 // A JS Error with this message (a malloc'd C string, freed by the thrower), thrown once no C++

@@ -214,10 +214,6 @@ for (const threads of [1, 'auto']) {
       const only = model.forward({ tokens: ids, trace: ['layer1.attn.head0.weights'] });
       assert.deepEqual(Object.keys(only.trace), ['layer1.attn.head0.weights']);
       assert.deepEqual(only.trace['layer1.attn.head0.weights'], out.trace['layer1.attn.head0.weights']);
-      // one buffer for the whole trace, each matrix its own stretch of it
-      const entries = Object.values(out.trace);
-      assert.ok(entries.every((m) => m.data.buffer === entries[0].data.buffer && m.data.length === m.rows * m.cols));
-      assert.equal(entries.reduce((sum, m) => sum + m.data.length, 0), entries[0].data.buffer.byteLength / 4);
       const p = model.nextTokenProbabilities({ tokens: ids, temperature: 0.5, topK: 3 });
       assertClose([p.reduce((a, b) => a + b, 0)], [1], 1e-5, 'probabilities');
       assert.equal(p.filter((v) => v > 0).length, 3);

@@ -169,8 +169,7 @@ export interface ForwardOptions {
   /** encoder-decoder models: the source sequence */
   source?: ArrayLike<number>;
   /** true: every intermediate; a list: just those names (e.g. "layer0.head1.weights" is
-   * "layer0.attn.head1.weights"); an unknown name throws. The trace's matrices are views on one
-   * Float32Array (a browser pays for every buffer it makes): copy one to keep it alone. */
+   * "layer0.attn.head1.weights"); an unknown name throws */
   trace?: boolean | string[];
   /** self-attention's causal mask; absent: the architecture's own (decoder-only and an
    * encoder-decoder's decoder: causal, encoder-only: none). false lifts a decoder's mask, so every
