@@ -58,7 +58,9 @@ struct SizeClass {
   FreeBlock* head;
   std::uint32_t count;
 };
-// zero-initialised and trivially destructible, so it needs no constructor on a new thread
+// Zero-initialised and trivially destructible, so it needs no constructor on a new thread. It holds
+// at most 13 × 128 KiB per thread, for the thread's life (the pool's threads live as long as the
+// module); that memory counts as free in heap_in_use().
 thread_local SizeClass cache[kClasses];
 
 std::size_t class_bytes(int c) { return kSmallestBlock << c; }
@@ -70,9 +72,9 @@ int class_for_request(std::size_t size) {
   return c;
 }
 
-// the largest class a block of `usable` bytes can serve, or −1 below the smallest
+// the largest class a block of `usable` ≥ kSmallestBlock bytes can serve
 int class_for_block(std::size_t usable) {
-  int c = -1;
+  int c = 0;
   while (c + 1 < kClasses && class_bytes(c + 1) <= usable) ++c;
   return c;
 }
@@ -106,10 +108,10 @@ void* cached_malloc(std::size_t size) {
 
 void cached_free(void* ptr) {
   const std::size_t usable = malloc_usable_size(ptr);
-  if (usable < 2 * kLargestBlock && cache_ready()) {
+  // a block of 128 KiB or more (from memalign, say) would waste half of itself in the last class
+  if (usable >= kSmallestBlock && usable < 2 * kLargestBlock && cache_ready()) {
     const int c = class_for_block(usable);
-    // a block at least twice its class (from memalign, say) would waste half of itself there
-    if (c >= 0 && usable < 2 * class_bytes(c) && cache[c].count < class_capacity(c)) {
+    if (cache[c].count < class_capacity(c)) {
       SizeClass& bin = cache[c];
       bin.head = new (ptr) FreeBlock{bin.head};
       ++bin.count;
