@@ -6,6 +6,7 @@
 
 #include "core/check.hpp"
 #include "core/enum_names.hpp"
+#include "core/linear.hpp"
 #include "core/softmax.hpp"
 #include "core/thread_pool.hpp"
 
@@ -172,7 +173,7 @@ Matrix attention_head_forward(const ConstMatrixRef& x_q, const ConstMatrixRef& x
                               const ConstMatrixRef& w_k, const ConstMatrixRef& w_v, const Mask& mask, bool scaled) {
   validate_attention_head_inputs(x_q, x_kv, w_q, w_k, w_v);
   Matrix out(x_q.rows(), w_v.cols());
-  attention_forward(x_q * w_q, x_kv * w_k, x_kv * w_v, mask, scaled, out);
+  attention_forward(linear_forward(x_q, w_q), linear_forward(x_kv, w_k), linear_forward(x_kv, w_v), mask, scaled, out);
   return out;
 }
 
@@ -180,7 +181,8 @@ AttentionTrace attention_head_forward_traced(const ConstMatrixRef& x_q, const Co
                                              const ConstMatrixRef& w_q, const ConstMatrixRef& w_k,
                                              const ConstMatrixRef& w_v, const Mask& mask, bool scaled) {
   validate_attention_head_inputs(x_q, x_kv, w_q, w_k, w_v);
-  return attention_forward_traced(x_q * w_q, x_kv * w_k, x_kv * w_v, mask, scaled);
+  return attention_forward_traced(linear_forward(x_q, w_q), linear_forward(x_kv, w_k), linear_forward(x_kv, w_v),
+                                  mask, scaled);
 }
 
 Matrix attention_head_backward(const AttentionTrace& trace, const ConstMatrixRef& w_q,

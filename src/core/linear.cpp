@@ -8,9 +8,11 @@
 
 namespace attnlab {
 
-Matrix linear_forward(const ConstMatrixRef& x, const ConstMatrixRef& w, const ConstRowVectorRef& b) {
+namespace {
+
+// y = x·W (+ b when given), blocks of rows on the threads
+Matrix affine_rows(const ConstMatrixRef& x, const ConstMatrixRef& w, const ConstRowVectorRef* b) {
   require(x.cols() == w.rows(), "linear: input width ", x.cols(), " differs from W's ", w.rows(), " rows");
-  require(b.size() == w.cols(), "linear: bias has ", b.size(), " entries for ", w.cols(), " outputs");
   const Index n = x.rows();
   Matrix y(n, w.cols());
   // at least 32 rows a block: smaller pieces cost more in hand-over than they save
@@ -20,10 +22,19 @@ Matrix linear_forward(const ConstMatrixRef& x, const ConstMatrixRef& w, const Co
     const Index r0 = block * rows, count = std::min(rows, n - r0);
     if (count <= 0) return;
     y.middleRows(r0, count).noalias() = x.middleRows(r0, count) * w;
-    y.middleRows(r0, count).rowwise() += b;
+    if (b) y.middleRows(r0, count).rowwise() += *b;
   });
   return y;
 }
+
+}  // namespace
+
+Matrix linear_forward(const ConstMatrixRef& x, const ConstMatrixRef& w, const ConstRowVectorRef& b) {
+  require(b.size() == w.cols(), "linear: bias has ", b.size(), " entries for ", w.cols(), " outputs");
+  return affine_rows(x, w, &b);
+}
+
+Matrix linear_forward(const ConstMatrixRef& x, const ConstMatrixRef& w) { return affine_rows(x, w, nullptr); }
 
 Matrix linear_backward(const ConstMatrixRef& x, const ConstMatrixRef& w, const ConstMatrixRef& dy,
                        MatrixRef dw, RowVectorRef db) {

@@ -10,6 +10,9 @@ using RowVectorRef = Eigen::Ref<RowVector>;
 // y = x·W + b   x:(n,in) W:(in,out) b:(out) → (n,out); blocks of rows run in parallel
 Matrix linear_forward(const ConstMatrixRef& x, const ConstMatrixRef& w, const ConstRowVectorRef& b);
 
+// y = x·W   x:(n,in) W:(in,out) → (n,out); the same without a bias (a head's W_Q, W_K, W_V)
+Matrix linear_forward(const ConstMatrixRef& x, const ConstMatrixRef& w);
+
 // dx = dy·Wᵀ   differentiates y = x·W + b of linear_forward   x:(n,in) W:(in,out) dy:(n,out) → (n,in)
 //   dW += xᵀ·dy, db += Σ_rows dy; dW and db may be column blocks of a larger gradient
 Matrix linear_backward(const ConstMatrixRef& x, const ConstMatrixRef& w, const ConstMatrixRef& dy,

@@ -21,7 +21,7 @@ constexpr std::pair<const char*, BenchmarkKernel> kKernels[] = {
     {"single_head", BenchmarkKernel::single_head}, {"naive", BenchmarkKernel::naive},
     {"flash", BenchmarkKernel::flash},
     {"projections", BenchmarkKernel::projections}, {"feed_forward", BenchmarkKernel::feed_forward},
-    {"multi_head", BenchmarkKernel::multi_head}};
+    {"multi_head", BenchmarkKernel::multi_head}, {"head", BenchmarkKernel::head}};
 
 Matrix random_matrix(Index rows, Index cols, Rng& rng) {
   Matrix m(rows, cols);
@@ -58,7 +58,7 @@ BenchmarkResult run_benchmark(BenchmarkKernel kernel, Index n, const BenchmarkOp
   std::function<void()> call;
   double flops = 0;
   // inputs and outputs live outside the timed calls
-  Matrix q, k, v, out, x, w;
+  Matrix q, k, v, out, x, w, w_k, w_v;
   AttentionConfig config;
   AttentionParams params;
   FeedForwardParams ffn;
@@ -93,6 +93,14 @@ BenchmarkResult run_benchmark(BenchmarkKernel kernel, Index n, const BenchmarkOp
       ffn = FeedForwardParams::init(d, 4 * d, Activation::gelu, 2);
       flops = 16.0 * nd * d;
       call = [&] { out = feed_forward(ffn, Activation::gelu, x); };
+      break;
+    case BenchmarkKernel::head:
+      x = random_matrix(n, d, rng);
+      w = random_matrix(d, d, rng) * 0.2f;
+      w_k = random_matrix(d, d, rng) * 0.2f;
+      w_v = random_matrix(d, d, rng) * 0.2f;
+      flops = 6.0 * nd * d + 4.0 * n * nd;
+      call = [&] { out = attention_head_forward(x, x, w, w_k, w_v, Mask::none(), true); };
       break;
     case BenchmarkKernel::multi_head:
       config.d_model = d;

@@ -15,6 +15,8 @@ enum class BenchmarkKernel {
   projections,   // Q, K, V and the output projection, x·W for four (d × d) W (d = 64): 8·n·d²
   feed_forward,  // GELU(x·W₁ + b₁)·W₂ + b₂ with d_ff = 4d (d = 64): 16·n·d²
   multi_head,    // 8 heads, d_model = d (512), projections included: 8·n·d² + 4·n²·d
+  head,          // one head from x, as engine.attention computes it: Q, K, V = x·W_Q, x·W_K, x·W_V
+                 // (d × d each, d = 64), then single_head's path: 6·n·d² + 4·n²·d
 };
 BenchmarkKernel benchmark_kernel_from_string(const std::string& name);
 std::string to_string(BenchmarkKernel kernel);

@@ -3,7 +3,8 @@
 //   kernels   single-head (d = 64) and 8-head (d_model = 512) attention at n = 64 … 512, natively,
 //             as WebAssembly in Node and in a headless Chromium Worker (single-thread build,
 //             threaded build on 1 and 2 threads)
-//   boundary  engine.attention(...) with every array passed from JavaScript, against the kernel
+//   boundary  engine.attention(...) with every array passed from JavaScript, against the same work
+//             timed inside the engine
 //   long      flash against the whole-matrix path at n = 4096; flash's extra heap at n = 16,384
 //   training  a training step of the coreference demo model (batch 32); a traced forward of each
 //             shipped model
@@ -131,9 +132,9 @@ const out = [`median per call on ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'
   ]))];
 
 const boundary = section('boundary');
-out.push('', '## The JavaScript boundary: engine.attention(...) against its kernel, n = 512', '',
+out.push('', '## The JavaScript boundary: engine.attention(...) against the same work inside the engine, n = 512', '',
   table(['workload', 'platform', 'kernel ms', 'JS call ms', 'call / kernel'], boundary.map((r) => [
-    r.workload === 'single_head' ? '1 head, d=64 (weights from JS)' : '8 heads, d_model=512 (weights from JS)', r.label,
+    r.workload === 'head' ? '1 head, d=64, with its projections' : '8 heads, d_model=512, with projections', r.label,
     fixed(r.kernelMs), fixed(r.ms), fixed(r.ratio)])));
 
 const long = section('long');

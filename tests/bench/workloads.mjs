@@ -47,7 +47,8 @@ export function kernelRows(engine, label) {
   });
 }
 
-/** the JS call with every array passed from JavaScript, against the same kernel timed in the engine */
+/** the JS call with every array passed from JavaScript, against the same work timed in the engine:
+ * one head from x with its three projections ('head'), and 8 heads with theirs ('multi_head') */
 export function boundaryRows(engine, label) {
   const n = 512;
   const head = { x: numbers(n * 64, 1, 1), n, d: 64, wQ: numbers(64 * 64, 2, 0.2), wK: numbers(64 * 64, 3, 0.2),
@@ -56,7 +57,7 @@ export function boundaryRows(engine, label) {
   const heads = { x: numbers(n * d, 5, 1), n, d, heads: 8, cAttnWeight: numbers(d * 3 * d, 6, 0.04),
     cAttnBias: numbers(3 * d, 7, 0.01), cProjWeight: numbers(d * d, 8, 0.04), cProjBias: numbers(d, 9, 0.01) };
   return [
-    { workload: 'single_head', input: head, repeats: 41 },
+    { workload: 'head', input: head, repeats: 41 },
     { workload: 'multi_head', input: heads, repeats: 9 },
   ].map(({ workload, input, repeats }) => {
     const kernel = engine.benchmark({ kernel: workload, n, repeats, minMs: 0 }).medianMs;

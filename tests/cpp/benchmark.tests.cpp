@@ -18,7 +18,8 @@ TEST_CASE("benchmark runs every kernel and counts its flops", "[benchmark]") {
     const std::pair<BenchmarkKernel, double> cases[] = {
         {BenchmarkKernel::single_head, 4.0 * n * n * d}, {BenchmarkKernel::flash, 4.0 * n * n * d},
         {BenchmarkKernel::projections, 8.0 * n * d * d}, {BenchmarkKernel::feed_forward, 16.0 * n * d * d},
-        {BenchmarkKernel::multi_head, 8.0 * n * d * d + 4.0 * n * n * d}};
+        {BenchmarkKernel::multi_head, 8.0 * n * d * d + 4.0 * n * n * d},
+        {BenchmarkKernel::head, 6.0 * n * d * d + 4.0 * n * n * d}};
     for (const auto& [kernel, flops] : cases) {
       INFO(to_string(kernel));
       const BenchmarkResult r = run_benchmark(kernel, n, once);
@@ -28,7 +29,7 @@ TEST_CASE("benchmark runs every kernel and counts its flops", "[benchmark]") {
     }
   }
   SECTION("names round-trip; unknown names, bad n and d are refused") {
-    for (const char* name : {"single_head", "flash", "projections", "feed_forward", "multi_head"})
+    for (const char* name : {"single_head", "flash", "projections", "feed_forward", "multi_head", "head"})
       CHECK(to_string(benchmark_kernel_from_string(name)) == name);
     CHECK_THROWS_WITH(benchmark_kernel_from_string("fast"), Catch::Contains("single_head"));
     CHECK_THROWS_WITH(run_benchmark(BenchmarkKernel::single_head, 8193, once), Catch::Contains("8192"));

@@ -152,9 +152,9 @@ TEST_CASE("attention sizes: parameters and KV-cache bytes from the numbers alone
     SECTION("g = " + std::to_string(g)) {
       // the parameters are the sizes of the tensors AttentionParams::init allocates
       const AttentionParams p = AttentionParams::init(config, 3);
-      const auto allocated = p.c_attn_weight.size() + p.c_attn_bias.size() + p.c_proj_weight.size() + p.c_proj_bias.size();
-      CHECK(attention_parameters(config) == static_cast<std::uint64_t>(allocated));
-      CHECK(attention_parameters(config) == 2u * 32 * 32 + 2u * 32 * (g * 4) + 2u * 32 + 2u * (g * 4));
+      const std::uint64_t allocated = p.c_attn_weight.size() + p.c_attn_bias.size() + p.c_proj_weight.size() + p.c_proj_bias.size();
+      CHECK(attention_parameters(config) == allocated);
+      CHECK(attention_parameters(config) == static_cast<std::uint64_t>(2 * 32 * 32 + 2 * 32 * (g * 4) + 2 * 32 + 2 * (g * 4)));
       // the bytes are what a real cache holds after decoding n tokens one by one
       KVCacheLayer cache;
       Rng rng(5);

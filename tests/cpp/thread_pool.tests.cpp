@@ -51,6 +51,8 @@ TEST_CASE("results are the same with 1 or N threads", "[threads]") {
   mask.key_padding.assign(230, 0);
   mask.key_padding[3] = 1;
   mask.additive = Matrix::Random(200, 230);
+  const Matrix x = Matrix::Random(200, 24), w_q = Matrix::Random(24, 32), w_k = Matrix::Random(24, 32),
+               w_v = Matrix::Random(24, 16);
   ModelConfig c;
   c.vocab_size = 20;
   c.n_ctx = 64;
@@ -68,12 +70,15 @@ TEST_CASE("results are the same with 1 or N threads", "[threads]") {
     ThreadsFor use(threads);
     Matrix out(200, 16);
     attention_forward(q, k, v, mask, true, out);
-    return std::make_tuple(out, model.forward(tokens));
+    // one head from x: its projections split their rows too
+    const Matrix head = attention_head_forward(x, x, w_q, w_k, w_v, Mask::causal_mask(), true);
+    return std::make_tuple(out, model.forward(tokens), head);
   };
-  const auto [o1, l1] = run(1);
-  const auto [on, ln] = run(most_threads());
+  const auto [o1, l1, h1] = run(1);
+  const auto [on, ln, hn] = run(most_threads());
   CHECK_THAT(on, IsNear(o1, 1e-6));
   CHECK_THAT(ln, IsNear(l1, 1e-6));
+  CHECK_THAT(hn, IsNear(h1, 1e-6));
   // and the split attention equals the traced, unsplit one
   const AttentionTrace t = attention_forward_traced(q, k, v, mask, true);
   CHECK_THAT(on, IsNear(t.output, 1e-6));

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, openPage, SCREENSHOTS } from './browser.mjs';
 import { DIST, serve } from './server.mjs';
-import { canvasColours, fitsSlide, screenshotSlide, slideReady, tasksBetween } from './widget-checks.mjs';
+import { canvasColours, fitsSlide, longTasksBetween, recordLongTasks, screenshotSlide, slideReady, tasksBetween } from './widget-checks.mjs';
 
 /** a measurement of every point takes seconds to a minute on a loaded machine */
 const MEASURED = { timeout: 240000 };
@@ -22,14 +22,6 @@ after(async () => {
   await browser?.close();
   server?.close();
 });
-
-/** records main-thread tasks over 50 ms from the page's start */
-function recordLongTasks() {
-  globalThis.longTasks = [];
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) globalThis.longTasks.push({ start: entry.startTime, duration: entry.duration });
-  }).observe({ type: 'longtask', buffered: true });
-}
 
 /** the widget's progress: its state (waiting, measuring, cancelled, done), points done and planned, and what it says */
 const progress = (widget) => widget.locator('.progress').evaluate((p) => {
@@ -73,7 +65,7 @@ describe('complexity, measured in the browser', () => {
     await untilState(page, 'done');
     // the deck's other widgets draw in the background meanwhile: their tasks are reported here, and
     // this widget's own are checked alone on the embed page (below)
-    const longTasks = await page.evaluate((from) => globalThis.longTasks.filter((t) => t.start >= from), since);
+    const longTasks = await longTasksBetween(page, since);
     console.log(`deck, while measuring: ${longTasks.length} tasks over 50 ms of wall time, the longest ${Math.max(0, ...longTasks.map((t) => t.duration))} ms`);
     const status = await settled(page, widget);
 
@@ -148,7 +140,7 @@ describe('complexity, measured in the browser', () => {
     // None of the page's tasks spends 50 ms of CPU. Wall-clock long tasks ('longtask') are reported,
     // not asserted: on two cores the engine's threads and any other program take the CPU from the
     // page's thread, and a task of 5 ms of CPU then lasts 100 ms.
-    const longTasks = await page.evaluate((from) => globalThis.longTasks.filter((t) => t.start >= from), since);
+    const longTasks = await longTasksBetween(page, since);
     const busiest = Math.max(...tasks.map((t) => t.cpu));
     console.log(`embed, while measuring: ${tasks.length} main-thread tasks, the busiest ${busiest.toFixed(1)} ms of CPU; `
       + `${longTasks.length} over 50 ms of wall time, the longest ${Math.max(0, ...longTasks.map((t) => t.duration))} ms`);

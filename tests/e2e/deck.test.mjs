@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { launch, openPage, SCREENSHOTS } from './browser.mjs';
 import { DIST, serve } from './server.mjs';
-import { slideReady, tasksBetween } from './widget-checks.mjs';
+import { longTasksBetween, recordLongTasks, slideReady, tasksBetween } from './widget-checks.mjs';
 
 let server;
 let browser;
@@ -23,14 +23,6 @@ after(async () => {
   server?.close();
 });
 
-/** records main-thread tasks longer than 50 ms from the first script on: when each started and how long it took */
-const watchLongTasks = () => {
-  window.__longTasks = [];
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) window.__longTasks.push({ start: entry.startTime, duration: entry.duration });
-  }).observe({ type: 'longtask', buffered: true });
-};
-
 /** the slides whose widget times or trains in this browser as soon as it is shown, until it is done
  * (the training slide trains only when Train is pressed) */
 const MEASURING = ['complexity', 'flash-attention', 'scaling-laws'];
@@ -45,7 +37,7 @@ const WALKS = 3;
  * and any console problem. */
 async function walkTraced() {
   await browser.startTracing(undefined, { categories: ['toplevel', 'devtools.timeline'] });
-  const { page, problems, close } = await openPage(browser, server.url, { init: watchLongTasks });
+  const { page, problems, close } = await openPage(browser, server.url, { init: recordLongTasks });
   const ids = await slideIds(page);
   const now = () => page.evaluate(() => performance.now());
   await slideReady(page);
@@ -67,7 +59,7 @@ async function walkTraced() {
   }
   assert.equal(await activeSlide(page), ids[ids.length - 1]);
   assert.equal(measuring.length, MEASURING.length, 'every measuring slide was shown');
-  const longTasks = await page.evaluate(() => window.__longTasks);
+  const longTasks = await longTasksBetween(page);
   await page.evaluate(() => console.timeStamp('walked'));
   const tasks = tasksBetween(await browser.stopTracing(), undefined, 'walked');
   await close();

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, openPage, SCREENSHOTS } from './browser.mjs';
 import { DIST, serve } from './server.mjs';
-import { canvasColours, fitsSlide, plotSeries, screenshotSlide, slideReady, tasksBetween } from './widget-checks.mjs';
+import { canvasColours, fitsSlide, longTasksBetween, plotSeries, recordLongTasks, screenshotSlide, slideReady, tasksBetween } from './widget-checks.mjs';
 
 /** a full run of five sizes, twice over on a loaded two-core machine; and after the whole deck drew */
 const TRAINED = { timeout: 300000 };
@@ -34,14 +34,6 @@ after(async () => {
 });
 
 const number = (text) => Number(text.replaceAll('−', '-').replaceAll(',', ''));
-
-/** records main-thread tasks over 50 ms of wall time from the page's start */
-function recordLongTasks() {
-  globalThis.longTasks = [];
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) globalThis.longTasks.push({ start: entry.startTime, duration: entry.duration });
-  }).observe({ type: 'longtask', buffered: true });
-}
 
 /** the experiment's state (waiting, training, cancelled, done), steps done and planned, and what it says */
 const progress = (widget) => widget.locator('.run').evaluate((run) => {
@@ -152,7 +144,7 @@ describe('scaling laws', () => {
     // garbage (whose pauses follow the whole page's heap, the deck's other widgets included).
     // Wall-clock long tasks are reported, not asserted: on two cores the engine's threads and any
     // other program take the CPU from the page's thread, and a 5 ms task then lasts 100 ms.
-    const longTasks = await page.evaluate((from) => globalThis.longTasks.filter((t) => t.start >= from), since);
+    const longTasks = await longTasksBetween(page, since);
     const busiest = (values) => Math.max(0, ...values).toFixed(1);
     console.log(`while training: ${tasks.length} main-thread tasks, the busiest ${busiest(tasks.map((t) => t.cpu - t.gc))} ms of CPU `
       + `besides garbage collection (the longest collection: ${busiest(tasks.map((t) => t.gc))} ms); `

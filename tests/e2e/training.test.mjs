@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { launch, openPage, SCREENSHOTS } from './browser.mjs';
 import { DIST, serve } from './server.mjs';
-import { canvasColours, fitsSlide, plotSeries, screenshotSlide, slideReady } from './widget-checks.mjs';
+import { canvasColours, fitsSlide, longTasksBetween, plotSeries, recordLongTasks, screenshotSlide, slideReady } from './widget-checks.mjs';
 
 const PACKAGE = new URL('../../build/package/index.js', import.meta.url);
 /** the copy task's demo model after its 600 steps at seed 7 solves this share of the 200 held-out strings */
@@ -27,14 +27,6 @@ after(async () => {
   await browser?.close();
   server?.close();
 });
-
-/** main-thread tasks over 50 ms, with their start, from the first script on */
-const watchLongTasks = () => {
-  window.__longTasks = [];
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) window.__longTasks.push({ start: entry.startTime, duration: Math.round(entry.duration) });
-  }).observe({ type: 'longtask', buffered: true });
-};
 
 async function open(hash = '', options = {}) {
   const opened = await openPage(browser, `${server.url}#training${hash}`, options);
@@ -78,7 +70,7 @@ function copyInNode(model, letters) {
 
 describe('training in the page', () => {
   it('trains the copy task in the worker to its documented held-out accuracy, with no long main-thread task', { timeout: 600000 }, async () => {
-    const { page, widget, problems, requests, close } = await open('', { init: watchLongTasks });
+    const { page, widget, problems, requests, close } = await open('', { init: recordLongTasks });
     assert.equal(await phase(widget), 'ready', 'training waits for the reader');
     const colours = await canvasColours(widget);
     assert.equal(colours.length, 4, 'loss, accuracy, attention, learning rate');
@@ -96,8 +88,7 @@ describe('training in the page', () => {
     await waitForPhase(page, 'done', 480000);
     const ended = await page.evaluate(() => performance.now());
     assert.equal(await page.locator('section.slide.active').getAttribute('id'), 'training');
-    const longTasks = await page.evaluate(([from, to]) => window.__longTasks
-      .filter((t) => t.start >= from && t.start <= to).map((t) => t.duration), [started, ended]);
+    const longTasks = (await longTasksBetween(page, started, ended)).map((t) => Math.round(t.duration));
     console.log(`copy: 600 steps trained in the page in ${((ended - started) / 1000).toFixed(1)} s`);
 
     assert.deepEqual(await progress(widget), { value: 600, max: 600 });

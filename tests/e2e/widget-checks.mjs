@@ -1,5 +1,5 @@
 // Checks shared by the widget tests: whether canvases show a picture, the page's main-thread tasks
-// in a browser trace, and screenshots of one slide at the deck's two reference sizes in both
+// in a browser trace and its long tasks, and screenshots of one slide at the deck's two reference sizes in both
 // themes, for a person to look at.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,6 +7,19 @@ import { openPage, SCREENSHOTS } from './browser.mjs';
 import { DIST } from './server.mjs';
 
 const PACKAGE = new URL('../../build/package/index.js', import.meta.url);
+
+/** An `init` script for openPage: records the page's main-thread tasks over 50 ms of wall time
+ * (the 'longtask' API) from its first script on. */
+export function recordLongTasks() {
+  globalThis.longTasks = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) globalThis.longTasks.push({ start: entry.startTime, duration: entry.duration });
+  }).observe({ type: 'longtask', buffered: true });
+}
+
+/** the long tasks recordLongTasks saw that started from `from` (page time, ms) to `to` */
+export const longTasksBetween = (page, from = 0, to = Infinity) => page.evaluate(([start, end]) =>
+  globalThis.longTasks.filter((t) => t.start >= start && t.start <= end), [from, to === Infinity ? Number.MAX_VALUE : to]);
 
 /** the package's engine in Node (single thread) with one of the built page's shipped models loaded */
 export async function shippedModel(name) {

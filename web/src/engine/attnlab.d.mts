@@ -378,7 +378,7 @@ export interface CoreferenceSentence {
   distractor: number;
 }
 
-export type BenchmarkKernel = 'single_head' | 'naive' | 'flash' | 'projections' | 'feed_forward' | 'multi_head';
+export type BenchmarkKernel = 'single_head' | 'naive' | 'flash' | 'projections' | 'feed_forward' | 'multi_head' | 'head';
 
 export interface AttnlabModule {
   buildInfo(): BuildInfo;
@@ -395,7 +395,8 @@ export interface AttnlabModule {
    * n ≤ 8192); naive: the same forming the whole n×n matrix; flash: the same tile by tile with an
    * online softmax (n ≤ 32768); projections: x·W for Q, K, V and the output (d = 64);
    * feed_forward: GELU FFN with d_ff = 4d (d = 64); multi_head: 8 heads, d_model = d (512), with
-   * projections. `peakBytes`: the heap's high-water mark during the run above what was in use
+   * projections; head: one head from x as attention({ x, wQ, wK, wV }) computes it, the three
+   * (d × d) projections then single_head's path (d = 64). `peakBytes`: the heap's high-water mark during the run above what was in use
    * before (inputs, outputs and workspace) */
   benchmark(options: { kernel: BenchmarkKernel; n: number; d?: number; repeats?: number; minMs?: number; warmUp?: boolean }): { medianMs: number; gflops: number; repeats: number; peakBytes: number };
   /** Node builds only: lets the process exit while engine threads wait for work */

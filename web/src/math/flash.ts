@@ -50,14 +50,6 @@ export function normalisersFromWeights(weights: MatrixData): number[] {
   return rowMaxima(weights).map((p) => 1 / p);
 }
 
-/** the largest |a_i − b_i| over two equally long lists */
-export function largestDifference(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  if (a.length !== b.length) throw new Error('largestDifference: lists differ in length');
-  let max = 0;
-  for (let i = 0; i < a.length; i++) max = Math.max(max, Math.abs(a[i] - b[i]));
-  return max;
-}
-
 export type SweepKernel = 'flash' | 'naive';
 
 /** One timing of the sweep. */

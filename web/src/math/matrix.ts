@@ -34,3 +34,11 @@ export function rowStatistics(m: MatrixData, i: number): { mean: number; std: nu
   const variance = values.reduce((a, b) => a + (b - mean) ** 2, 0) / values.length;
   return { mean, std: Math.sqrt(variance) };
 }
+
+/** the largest |a_i − b_i| over two equally long lists */
+export function largestDifference(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  if (a.length !== b.length) throw new Error('largestDifference: lists differ in length');
+  let max = 0;
+  for (let i = 0; i < a.length; i++) max = Math.max(max, Math.abs(a[i] - b[i]));
+  return max;
+}

@@ -15,11 +15,11 @@ import { FLASH_LENGTHS, FLASH_TILES, limitsOf } from '../app/state';
 import type { HeadResult } from '../engine/index';
 import { css, diverging } from '../math/colormap';
 import {
-  largestDifference, normalisersFromWeights, rowMaxima, rowsAfter, sweepPlan, sweepShare, tileCount,
+  normalisersFromWeights, rowMaxima, rowsAfter, sweepPlan, sweepShare, tileCount,
   type RowState, type SweepKernel, type SweepPoint,
 } from '../math/flash';
 import { formatBytes, formatNumber, formatSignificant } from '../math/format';
-import { at, maxAbsFinite } from '../math/matrix';
+import { at, largestDifference, maxAbsFinite } from '../math/matrix';
 import { fitPowerLaw } from '../math/power-law';
 import { CANVAS_FONT, foreground, sharpCanvas } from '../primitives/canvas';
 import { EngineElement } from '../primitives/engine-element';

@@ -6,7 +6,7 @@
 import { pageModel, type RemoteEngine } from '../app/engine';
 import type { MatrixData } from '../engine/index';
 import { formatBytes, formatCount, formatSignificant } from '../math/format';
-import { at } from '../math/matrix';
+import { at, largestDifference } from '../math/matrix';
 import { shortLabel } from '../math/text';
 import { EngineElement } from '../primitives/engine-element';
 import { Heatmap } from '../primitives/heatmap';
@@ -46,13 +46,6 @@ function headColumns(m: MatrixData, group: number, dK: number, rows: number): Ma
   for (let i = first; i < m.rows; i++)
     for (let j = 0; j < dK; j++) data[(i - first) * dK + j] = at(m, i, group * dK + j);
   return { rows: m.rows - first, cols: dK, data };
-}
-
-/** display arithmetic: the largest |a − b| over two equally long lists */
-function largestDifference(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let max = 0;
-  for (let i = 0; i < a.length; i++) max = Math.max(max, Math.abs(a[i] - b[i]));
-  return max;
 }
 
 export class KvCache extends EngineElement {

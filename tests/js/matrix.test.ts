@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { at, fromRows, largestDifference, maxAbsFinite, row } from '../../web/src/math/matrix';
+
+describe('row-major matrices', () => {
+  it('reads entries and rows', () => {
+    const m = fromRows([[1, 2, 3], [4, 5, 6]]);
+    expect([m.rows, m.cols]).toEqual([2, 3]);
+    expect(at(m, 1, 2)).toBe(6);
+    expect(row(m, 0)).toEqual([1, 2, 3]);
+  });
+
+  it('finds the largest finite magnitude', () => {
+    expect(maxAbsFinite(fromRows([[1, -7], [Number.NaN, -Infinity]]))).toBe(7);
+  });
+
+  it('measures the largest difference of two lists', () => {
+    expect(largestDifference([1, 2, 3], Float32Array.of(1, 2.5, 2))).toBe(1);
+    expect(largestDifference([], [])).toBe(0);
+    expect(() => largestDifference([1], [])).toThrow(/differ/);
+  });
+});
