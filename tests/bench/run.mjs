@@ -32,7 +32,8 @@ const models = Object.fromEntries(MODELS.map((name) => {
 
 function native() {
   for (const threads of [1, 2]) {
-    const out = execFileSync(`${root}build/native/tests/bench/attnlab_bench`, [String(threads)], { encoding: 'utf8' });
+    const out = execFileSync(`${root}build/native/tests/bench/attnlab_bench`, [String(threads), `${root}web/public/models`, ...MODELS],
+      { encoding: 'utf8' });
     for (const line of out.trim().split('\n')) {
       const r = JSON.parse(line);
       rows.push({ section: r.section, workload: r.kernel, n: r.n, label: `native x${threads}`, ms: r.ms, gflops: r.gflops });
@@ -117,7 +118,7 @@ await browser.close();
 server.close();
 
 // ---- tables ----
-const fixed = (x, digits = 2) => (x === undefined ? '–' : x.toFixed(digits));
+const fixed = (x, digits = 2) => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(digits));
 const table = (head, body) => [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...body.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 const section = (name) => rows.filter((r) => r.section === name);
 const labelsOf = (list) => [...new Set(list.map((r) => r.label))];
@@ -147,12 +148,15 @@ out.push('', '## Long sequences (d = 64)', '', table(['platform', 'naive n=4096'
 
 const training = section('training');
 const trainingLabels = labelsOf(training);
-out.push('', '## Training and traced forward (ms, median; the ratios: one thread\'s time over two threads\')', '',
-  table(['workload', ...trainingLabels, 'x1 / x2 (Node)', 'x1 / x2 (Chromium)'],
+out.push('', '## Training and traced forward (ms, median; x1 / x2: one thread\'s time over two threads\'; simd / native: '
+  + 'the single-thread build over native on one thread)', '',
+  table(['workload', ...trainingLabels, 'x1 / x2 (native)', 'x1 / x2 (Node)', 'x1 / x2 (Chromium)', 'simd / native (Node)', 'simd / native (Chromium)'],
   [...new Set(training.map((r) => r.workload))].map((workload) => {
     const ms = (label) => training.find((r) => r.workload === workload && r.label === label)?.ms;
     return [workload, ...trainingLabels.map((label) => fixed(ms(label))),
-      fixed(ms('Node threads x1') / ms('Node threads x2')), fixed(ms('Chromium threads x1') / ms('Chromium threads x2'))];
+      fixed(ms('native x1') / ms('native x2')), fixed(ms('Node threads x1') / ms('Node threads x2')),
+      fixed(ms('Chromium threads x1') / ms('Chromium threads x2')), fixed(ms('Node simd') / ms('native x1')),
+      fixed(ms('Chromium simd') / ms('native x1'))];
   })));
 
 const page = section('page');
