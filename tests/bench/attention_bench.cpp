@@ -5,9 +5,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <vector>
-
 #include <string>
+#include <vector>
 
 #include "core/thread_pool.hpp"
 #include "io/model_file.hpp"

@@ -134,7 +134,7 @@ const out = [`median per call on ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'
 
 const boundary = section('boundary');
 out.push('', '## The JavaScript boundary: engine.attention(...) against the same work inside the engine, n = 512', '',
-  table(['workload', 'platform', 'kernel ms', 'JS call ms', 'call / kernel'], boundary.map((r) => [
+  table(['workload', 'platform', 'in-engine ms', 'JS call ms', 'call / in-engine'], boundary.map((r) => [
     r.workload === 'head' ? '1 head, d=64, with its projections' : '8 heads, d_model=512, with projections', r.label,
     fixed(r.kernelMs), fixed(r.ms), fixed(r.ratio)])));
 
