@@ -5,6 +5,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-bash scripts/build.sh native wasm web package
+bash scripts/build.sh native engine web package
 if [[ " $* " == *" --peers "* ]]; then npm ci --prefix tests/bench/peers --no-audit --no-fund; fi
 node tests/bench/run.mjs "$@"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the parts named on the command line: native (library, tests, examples), wasm (the same
-# sources with Emscripten, single-thread and threaded, with the JS modules), web (the static page
+# sources with Emscripten, single-thread and threaded, with the JS modules, or one of them:
+# wasm-single, wasm-threads; engine: the JS modules alone), web (the static page
 # in web/dist with the widget bundle, and the offline file build/offline/attnlab.html), package
 # (the npm package in build/package, and the reveal.js example deck in build/examples/reveal), or
 # all (those four); and asan (the library and Catch2 tests with clang's AddressSanitizer, UBSan and
@@ -12,6 +13,9 @@ cd "$(dirname "$0")/.."
 export NODE_PATH=/usr/share/nodejs
 # Emscripten caches system libraries; use a private cache where the system one is read-only.
 if [ ! -w /usr/share/emscripten/cache ]; then export EM_CACHE="$PWD/build/em-cache"; fi
+# ccache (CMakeLists.txt uses it where installed) rewrites paths under this folder to relative
+# ones, so that another checkout of the same sources finds the objects this one compiled
+export CCACHE_BASEDIR="$PWD"
 jobs=$(nproc)
 
 build_native() {
@@ -25,17 +29,25 @@ build_asan() {
   cmake --build build/asan -j "$jobs"
 }
 
-# one Emscripten tree per variant: single thread (build/wasm) and threads (build/wasm-threads)
-configure_wasm() {
-  cmake -S . -B "$1" -DCMAKE_BUILD_TYPE=Release "${@:2}" \
+# one Emscripten tree per variant: single thread (build/wasm) and threads (build/wasm-threads);
+# build_wasm_variant TREE THREADS [TARGET…] builds the targets named, or all of them
+build_wasm_variant() {
+  cmake -S . -B "$1" -DCMAKE_BUILD_TYPE=Release -DATTNLAB_WASM_THREADS="$2" \
     -DCMAKE_TOOLCHAIN_FILE=/usr/share/emscripten/cmake/Modules/Platform/Emscripten.cmake \
     -DCMAKE_CROSSCOMPILING_EMULATOR="$(command -v node)" >/dev/null
-  cmake --build "$1" -j "$jobs"
+  if [ $# -gt 2 ]; then cmake --build "$1" -j "$jobs" --target "${@:3}"; else cmake --build "$1" -j "$jobs"; fi
 }
 
+build_wasm_single() { build_wasm_variant build/wasm OFF; }
+build_wasm_threads() { build_wasm_variant build/wasm-threads ON; }
 build_wasm() {
-  configure_wasm build/wasm -DATTNLAB_WASM_THREADS=OFF
-  configure_wasm build/wasm-threads -DATTNLAB_WASM_THREADS=ON
+  build_wasm_single
+  build_wasm_threads
+}
+
+build_engine() {
+  build_wasm_variant build/wasm OFF attnlab_module_web attnlab_module_node
+  build_wasm_variant build/wasm-threads ON attnlab_module_web attnlab_module_node
 }
 
 # the npm package in build/package: the TypeScript layer, its contract, both engine builds, the
@@ -79,5 +91,5 @@ targets=("$@")
 [ ${#targets[@]} -eq 0 ] || [ "${targets[0]}" = all ] && targets=(native wasm web package)
 for target in "${targets[@]}"; do
   echo "build: $target"
-  "build_$target"
+  "build_${target//-/_}"
 done

@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake g++ make emscripten binaryen libeigen3-dev catch2 nlohmann-json3-dev chromium fonts-dejavu-core
-          clang libclang-rt-14-dev)
+          clang libclang-rt-14-dev ccache)
 
 node_major=$(node -p 'process.versions.node.split(".")[0]')
 if [ "$node_major" -lt 20 ]; then

@@ -1,78 +1,71 @@
 #!/usr/bin/env bash
-# npm test: set up, build everything, then run every suite: Catch2 natively and as WebAssembly
-# under node, single-thread and threaded (with the examples and the SIMD inspection), Catch2 again
-# under ASan/UBSan/LSan, a minute of fuzzing the loaders on a fixed seed, the TypeScript checks and
-# unit tests, the package's JavaScript API in Node (both builds, contract, hostile input, npm pack),
-# and the page in headless Chromium. Ends with one line: "N passed, N failed".
+# npm test: set up, build what the suites run, then run every suite: Catch2 natively (with the
+# first steps of each shipped model's training) and as WebAssembly under node (in full on the
+# single-thread build, what differs on the threaded one), Catch2 again under ASan/UBSan/LSan, a
+# minute of fuzzing the loaders on a fixed seed, the TypeScript checks and unit tests, the
+# package's JavaScript API in Node (both builds, contract, hostile input, npm pack), and the page
+# in headless Chromium.
+# npm run test:full (`test.sh full`) runs the same and then the long tier: the shipped models
+# retrained in full, and the widgets that measure the engine at the deck's own sizes.
+# Ends with a table of the phases and the slowest tests (also build/test-logs/timings.json) and
+# one line: "N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
-bash scripts/build.sh all
-bash scripts/build.sh asan
-
+tier=${1:-default}
 logs=build/test-logs
+rm -rf "$logs"
 mkdir -p "$logs"
-passed=0
-failed=0
 status=0
 
-run() {  # run NAME COMMAND…: show the output, keep it for counting
-  local name=$1; shift
+# phase KIND NAME COMMAND…: runs the command, shows its output, keeps it in $logs/NAME.log and its
+# seconds in $logs/phases.tsv; a setup or build that fails stops the run, a suite that fails does not
+phase() {
+  local kind=$1 name=$2 start code
+  shift 2
   echo "== $name"
-  if ! "$@" 2>&1 | tee "$logs/$name.log"; then status=1; fi
-}
-
-# The counters read the runners' closing lines; a missing line counts as nothing (and the run's
-# exit status still fails the whole command).
-count_ctest() {
-  local line total failures
-  line=$(grep -E "tests passed, [0-9]+ tests? failed out of [0-9]+" "$logs/$1.log" | tail -1 || true)
-  total=$(sed -E 's/.*out of ([0-9]+).*/\1/' <<<"$line")
-  failures=$(sed -E 's/.*passed, ([0-9]+) tests? failed.*/\1/' <<<"$line")
-  passed=$((passed + ${total:-0} - ${failures:-0})); failed=$((failed + ${failures:-0}))
-}
-
-count_node() {
-  local p f
-  p=$(grep -E "^# pass [0-9]+" "$logs/$1.log" | tail -1 | awk '{print $3}' || true)
-  f=$(grep -E "^# fail [0-9]+" "$logs/$1.log" | tail -1 | awk '{print $3}' || true)
-  passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
-}
-
-count_fuzz() {  # one test: the run found nothing
-  if grep -qE "^fuzz: [0-9]+ inputs in [0-9]+ s, 0 findings" "$logs/$1.log"; then
-    passed=$((passed + 1))
-  else
-    failed=$((failed + 1))
+  start=$(date +%s.%N)
+  set +e
+  "$@" 2>&1 | tee "$logs/$name.log"
+  code=${PIPESTATUS[0]}
+  set -e
+  printf '%s\t%s\t%s\t%s\n' "$kind" "$name" "$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')" \
+    "$code" >> "$logs/phases.tsv"
+  if [ "$code" -ne 0 ]; then
+    status=1
+    if [ "$kind" != suite ]; then
+      node scripts/test-report.mjs "$logs" || true
+      echo "$name failed" >&2
+      exit "$code"
+    fi
   fi
 }
 
-count_vitest() {
-  local line p f
-  line=$(grep -E "^ +Tests +" "$logs/$1.log" | tail -1 || true)
-  p=$(grep -oE "[0-9]+ passed" <<<"$line" | awk '{print $1}' || true)
-  f=$(grep -oE "[0-9]+ failed" <<<"$line" | awk '{print $1}' || true)
-  passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
-}
+phase setup setup bash scripts/setup.sh
+phase build build-native bash scripts/build.sh native
+phase build build-wasm bash scripts/build.sh wasm-single
+phase build build-wasm-threads bash scripts/build.sh wasm-threads
+phase build build-web bash scripts/build.sh web
+phase build build-package bash scripts/build.sh package
+phase build build-asan bash scripts/build.sh asan
 
-run native ctest --test-dir build/native --output-on-failure -j 2
-count_ctest native
-run wasm ctest --test-dir build/wasm --output-on-failure -j 2
-count_ctest wasm
-run wasm-threads ctest --test-dir build/wasm-threads --output-on-failure -j 2
-count_ctest wasm-threads
-run asan ctest --test-dir build/asan --output-on-failure -j 2
-count_ctest asan
-run fuzz bash scripts/fuzz.sh 60 1
-count_fuzz fuzz
-run typecheck npx tsc -p web/tsconfig.json --noEmit
-run unit npx vitest run --root web --reporter=default --color=false
-count_vitest unit
-run package node --test --test-reporter=tap tests/js/
-count_node package
-run browser node --test --test-reporter=tap tests/e2e/
-count_node browser
+phase suite native ctest --test-dir build/native --output-on-failure -j 2 -LE full
+phase suite wasm ctest --test-dir build/wasm --output-on-failure -j 2
+phase suite wasm-threads ctest --test-dir build/wasm-threads --output-on-failure -j 2
+phase suite asan ctest --test-dir build/asan --output-on-failure -j 2
+phase suite fuzz bash scripts/fuzz.sh 60 1
+phase suite typecheck npx tsc -p web/tsconfig.json --noEmit
+phase suite unit npx vitest run --root web --reporter=default --color=false
+phase suite package node --test --test-reporter=tap tests/js/
+# The page's tests, two files at a time (one page loads while the other's widget draws); those
+# in timed/ time the engine or the page's tasks, and run alone.
+phase suite browser node --test --test-concurrency=2 --test-reporter=tap tests/e2e/*.test.mjs
+phase suite browser-timed node --test --test-concurrency=1 --test-reporter=tap tests/e2e/timed/*.test.mjs
+if [ "$tier" = full ]; then
+  phase suite native-full ctest --test-dir build/native --output-on-failure -j 2 -L full
+  # the browser tests with a long form (they read ATTNLAB_TEST_TIER), in it
+  phase suite browser-full env ATTNLAB_TEST_TIER=full node --test --test-concurrency=1 --test-reporter=tap \
+    $(grep -l ATTNLAB_TEST_TIER tests/e2e/*.test.mjs tests/e2e/timed/*.test.mjs)
+fi
 
-echo "attnlab: $passed passed, $failed failed"
-[ "$failed" -eq 0 ] || status=1
+node scripts/test-report.mjs "$logs" || status=1
 exit "$status"

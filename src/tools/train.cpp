@@ -1,12 +1,14 @@
 // attnlab-train: trains one of the built-in tasks from scratch and saves the model.
 //
 //   attnlab-train <copy|reverse|sort|coreference|reverse-seq2seq|fortunes> [--out DIR] [--seed N]
-//                 [--steps N] [--batch N] [--threads N] [--eval N]
+//                 [--steps N] [--batch N] [--threads N] [--eval N] [--stop-after N]
 //
 // Progress goes to standard error (step, loss, accuracy, learning rate, gradient norm, ETA);
 // the held-out evaluation (accuracy, loss and perplexity over --eval examples; greedy
 // continuations for a language model) to standard output. With the task's defaults and seed, the
-// run is exactly the one that produced the models the page ships.
+// run is exactly the one that produced the models the page ships. --stop-after N saves the model
+// after the first N steps of that run, its schedule unchanged: the short check of tests/cpp pins
+// the weights it saves, and they differ whenever the full run would.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -34,7 +36,7 @@ int usage() {
   std::string names;
   for (const std::string& name : task_names()) names += (names.empty() ? "" : "|") + name;
   std::cerr << "usage: attnlab-train <" << names << "> [--out DIR] [--seed N] [--steps N] [--batch N]"
-               " [--threads N] [--eval N]\n";
+               " [--threads N] [--eval N] [--stop-after N]\n";
   return 2;
 }
 
@@ -73,6 +75,7 @@ int main(int argc, char** argv) {
     set_num_threads(std::clamp<Index>(std::thread::hardware_concurrency(), 1, max_threads()));
     std::string out;
     Index eval = 1000;
+    Index stop_after = -1;
     for (int i = 2; i < argc; ++i) {
       const std::string flag = argv[i];
       if (i + 1 >= argc) return usage();
@@ -83,10 +86,11 @@ int main(int argc, char** argv) {
       else if (flag == "--batch") options.batch_size = number(flag, value);
       else if (flag == "--threads") set_num_threads(number(flag, value));
       else if (flag == "--eval") eval = number(flag, value);
+      else if (flag == "--stop-after") stop_after = number(flag, value);
       else return usage();
     }
     Trainer trainer(task, options);
-    const Index steps = options.schedule.total_steps;
+    const Index steps = stop_after < 0 ? options.schedule.total_steps : std::min(stop_after, options.schedule.total_steps);
     std::cerr << "training " << task->name() << ": " << steps << " steps of " << options.batch_size
               << " examples, seed " << options.seed << ", " << num_threads() << " thread(s)\n";
     const auto start = std::chrono::steady_clock::now();

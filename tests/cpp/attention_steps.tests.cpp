@@ -15,14 +15,10 @@ AttentionConfig config(Index h, Index g) {
   c.n_kv_heads = g;
   return c;
 }
-Matrix random(Index r, Index c, unsigned seed) {
-  std::srand(seed);
-  return Matrix::Random(r, c);
-}
 }  // namespace
 
 TEST_CASE("attention one stage at a time", "[attention][steps]") {
-  const Matrix x = random(7, 16, 1), memory = random(5, 16, 2);
+  const Matrix x = seeded_random(7, 16, 1), memory = seeded_random(5, 16, 2);
   SECTION("each stage appears in order and the end equals the one-call forward") {
     for (auto [h, g] : {std::pair<Index, Index>{4, 4}, {4, 2}, {4, 1}, {1, 1}}) {
       const AttentionConfig c = config(h, g);

@@ -8,7 +8,7 @@
 using namespace attnlab;
 using Catch::Matchers::WithinRel;
 
-TEST_CASE("exp_inplace matches std::exp", "[exp]") {
+TEST_CASE("exp_inplace matches std::exp", "[exp][simd]") {
   SECTION("relative error stays below 3e-7 across the float range") {
     std::vector<float> x;
     for (float v = -86.9f; v <= 87.9f; v += 0.0137f) x.push_back(v);

@@ -8,7 +8,7 @@
 using namespace attnlab;
 using namespace attnlab::test;
 
-TEST_CASE("linear map", "[linear]") {
+TEST_CASE("linear map", "[linear][threads]") {
   std::srand(8);
   const Matrix x = Matrix::Random(150, 20), w = Matrix::Random(20, 33);
   const RowVector b = RowVector::Random(33);

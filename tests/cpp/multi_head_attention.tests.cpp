@@ -15,11 +15,6 @@ using namespace attnlab::test;
 
 namespace {
 
-Matrix random_matrix(Index r, Index c, unsigned seed) {
-  std::srand(seed);
-  return Matrix::Random(r, c);
-}
-
 AttentionParams params_from(const FixtureCase& f) {
   AttentionParams p;
   p.c_attn_weight = f.tensor("c_attn_weight");
@@ -69,7 +64,7 @@ TEST_CASE("multi-head structure", "[attention][multihead]") {
   // weights well above GPT-2's 0.02 initialisation, so attention is far from uniform
   AttentionParams params = AttentionParams::init(config, 11);
   params.c_attn_weight *= 25.0f;
-  const Matrix x = random_matrix(6, 12, 3);
+  const Matrix x = seeded_random(6, 12, 3);
 
   SECTION("the trace holds every stage and the concatenation is the heads side by side") {
     MultiHeadTrace t;

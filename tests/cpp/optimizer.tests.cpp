@@ -79,7 +79,7 @@ TEST_CASE("gradient clipping", "[optimizer]") {
   SECTION("the limit must be positive") { CHECK_THROWS_AS(clip_gradient_norm(config, grads, 0.0f), Error); }
 }
 
-TEST_CASE("a batch's gradient is the sum of its parts'", "[optimizer]") {
+TEST_CASE("a batch's gradient is the sum of its parts'", "[optimizer][threads]") {
   const ModelConfig config = two_tensor_config();
   // float addition is not associative: (1e8 + 1) − 1e8 = 0 in float32, while 1e8 − 1e8 + 1 = 1, so the
   // result shows that the parts were added in their order

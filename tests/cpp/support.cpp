@@ -1,6 +1,7 @@
 #include "support.hpp"
 
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -19,6 +20,11 @@ Matrix rows(std::initializer_list<std::initializer_list<float>> values) {
     ++i;
   }
   return out;
+}
+
+Matrix seeded_random(Index r, Index c, unsigned seed, float scale) {
+  std::srand(seed);
+  return Matrix::Random(r, c) * scale;
 }
 
 bool MatrixNear::match(const Matrix& actual) const {

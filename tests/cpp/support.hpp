@@ -17,6 +17,9 @@ using MatrixD = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::Row
 // Matrix from rows written out in the test
 Matrix rows(std::initializer_list<std::initializer_list<float>> values);
 
+// r×c entries uniform in [−scale, scale], the same for the same seed
+Matrix seeded_random(Index r, Index c, unsigned seed, float scale = 1.0f);
+
 // Matches when shapes agree and every |actual − expected| ≤ tolerance; describes the worst entry.
 class MatrixNear : public Catch::MatcherBase<Matrix> {
  public:

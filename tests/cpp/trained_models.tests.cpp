@@ -51,7 +51,7 @@ TEST_CASE("the coreference model resolves \"it\" in held-out sentences", "[train
   }
 }
 
-TEST_CASE("the sort model sorts held-out letter strings exactly", "[trained]") {
+TEST_CASE("the sort model sorts held-out letter strings exactly", "[trained][long]") {
   const LoadedModel loaded = load_model_dir(kModels + "/sort");
   const LetterSequenceTask task(LetterSequenceTask::Kind::sort);
   CHECK(loaded.tokenizer.to_json() == task.tokenizer().to_json());
@@ -60,7 +60,7 @@ TEST_CASE("the sort model sorts held-out letter strings exactly", "[trained]") {
   CHECK(accuracy >= 0.99);
 }
 
-TEST_CASE("the reverse-seq2seq model reverses held-out strings through cross-attention", "[trained]") {
+TEST_CASE("the reverse-seq2seq model reverses held-out strings through cross-attention", "[trained][long]") {
   const LoadedModel loaded = load_model_dir(kModels + "/reverse-seq2seq");
   const LetterSeq2SeqTask task(LetterSequenceTask::Kind::reverse);
   CHECK(loaded.tokenizer.to_json() == task.tokenizer().to_json());
@@ -117,7 +117,7 @@ TEST_CASE("the reverse-seq2seq model reverses held-out strings through cross-att
 }
 
 #ifdef ATTNLAB_EMBEDDED_CORPUS
-TEST_CASE("the fortunes model predicts held-out English text", "[trained]") {
+TEST_CASE("the fortunes model predicts held-out English text", "[trained][long]") {
   const LoadedModel loaded = load_model_dir(kModels + "/fortunes");
   const std::unique_ptr<Task> task = make_task("fortunes");
   const auto& fortunes = dynamic_cast<const LanguageModelTask&>(*task);

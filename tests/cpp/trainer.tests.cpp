@@ -30,7 +30,7 @@ std::shared_ptr<const Task> small_reverse_seq2seq_task() {
 
 }  // namespace
 
-TEST_CASE("training step by step", "[trainer]") {
+TEST_CASE("training step by step", "[trainer][threads][long]") {
   SECTION("the loss falls and the learning rate follows the schedule") {
     Trainer trainer(small_copy_task(), quick_options(120));
     const StepReport first = trainer.step();
@@ -93,7 +93,7 @@ TEST_CASE("training step by step", "[trainer]") {
   }
 }
 
-TEST_CASE("training an encoder-decoder", "[trainer]") {
+TEST_CASE("training an encoder-decoder", "[trainer][threads][long]") {
   SECTION("the loss falls; the trace is the first example's, encoder and decoder") {
     Trainer trainer(small_reverse_seq2seq_task(), quick_options(150));
     ModelActivations kept;

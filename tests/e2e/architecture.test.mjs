@@ -1,26 +1,17 @@
 // <attn-architecture> on the architecture slide: the block diagram of each model family, drawn from
 // a live model's config, with the shape the engine traced on every arrow; a block links to its slide.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { launch, openPage } from './browser.mjs';
-import { DIST, serve } from './server.mjs';
+import { openPage, setUp } from './browser.mjs';
+import { DIST } from './server.mjs';
 import { screenshotSlide, slideReady } from './widget-checks.mjs';
 
 const config = (name) => JSON.parse(readFileSync(join(DIST, `models/${name}/config.json`), 'utf8'));
 const SENTENCE_TOKENS = 10;
 
-let server;
-let browser;
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const { server, browser } = await setUp();
 
 /** the diagram's stack titles, repeat counts and shape labels */
 const diagram = (widget) => widget.locator('svg').evaluate((svg) => ({

@@ -1,21 +1,11 @@
 // <attn-attention-map> on the title slide: the trained model's layer 1, head 0 drawn quickly as a
 // heatmap with the sentence's words, the row of "it" on "mat", and the weight under the pointer.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage } from './browser.mjs';
-import { DIST, serve } from './server.mjs';
+import { openPage, setUp } from './browser.mjs';
 import { canvasColours, screenshotSlide } from './widget-checks.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const { server, browser } = await setUp();
 
 /** records when the engine reported itself (the footer) and when the picture was drawn */
 const watchTimes = () => {

@@ -2,28 +2,14 @@
 // reader's own matrices, computed by the engine stage by stage; → steps through the stages before
 // the deck moves on; hovering names where a number comes from; a reader's hand calculation is
 // graded; hostile input gets a clear message; the widget fits the slide.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { launch, openPage } from './browser.mjs';
-import { DIST, serve } from './server.mjs';
+import { openPage, setUp } from './browser.mjs';
+
 import { screenshotSlide, slideReady } from './widget-checks.mjs';
 
-const PACKAGE = new URL('../../build/package/index.js', import.meta.url);
 
-let server;
-let browser;
-let engine;
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-  assert.ok(existsSync(PACKAGE), 'build/package is missing: bash scripts/build.sh package');
-  engine = await (await import(PACKAGE.href)).loadAttnlab({ threads: 1 });
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const { server, browser, engine } = await setUp({ engine: true });
 
 const WRITEUP = {
   x: [1.0, 0.5, 2.0, 1.0, 0.5, 2.0], n: 3, d: 2, dK: 2, dV: 2,

@@ -1,8 +1,12 @@
-// Debian's Chromium driven by playwright-core, kept off every network but loopback.
+// Debian's Chromium driven by playwright-core, kept off every network but loopback, and the set-up
+// every browser test file shares: the page served, one browser, the package's engine in Node.
 import { chromium } from 'playwright-core';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { after } from 'node:test';
+import { DIST, serve } from './server.mjs';
 
 export const SCREENSHOTS = new URL('../../build/screenshots/', import.meta.url).pathname;
+const PACKAGE = new URL('../../build/package/index.js', import.meta.url);
 
 export async function launch() {
   mkdirSync(SCREENSHOTS, { recursive: true });
@@ -11,6 +15,27 @@ export async function launch() {
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
       '--disable-sync', '--no-first-run', '--disable-quic'],
   });
+}
+
+let nodeEngine;
+/** the package's engine in Node, single thread: one for the whole test file */
+export function packageEngine() {
+  if (!existsSync(PACKAGE)) throw new Error('build/package is missing: bash scripts/build.sh package');
+  nodeEngine ??= import(PACKAGE.href).then((m) => m.loadAttnlab({ threads: 1 }));
+  return nodeEngine;
+}
+
+/** A test file's set-up (top-level await): `root` served on 127.0.0.1 (the built page unless
+ * given; null: no server), cross-origin isolated unless `isolated` is false, one Chromium, and with
+ * `engine` the package's engine in Node; the browser and server close after the file's tests. */
+export async function setUp({ root = DIST, isolated = true, engine = false } = {}) {
+  const server = root === null ? undefined : await serve(root, { isolated });
+  const browser = await launch();
+  after(async () => {
+    await browser.close();
+    server?.close();
+  });
+  return { server, browser, engine: engine ? await packageEngine() : undefined };
 }
 
 /** A page that fails the test on console errors and records every request it makes; `init` runs

@@ -1,22 +1,12 @@
 // <attn-causal-mask> on its slide: the shipped sorting model run before and after a change of one
 // token; with the causal mask every earlier position's logits are bit-for-bit the same, without
 // it they move.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage } from './browser.mjs';
-import { DIST, serve } from './server.mjs';
+import { openPage, setUp } from './browser.mjs';
 import { canvasColours, fitsSlide, screenshotSlide } from './widget-checks.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const { server, browser } = await setUp();
 
 /** the comparison table: [position, token, max |Δ|, verdict] per position */
 const positions = (widget) => widget.locator('table.positions tbody tr').evaluateAll((trs) =>

@@ -1,28 +1,17 @@
 // <attn-components> on the components slide: the seminar sentence's vectors after each component of
 // one layer of the trained coreference model, from the engine's trace; each picture's range and the
 // statistics of the highlighted token equal what the package computes in Node from the same files.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage } from './browser.mjs';
-import { DIST, serve } from './server.mjs';
+import { openPage, setUp } from './browser.mjs';
 import { canvasColours, screenshotSlide, shippedModel, slideReady } from './widget-checks.mjs';
 
 const SENTENCE = 'the cat sat on the mat because it was soft';
 const STAGES = ['embed.tokens', 'embed.positions', 'layer{L}.in', 'layer{L}.ln_1', 'layer{L}.attn.out',
   'layer{L}.residual_1', 'layer{L}.mlp.act', 'layer{L}.out'];
 
-let server;
-let browser;
-let model;
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-  model = await shippedModel('coreference');
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const { server, browser } = await setUp();
+const model = await shippedModel('coreference');
 
 /** the engine's trace of one layer in Node: every stage's matrix */
 function traced(layer) {

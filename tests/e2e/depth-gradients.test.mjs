@@ -2,11 +2,10 @@
 // seeded stack of blocks, with residual connections and without, equal to what the package computes
 // in Node; without norms and without residuals it vanishes by orders of magnitude, with a LayerNorm
 // before every sub-layer it does not, and exact zeros (float32 underflow) are named, not dropped.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage } from './browser.mjs';
-import { DIST, serve } from './server.mjs';
-import { canvasColours, fitsSlide, screenshotSlide, slideReady } from './widget-checks.mjs';
+import { openPage, setUp } from './browser.mjs';
+import { canvasColours, equalTo, eventually, fitsSlide, screenshotSlide, slideReady } from './widget-checks.mjs';
 
 const PLACEMENTS = {
   pre: { norm: 'layer_norm', preNorm: true },
@@ -14,18 +13,7 @@ const PLACEMENTS = {
   none: { norm: 'none', preNorm: true },
 };
 
-let server;
-let browser;
-let engine;
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-  engine = await (await import('../../build/package/index.js')).loadAttnlab({ threads: 1 });
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const { server, browser, engine } = await setUp({ engine: true });
 
 /** the engine's parameter gradient norms in Node, with and without residuals */
 function measured(layers, placement) {
@@ -38,15 +26,9 @@ function measured(layers, placement) {
 async function checkTable(widget, layers, placement) {
   const [withSkips, withoutSkips] = measured(layers, placement);
   const want = withSkips.map((v, i) => [i + 1, v, withoutSkips[i]].map((x) => Number(x.toPrecision(4))));
-  let shown;
-  for (let attempt = 0; attempt < 300; attempt++) {
-    shown = await widget.locator('table').filter({ hasText: 'parameter gradient norm per layer' }).evaluate((table) =>
-      [...table.rows].slice(1).map((tr) => [...tr.cells].map((c) =>
-        (c.textContent.includes('underflow') ? 0 : Number(c.textContent.replaceAll('−', '-'))))))
-      .catch(() => undefined);
-    if (JSON.stringify(shown) === JSON.stringify(want)) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const shown = await eventually(() => widget.locator('table').filter({ hasText: 'parameter gradient norm per layer' }).evaluate((table) =>
+    [...table.rows].slice(1).map((tr) => [...tr.cells].map((c) =>
+      (c.textContent.includes('underflow') ? 0 : Number(c.textContent.replaceAll('−', '-')))))), equalTo(want));
   assert.deepEqual(shown, want, `${placement}, ${layers} layers`);
   return { withSkips, withoutSkips };
 }

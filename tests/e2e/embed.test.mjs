@@ -1,22 +1,12 @@
 // embed.html and every widget's "Share": the embed code copied from a widget in the deck is an
 // iframe of embed.html showing that widget alone with the same settings; the embed page keeps its
 // hash in step with the reader's changes, follows a new hash, and names the widgets for a bad one.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage } from './browser.mjs';
-import { DIST, serve } from './server.mjs';
+import { openPage, setUp } from './browser.mjs';
 import { canvasColours, slideReady } from './widget-checks.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const { server, browser } = await setUp();
 
 describe('embedding one widget', () => {
   it('copies an iframe of this view from the deck, which shows the widget with the same settings', async () => {

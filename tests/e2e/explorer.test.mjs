@@ -2,22 +2,12 @@
 // soft ⇄ hungry switch, the head and model views, words outside the vocabulary, text outside the
 // language, and hostile input shown as text. The expected weights are the ones README pins (and
 // ctest checks through examples/05_coreference_attention).
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, SCREENSHOTS } from './browser.mjs';
-import { DIST, serve } from './server.mjs';
+import { openPage, SCREENSHOTS, setUp } from './browser.mjs';
 import { canvasColours, screenshotSlide } from './widget-checks.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const { server, browser } = await setUp();
 
 const PINNED = {
   'layer 1, head 0': ['0.000', '0.000', '0.000', '0.000', '0.000', '1.000', '0.000', '0.000', '0.000', '0.000'],

@@ -1,27 +1,16 @@
 // A widget's downloads: the PNG of its pictures decodes at twice the widget's size and is not blank,
 // the CSV parses to the engine's numbers (as the package computes them in Node), the SVG of a
 // diagram is a standalone SVG; the file names say which widget and settings.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { launch, openPage } from './browser.mjs';
-import { DIST, serve } from './server.mjs';
+import { openPage, setUp } from './browser.mjs';
 import { shippedModel, slideReady } from './widget-checks.mjs';
 
 const SENTENCE = 'the cat sat on the mat because it was soft';
 
-let server;
-let browser;
-let model;
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-  model = await shippedModel('coreference');
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const { server, browser } = await setUp();
+const model = await shippedModel('coreference');
 
 /** clicks one of the widget's Share/Save buttons and returns the download's name and bytes */
 async function save(page, widget, label) {

@@ -2,37 +2,19 @@
 // model of each, and the shipped encoder-decoder reversing letters: its output and its
 // cross-attention's argmax on the anti-diagonal for a string it never trained on, equal to the
 // package's engine in Node.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage } from './browser.mjs';
-import { DIST, serve } from './server.mjs';
-import { canvasColours, fitsSlide, screenshotSlide, shippedModel, slideReady } from './widget-checks.mjs';
+import { openPage, setUp } from './browser.mjs';
+import { canvasColours, eventually, fitsSlide, screenshotSlide, shippedModel, slideReady } from './widget-checks.mjs';
 
-let server;
-let browser;
-let engine;
-let model;
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-  model = await shippedModel('reverse-seq2seq');
-  engine = await (await import('../../build/package/index.js')).loadAttnlab({ threads: 1 });
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const { server, browser, engine } = await setUp({ engine: true });
+const model = await shippedModel('reverse-seq2seq');
 
 /** the cross-attention table's rows (without the header column), once it has `rows` rows */
 async function crossAttention(widget, rows) {
-  let shown = [];
-  for (let attempt = 0; attempt < 100 && shown.length !== rows; attempt++) {
-    shown = await widget.locator('table').filter({ hasText: 'writes \\ reads' }).evaluate((table) =>
-      [...table.rows].slice(1).map((tr) => [...tr.cells].slice(1).map((c) => Number(c.textContent))))
-      .catch(() => []);
-    if (shown.length !== rows) await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return shown;
+  return await eventually(() => widget.locator('table').filter({ hasText: 'writes \\ reads' }).evaluate((table) =>
+    [...table.rows].slice(1).map((tr) => [...tr.cells].slice(1).map((c) => Number(c.textContent)))),
+  (shown) => shown?.length === rows) ?? [];
 }
 
 describe('the three families', () => {

@@ -1,31 +1,18 @@
 // <attn-ffn> on its slide: the four non-linearities and their slopes as the engine computes them,
 // the trained coreference model's FFN on one token of the seminar sentence (input, hidden layer
 // before and after GELU, output) equal to the package's trace in Node, and the parameters of one FFN.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage } from './browser.mjs';
-import { DIST, serve } from './server.mjs';
-import { canvasColours, fitsSlide, plotSeries, screenshotSlide, shippedModel, slideReady } from './widget-checks.mjs';
+import { openPage, setUp } from './browser.mjs';
+import { canvasColours, equalTo, eventually, fitsSlide, plotSeries, screenshotSlide, shippedModel, slideReady } from './widget-checks.mjs';
 
 const SENTENCE = 'the cat sat on the mat because it was soft';
 const X = Array.from({ length: 161 }, (_, i) => Number((-4 + i * 0.05).toFixed(2)));
 const NAMES = { relu: 'ReLU', gelu: 'GELU', gelu_tanh: 'GELU (tanh)', swiglu: 'Swish (SwiGLU’s gate)' };
 const STAGES = ['ln_2', 'mlp.hidden', 'mlp.act', 'mlp.out'];
 
-let server;
-let browser;
-let engine;
-let model;
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-  engine = await (await import('../../build/package/index.js')).loadAttnlab({ threads: 1 });
-  model = await shippedModel('coreference');
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const { server, browser, engine } = await setUp({ engine: true });
+const model = await shippedModel('coreference');
 
 // (+ 0: the page never shows −0)
 const round = (v, decimals) => Number(v.toFixed(decimals)) + 0;
@@ -40,14 +27,8 @@ function tokenRows(layer, token) {
 /** the four strips' screen-reader tables, once they show the expected rows (4 decimals) */
 async function checkStrips(widget, layer, token) {
   const want = tokenRows(layer, token).map((row) => row.map((v) => round(v, 4)));
-  let shown;
-  for (let attempt = 0; attempt < 300; attempt++) {
-    shown = await widget.locator('.strips table').evaluateAll((tables) => tables.map((table) =>
-      [...table.rows[1].cells].slice(1).map((c) => Number(c.textContent.replaceAll('−', '-')))))
-      .catch(() => undefined);
-    if (JSON.stringify(shown) === JSON.stringify(want)) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const shown = await eventually(() => widget.locator('.strips table').evaluateAll((tables) => tables.map((table) =>
+    [...table.rows[1].cells].slice(1).map((c) => Number(c.textContent.replaceAll('−', '-'))))), equalTo(want));
   assert.deepEqual(shown?.map((r) => r.length), [64, 128, 128, 64], 'the shapes 1×64, 1×128, 1×128, 1×64');
   assert.deepEqual(shown, want, `layer ${layer}, token ${token}`);
   return tokenRows(layer, token);

@@ -1,28 +1,19 @@
 // <attn-four-steps> on the self-attention slide: the trained coreference model's attention on the
 // seminar sentence, one step per → (projections, scores, softmax, weighted sum), each drawn as a
 // heatmap with the model's shapes.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { launch, openPage } from './browser.mjs';
-import { DIST, serve } from './server.mjs';
+import { openPage, setUp } from './browser.mjs';
+import { DIST } from './server.mjs';
 import { canvasColours, screenshotSlide, slideReady } from './widget-checks.mjs';
 
 const config = JSON.parse(readFileSync(join(DIST, 'models/coreference/config.json'), 'utf8'));
 const N = 'the cat sat on the mat because it was soft'.split(' ').length;
 const D_K = config.d_model / config.n_heads;
 
-let server;
-let browser;
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const { server, browser } = await setUp();
 
 /** the panels drawn (not waiting for a later step), with their shapes and distinct colours */
 const drawn = (widget) => widget.locator('.step:not(.pending)').evaluateAll((panels) => panels.map((p) => p.dataset.panel));

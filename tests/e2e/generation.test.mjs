@@ -2,24 +2,13 @@
 // greedily and sampled (temperature, top-k, top-p, seed); the continuations and the probabilities
 // shown equal the package's engine in Node, temperature 0 is deterministic, and a generated
 // character's attention is drawn over the text before it.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage } from './browser.mjs';
-import { DIST, serve } from './server.mjs';
-import { canvasColours, fitsSlide, screenshotSlide, shippedModel, slideReady } from './widget-checks.mjs';
+import { openPage, setUp } from './browser.mjs';
+import { canvasColours, eventually, fitsSlide, screenshotSlide, shippedModel, slideReady } from './widget-checks.mjs';
 
-let server;
-let browser;
-let model;
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-  model = await shippedModel('fortunes');
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const { server, browser } = await setUp();
+const model = await shippedModel('fortunes');
 
 /** the end of a fortune: both continuations stop after it */
 const EOS = 3;
@@ -36,13 +25,7 @@ function continuation(text, steps, sampling) {
 
 /** the text of a line once it equals `want` (the widget re-renders after each change) */
 async function lineText(widget, line, want) {
-  let text;
-  for (let attempt = 0; attempt < 100; attempt++) {
-    text = await widget.locator(`.text.${line}`).textContent();
-    if (text === want) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return text;
+  return eventually(() => widget.locator(`.text.${line}`).textContent(), (text) => text === want);
 }
 
 describe('generation', () => {

@@ -1,35 +1,19 @@
 // <attn-kv-cache> on its slide: the shipped language model decodes greedily through its KV cache;
 // every step adds one row of keys and values per layer, projects only the new token, and the
 // result equals the engine's full recompute; the numbers equal the package's engine in Node.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage } from './browser.mjs';
-import { DIST, serve } from './server.mjs';
-import { canvasColours, fitsSlide, screenshotSlide, shippedModel, slideReady } from './widget-checks.mjs';
+import { openPage, setUp } from './browser.mjs';
+import { canvasColours, eventually, fitsSlide, screenshotSlide, shippedModel, slideReady } from './widget-checks.mjs';
 
-let server;
-let browser;
-let model;
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-  model = await shippedModel('fortunes');
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const { server, browser } = await setUp();
+const model = await shippedModel('fortunes');
 
 /** the widget's check table { quantity: value }, once it reports `length` tokens in the cache */
 async function facts(widget, length) {
-  let shown = {};
-  for (let attempt = 0; attempt < 100 && shown['tokens in the cache'] !== length; attempt++) {
-    shown = await widget.locator('table').filter({ hasText: 'cache bytes' }).evaluate((table) =>
-      Object.fromEntries([...table.rows].slice(1).map((tr) => [tr.cells[0].textContent, Number(tr.cells[1].textContent.replaceAll('−', '-'))])))
-      .catch(() => ({}));
-    if (shown['tokens in the cache'] !== length) await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return shown;
+  return await eventually(() => widget.locator('table').filter({ hasText: 'cache bytes' }).evaluate((table) =>
+    Object.fromEntries([...table.rows].slice(1).map((tr) => [tr.cells[0].textContent, Number(tr.cells[1].textContent.replaceAll('−', '-'))]))),
+  (shown) => shown?.['tokens in the cache'] === length) ?? {};
 }
 
 /** the prompt and `steps` greedy tokens through the Node engine's cache, and the cache's size */

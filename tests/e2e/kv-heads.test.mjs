@@ -1,24 +1,12 @@
 // <attn-kv-heads> on its slide: eight query heads grouped over 8, 2 or 1 key/value heads (heads
 // sharing K and V still differ), and the parameters and KV-cache bytes of MHA, GQA and MQA for the
 // model the reader sizes, equal to the engine's.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage } from './browser.mjs';
-import { DIST, serve } from './server.mjs';
-import { canvasColours, fitsSlide, screenshotSlide, slideReady } from './widget-checks.mjs';
+import { openPage, setUp } from './browser.mjs';
+import { canvasColours, equalTo, eventually, fitsSlide, screenshotSlide, slideReady } from './widget-checks.mjs';
 
-let server;
-let browser;
-let engine;
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-  engine = await (await import('../../build/package/index.js')).loadAttnlab({ threads: 1 });
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const { server, browser, engine } = await setUp({ engine: true });
 
 /** the exact numbers behind the budget table: { parameters: [MHA, GQA, MQA], 'KV-cache bytes': […] } */
 const budgetShown = (widget) => widget.locator('table').filter({ hasText: 'KV-cache bytes' }).evaluate((table) =>
@@ -33,13 +21,7 @@ const headWeights = (widget) => widget.locator('.heads figure table').evaluateAl
 async function checkBudget(widget, { d, heads, groups, layers, n, bytesPerValue }) {
   const expected = [heads, groups, 1].map((kvHeads) => engine.attentionBudget({ d, heads, kvHeads, layers, n, bytesPerValue }));
   const want = { parameters: expected.map((b) => b.parameters), 'KV-cache bytes': expected.map((b) => b.kvCacheBytes) };
-  let shown;
-  for (let attempt = 0; attempt < 50; attempt++) {
-    shown = await budgetShown(widget);
-    if (JSON.stringify(shown) === JSON.stringify(want)) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  assert.deepEqual(shown, want);
+  assert.deepEqual(await eventually(() => budgetShown(widget), equalTo(want)), want);
 }
 
 describe('multi-query and grouped-query attention', () => {

@@ -1,21 +1,11 @@
 // <attn-multi-head> on its slide: the four heads of a layer of the trained model side by side, what
 // each head's "it" looks at, and Concat(head_1…head_h)·W_O with the shapes of a real forward pass.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage } from './browser.mjs';
-import { DIST, serve } from './server.mjs';
+import { openPage, setUp } from './browser.mjs';
 import { canvasColours, screenshotSlide } from './widget-checks.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const { server, browser } = await setUp();
 
 describe('multi-head attention', () => {
   it('shows four heads and the shapes of Concat and W_O for the seminar sentence', async () => {

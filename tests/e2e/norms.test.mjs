@@ -1,37 +1,20 @@
 // <attn-norms> on its slide: LayerNorm and RMSNorm of the vector the reader types, with the
 // engine's statistics, outputs and Jacobians; a malformed vector is named and can be corrected.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage } from './browser.mjs';
-import { DIST, serve } from './server.mjs';
-import { canvasColours, fitsSlide, screenshotSlide, slideReady } from './widget-checks.mjs';
+import { openPage, setUp } from './browser.mjs';
+import { canvasColours, equalTo, eventually, fitsSlide, screenshotSlide, slideReady } from './widget-checks.mjs';
 
-let server;
-let browser;
-let engine;
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-  engine = await (await import('../../build/package/index.js')).loadAttnlab({ threads: 1 });
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const { server, browser, engine } = await setUp({ engine: true });
 
 /** the rows x, LayerNorm(x), RMSNorm(x) as shown to screen readers, once they are `expected` (to 4 decimals) */
 async function checkOutputs(widget, x, gamma, beta) {
   const d = x.length;
   const r = engine.norms({ x, d, gamma: new Array(d).fill(gamma), beta: new Array(d).fill(beta) });
   const want = [x, Array.from(r.layerNorm.data), Array.from(r.rmsNorm.data)].map((row) => row.map((v) => Number(v.toFixed(4))));
-  let shown;
-  for (let attempt = 0; attempt < 50; attempt++) {
-    shown = await widget.locator('table').filter({ hasText: 'LayerNorm(x)' }).evaluate((table) =>
-      [...table.rows].slice(1).map((tr) => [...tr.cells].slice(1).map((c) => Number(c.textContent.replaceAll('−', '-')))))
-      .catch(() => undefined);
-    if (JSON.stringify(shown) === JSON.stringify(want)) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const shown = await eventually(() => widget.locator('table').filter({ hasText: 'LayerNorm(x)' }).evaluate((table) =>
+    [...table.rows].slice(1).map((tr) => [...tr.cells].slice(1).map((c) => Number(c.textContent.replaceAll('−', '-'))))),
+  equalTo(want));
   assert.deepEqual(shown, want);
   const stats = await widget.locator('.stats').textContent();
   assert.ok(stats.includes(`μ = ${r.mean.toFixed(3).replace('-', '−')}`) && stats.includes(`σ² = ${r.variance.toFixed(3)}`), stats);

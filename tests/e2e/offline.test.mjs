@@ -1,27 +1,18 @@
 // build/offline/attnlab.html, the deck as one file: opened from file:// with every network request
 // refused, the engine (single-thread) and the models come from inside the page, nothing fails, the
 // explorer reads "it" as "mat" and the worked example's softmax row is the engine's.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, statSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { launch } from './browser.mjs';
+import { setUp } from './browser.mjs';
 import { slideReady } from './widget-checks.mjs';
 
 const OFFLINE = new URL('../../build/offline/attnlab.html', import.meta.url);
-const PACKAGE = new URL('../../build/package/index.js', import.meta.url);
 const fixed = (values, decimals) => Array.from(values, (v) => v.toFixed(decimals).replace('-', '−'));
 
-let browser;
-let engine;
-before(async () => {
-  assert.ok(existsSync(OFFLINE), 'build/offline/attnlab.html is missing: bash scripts/build.sh web');
-  browser = await launch();
-  engine = await (await import(PACKAGE.href)).loadAttnlab({ threads: 1 });
-});
-after(async () => {
-  await browser?.close();
-});
+assert.ok(existsSync(OFFLINE), 'build/offline/attnlab.html is missing: bash scripts/build.sh web');
+const { browser, engine } = await setUp({ root: null, engine: true });
 
 /** the offline page at `hash`, with any request to a network refused and recorded */
 async function open(hash) {

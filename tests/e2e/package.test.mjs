@@ -1,21 +1,11 @@
 // The package in a page: examples/js/index.html loads the engine on the main thread and a model
 // in a Web Worker, from the repository root served with cross-origin isolation.
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { launch, openPage, SCREENSHOTS } from './browser.mjs';
-import { serve } from './server.mjs';
+import { openPage, SCREENSHOTS, setUp } from './browser.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await serve(fileURLToPath(new URL('../../', import.meta.url)));
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const { server, browser } = await setUp({ root: fileURLToPath(new URL('../../', import.meta.url)) });
 
 it('runs the engine in a worker without blocking the page', { timeout: 120000 }, async () => {
   const { page, problems, requests, close } = await openPage(browser, `${server.url}examples/js/index.html`);

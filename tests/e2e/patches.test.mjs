@@ -2,24 +2,12 @@
 // over the patches (plus sinusoidal positions). The query patch's weights shown are the engine's for
 // the same image; on the checkerboard a patch attends to its own colour; the patch size sets the
 // number of patches; a drawing goes into the link and comes back from it.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage } from './browser.mjs';
-import { DIST, serve } from './server.mjs';
+import { openPage, setUp } from './browser.mjs';
 import { canvasColours, fitsSlide, screenshotSlide, slideReady } from './widget-checks.mjs';
 
-let server;
-let browser;
-let engine;
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-  engine = await (await import('../../build/package/index.js')).loadAttnlab({ threads: 1 });
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const { server, browser, engine } = await setUp({ engine: true });
 
 const SIDE = 32;
 

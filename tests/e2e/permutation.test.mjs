@@ -1,22 +1,12 @@
 // <attn-permutation> on its slide: without positions, the shuffled sentence's attention outputs are
 // the sentence's own rows, moved (difference ≈ 0); with the sinusoidal table added they are not; the
 // outputs shown are the engine's for the shipped model's word vectors.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage } from './browser.mjs';
-import { DIST, serve } from './server.mjs';
+import { openPage, setUp } from './browser.mjs';
 import { canvasColours, fitsSlide, screenshotSlide, shippedModel, slideReady } from './widget-checks.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const { server, browser } = await setUp();
 
 const number = (text) => Number(text.replace('−', '-').replace('e−', 'e-'));
 /** the largest |difference| the widget reports */

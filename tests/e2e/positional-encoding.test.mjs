@@ -1,20 +1,11 @@
 // <attn-positional-encoding> on its slide: every scheme drawn by the engine, sliders redraw it, and
 // its settings live in the URL.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, SCREENSHOTS } from './browser.mjs';
-import { DIST, serve } from './server.mjs';
+import { openPage, SCREENSHOTS, setUp } from './browser.mjs';
+import { eventually } from './widget-checks.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const { server, browser } = await setUp();
 
 /** distinct colours on each visible canvas of the widget (a blank canvas has one) */
 const colours = (widget) => widget.locator('canvas').evaluateAll((canvases) => canvases.filter((c) => c.checkVisibility()).map((c) => {
@@ -69,13 +60,9 @@ describe('positional encodings', () => {
     }));
     await page.waitForFunction(() => document.querySelector('attn-positional-encoding').shadowRoot
       .querySelectorAll('figure.heatmap table').length >= 5);
-    let plain;
-    let biased;
-    for (let attempt = 0; attempt < 50 && !(biased < plain / 3); attempt++) {
-      // the tables after the bias's: the head without, then with it (rewritten a frame after the picture)
-      [plain, biased] = (await distance()).slice(-2);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    // the tables after the bias's: the head without, then with it (rewritten a frame after the picture)
+    const [plain, biased] = await eventually(async () => (await distance()).slice(-2),
+      ([without, withBias] = []) => withBias < without / 3) ?? [];
     assert.ok(biased < plain / 3, `mean |i − j| under the weights: ${plain} without the bias, ${biased} with it`);
     await page.screenshot({ path: `${SCREENSHOTS}positional-alibi.png` });
     assert.deepEqual(problems, []);

@@ -2,26 +2,16 @@
 // keys keep moving the slides after a click into a widget or an embedded iframe, a field being typed
 // into keeps its keys, fragments step the worked example, a hover under the deck's scale finds the
 // cell under the pointer, pictures are painted at that scale, and ?print-pdf draws every widget.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { launch, openPage } from './browser.mjs';
-import { serve } from './server.mjs';
-import { canvasColours, slideReady } from './widget-checks.mjs';
+import { openPage, setUp } from './browser.mjs';
+import { canvasColours, nextFrames, slideReady } from './widget-checks.mjs';
 
 const DECK = new URL('../../build/examples/reveal/', import.meta.url).pathname;
 
-let server;
-let browser;
-before(async () => {
-  assert.ok(existsSync(`${DECK}index.html`), 'build/examples/reveal is missing: bash scripts/build.sh package');
-  server = await serve(DECK, { isolated: false });
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+assert.ok(existsSync(`${DECK}index.html`), 'build/examples/reveal is missing: bash scripts/build.sh package');
+const { server, browser } = await setUp({ root: DECK, isolated: false });
 
 /** the deck at `slide`, ready, with the widgets of the shown slide drawn */
 async function openDeck(slide, { viewport = { width: 1280, height: 800 }, query = '' } = {}) {
@@ -89,8 +79,9 @@ describe('attnlab/reveal in a reveal.js deck', () => {
     const posted = await page.evaluate(() => window.enginePosts);
     for (const h of [1, 2, 3, 2, 1, 0]) {
       await page.evaluate((index) => window.deck.slide(index), h);
-      await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 300)));
+      await nextFrames(page);
     }
+    await slideReady(page, '.slides');
     assert.equal(await page.evaluate(() => window.enginePosts), posted, 'no engine call for slides already drawn');
     assert.deepEqual(problems, []);
     await close();

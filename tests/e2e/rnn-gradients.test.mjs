@@ -1,22 +1,12 @@
 // <attn-rnn-gradients> on its slide: the engine's gradients through a tanh RNN fade with the
 // distance from the last position, through one attention layer they do not; T sequential steps
 // against 1.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage } from './browser.mjs';
-import { DIST, serve } from './server.mjs';
+import { openPage, setUp } from './browser.mjs';
 import { canvasColours, fitsSlide, plotSeries, screenshotSlide } from './widget-checks.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const { server, browser } = await setUp();
 
 const RNN = 'RNN: ‖∂L/∂xₜ‖';
 const ATTENTION = 'attention: ‖∂L/∂xₜ‖';

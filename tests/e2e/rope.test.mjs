@@ -1,11 +1,9 @@
 // <attn-rope> on its slide: the rotated query and key drawn, the score the engine computes, and
 // RoPE's promise kept: shifting both positions together leaves the score where it was.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage } from './browser.mjs';
-import { DIST, serve } from './server.mjs';
+import { openPage, setUp } from './browser.mjs';
 import { canvasColours, fitsSlide, screenshotSlide, slideReady } from './widget-checks.mjs';
-import { loadAttnlab } from '../../build/package/index.js';
 
 const N = 32;
 const D = 8;
@@ -29,18 +27,8 @@ function ropeScores(engine) {
     cAttnBias: new Float32Array(3 * D), cProjWeight, cProjBias: new Float32Array(D), trace: ['scores'] }).heads[0].scores.data;
 }
 
-let server;
-let browser;
-let expected;
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-  expected = ropeScores(await loadAttnlab({ threads: 1 }));
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const { server, browser, engine } = await setUp({ engine: true });
+const expected = ropeScores(engine);
 
 const number = (text) => Number(text.trim().replaceAll('−', '-'));
 

@@ -1,21 +1,11 @@
 // <attn-scaling> on its slide: the engine's measured variance of q·k is d_k and 1 after the
 // scale; without the scale a wide key's softmax turns one-hot and its gradient dies.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage } from './browser.mjs';
-import { DIST, serve } from './server.mjs';
+import { openPage, setUp } from './browser.mjs';
 import { canvasColours, fitsSlide, plotSeries, screenshotSlide } from './widget-checks.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const { server, browser } = await setUp();
 
 /** the statistics table: { 'unscaled, q·k': [entropy, max weight, ‖J‖], 'scaled, …': […] } */
 const statistics = (widget) => widget.locator('table.stats').evaluate((table) => Object.fromEntries(

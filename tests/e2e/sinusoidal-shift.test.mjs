@@ -1,24 +1,12 @@
 // <attn-sinusoidal-shift> on its slide: T_k·PE(pos), from the rotation alone, lands on the table's
 // row pos + k (difference < 1e-5), at the reader's position, shift and width; the rows shown are
 // the engine's.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage } from './browser.mjs';
-import { DIST, serve } from './server.mjs';
+import { openPage, setUp } from './browser.mjs';
 import { canvasColours, fitsSlide, screenshotSlide, slideReady } from './widget-checks.mjs';
 
-let server;
-let browser;
-let engine;
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-  engine = await (await import('../../build/package/index.js')).loadAttnlab({ threads: 1 });
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const { server, browser, engine } = await setUp({ engine: true });
 
 const number = (text) => Number(text.replaceAll('−', '-'));
 /** the three rows the widget shows (its screen-reader table, 4 decimals) */

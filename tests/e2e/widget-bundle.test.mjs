@@ -2,12 +2,12 @@
 // in another folder, without cross-origin isolation, and from another origin; the widgets render,
 // share one single-thread engine, find the engine and the models beside the bundle, and the
 // module's exports are the ones its hand-written declaration promises.
-import { after, before, describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launch, openPage } from './browser.mjs';
+import { openPage, setUp } from './browser.mjs';
 import { serve } from './server.mjs';
 import { canvasColours, slideReady } from './widget-checks.mjs';
 
@@ -24,20 +24,13 @@ const lecture = (src) => `<!doctype html><meta charset="utf-8"><title>Lecture 7<
   window.lecture = { widgets, info: await engineInfo() };
 </script>`;
 
-let scratch;
-let browser;
-before(async () => {
-  assert.ok(existsSync(join(BUNDLE, 'attnlab-widgets.js')), 'build/package/widgets is missing: bash scripts/build.sh package');
-  scratch = mkdtempSync(join(tmpdir(), 'attnlab-lecture-'));
-  mkdirSync(join(scratch, 'course/week7'), { recursive: true });
-  cpSync(BUNDLE, join(scratch, 'vendor/attnlab'), { recursive: true });
-  writeFileSync(join(scratch, 'course/week7/index.html'), lecture('../../vendor/attnlab/attnlab-widgets.js'));
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  rmSync(scratch, { recursive: true, force: true });
-});
+assert.ok(existsSync(join(BUNDLE, 'attnlab-widgets.js')), 'build/package/widgets is missing: bash scripts/build.sh package');
+const scratch = mkdtempSync(join(tmpdir(), 'attnlab-lecture-'));
+mkdirSync(join(scratch, 'course/week7'), { recursive: true });
+cpSync(BUNDLE, join(scratch, 'vendor/attnlab'), { recursive: true });
+writeFileSync(join(scratch, 'course/week7/index.html'), lecture('../../vendor/attnlab/attnlab-widgets.js'));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+const { browser } = await setUp({ root: null });
 
 async function check(page, problems, requests, origins) {
   await page.waitForFunction(() => window.lecture, null, { timeout: 60000 });

@@ -3,10 +3,8 @@
 // themes, for a person to look at.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openPage, SCREENSHOTS } from './browser.mjs';
+import { openPage, packageEngine, SCREENSHOTS } from './browser.mjs';
 import { DIST } from './server.mjs';
-
-const PACKAGE = new URL('../../build/package/index.js', import.meta.url);
 
 /** An `init` script for openPage: records the page's main-thread tasks over 50 ms of wall time
  * (the 'longtask' API) from its first script on. */
@@ -21,9 +19,9 @@ export function recordLongTasks() {
 export const longTasksBetween = (page, from = 0, to = Infinity) => page.evaluate(([start, end]) =>
   globalThis.longTasks.filter((t) => t.start >= start && t.start <= end), [from, to === Infinity ? Number.MAX_VALUE : to]);
 
-/** the package's engine in Node (single thread) with one of the built page's shipped models loaded */
+/** one of the built page's shipped models, loaded into the package's engine in Node */
 export async function shippedModel(name) {
-  const engine = await (await import(PACKAGE.href)).loadAttnlab({ threads: 1 });
+  const engine = await packageEngine();
   const folder = join(DIST, 'models', name);
   return engine.loadModel({ weights: new Uint8Array(readFileSync(join(folder, 'model.safetensors'))),
     config: readFileSync(join(folder, 'config.json'), 'utf8'), vocab: readFileSync(join(folder, 'vocab.json'), 'utf8') });
@@ -67,38 +65,86 @@ export function tasksBetween(trace, from, to) {
   }));
 }
 
+/** the widgets that time or train in the browser once shown, busy until their last point is in */
+export const MEASURING_WIDGETS = ['attn-complexity', 'attn-flash', 'attn-scaling-laws'];
+
 /** every widget under `scope` (default: the active slide) is defined and has painted its latest
  * picture; those in the window have written their latest numbers into their screen-reader tables
- * too (the others write theirs when they come into view) */
-export const slideReady = (page, scope = 'section.slide.active') => page.waitForFunction((selector) => {
-  const inWindow = (e) => {
-    const box = e.getBoundingClientRect();
-    return e.checkVisibility() && box.bottom > 0 && box.right > 0 && box.top < innerHeight && box.left < innerWidth;
+ * too (the others write theirs when they come into view). With `measured: false`, a measuring
+ * widget is ready once it has painted a first picture, however many points it still has to go.
+ * After two minutes it fails, naming the widgets still waited for. */
+export async function slideReady(page, scope = 'section.slide.active', { measured = true } = {}) {
+  const pending = ([selector, measuring]) => {
+    const inWindow = (e) => {
+      const box = e.getBoundingClientRect();
+      return e.checkVisibility() && box.bottom > 0 && box.right > 0 && box.top < innerHeight && box.left < innerWidth;
+    };
+    const painted = (e) => e.dataset.ready === 'true' && (!e.hasAttribute('aria-busy') || measuring.includes(e.localName));
+    return [...document.querySelectorAll(`${selector} *`)].filter((e) => e.localName.startsWith('attn-'))
+      .filter((e) => !(customElements.get(e.localName) && painted(e) && !(inWindow(e) && e.shadowRoot?.querySelector('.sr-table[aria-busy]'))))
+      .map((e) => `<${e.localName}> in #${e.closest('section')?.id}: ${customElements.get(e.localName) ? '' : 'undefined, '}`
+        + `ready=${e.dataset.ready}, busy=${e.hasAttribute('aria-busy')}, says "${e.shadowRoot?.textContent.trim().slice(0, 80) ?? ''}"`);
   };
-  return [...document.querySelectorAll(`${selector} *`)].filter((e) => e.localName.startsWith('attn-'))
-    .every((e) => customElements.get(e.localName) && e.dataset.ready === 'true' && !e.hasAttribute('aria-busy')
-      && !(inWindow(e) && e.shadowRoot?.querySelector('.sr-table[aria-busy]')));
-}, scope, { timeout: 120000 });
+  const args = [scope, measured ? [] : MEASURING_WIDGETS];
+  try {
+    await page.waitForFunction(`(${pending})(${JSON.stringify(args)}).length === 0`, null, { timeout: 120000 });
+  } catch (error) {
+    const left = await page.evaluate(pending, args).catch(() => []);
+    throw new Error(`${error.message}; not ready: ${left.join('; ') || 'none (it was the page)'}`);
+  }
+}
 
-/** Screenshots `${SCREENSHOTS}<name>-<width>-<theme>.png` of `url` at 1280×720 and 1920×1080, light
- * and dark; returns their paths and any console problems. */
-export async function screenshotSlide(browser, url, name) {
+/** Calls `read` again until `done` holds for what it returns, or `timeout` ms have passed, and
+ * returns the last value read (undefined where `read` threw): a widget writes its screen-reader
+ * table a frame or more after its picture, and a table being rewritten may not exist for a moment. */
+export async function eventually(read, done, { timeout = 30000 } = {}) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const value = await read().catch(() => undefined);
+    if (done(value) || Date.now() > end) return value;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Waits until the widget (a locator) has painted and is not busy: no render, no measurement or
+ * training under way. What a paused or cancelled widget shows then stays, unless it runs on. */
+export const untilIdle = (widget) => widget.evaluate((element) => new Promise((resolve) => {
+  const check = () => (element.dataset.ready !== 'true' || element.hasAttribute('aria-busy') ? requestAnimationFrame(check) : resolve());
+  check();
+}));
+
+/** the same JSON, for `eventually` */
+export const equalTo = (want) => (value) => JSON.stringify(value) === JSON.stringify(want);
+
+/** two animation frames on: a deck rescaled by a resize has laid out, and canvases redrawn at the new scale */
+export const nextFrames = (page) => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+
+/** Screenshots `${SCREENSHOTS}<name>-<width>-<theme>.png` of the page as it is, at 1280×720 and
+ * 1920×1080, light and dark (the system theme switched, as a reader's would), for a person to look
+ * at; returns their paths and leaves the page light at 1280×720. */
+export async function screenshotPage(page, name) {
   const paths = [];
-  const problems = [];
   for (const colorScheme of ['light', 'dark']) {
-    const opened = await openPage(browser, url, { colorScheme });
+    await page.emulateMedia({ colorScheme });
     for (const [width, height] of [[1280, 720], [1920, 1080]]) {
-      await opened.page.setViewportSize({ width, height });
-      await slideReady(opened.page);
-      // the deck rescales on resize and canvases redraw at the new scale on the next frame
-      await opened.page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      await page.setViewportSize({ width, height });
+      await slideReady(page);
+      await nextFrames(page);
       const path = `${SCREENSHOTS}${name}-${width}-${colorScheme}.png`;
-      await opened.page.screenshot({ path });
+      await page.screenshot({ path });
       paths.push(path);
     }
-    problems.push(...opened.problems);
-    await opened.close();
   }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1280, height: 720 });
+  return paths;
+}
+
+/** screenshotPage of `url` opened afresh; returns the paths and any console problems */
+export async function screenshotSlide(browser, url, name) {
+  const { page, problems, close } = await openPage(browser, url);
+  const paths = await screenshotPage(page, name);
+  await close();
   return { paths, problems };
 }
 

@@ -3,11 +3,10 @@
 // worker, their held-out losses falling strictly with size, equal to the package's engine in Node,
 // with a negative fitted exponent; the page's own work stays in short tasks meanwhile, training waits
 // until the widget is on screen, and Cancel and Run again work.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, SCREENSHOTS } from './browser.mjs';
-import { DIST, serve } from './server.mjs';
-import { canvasColours, fitsSlide, longTasksBetween, plotSeries, recordLongTasks, screenshotSlide, slideReady, tasksBetween } from './widget-checks.mjs';
+import { openPage, SCREENSHOTS, setUp } from '../browser.mjs';
+import { canvasColours, eventually, fitsSlide, longTasksBetween, nextFrames, plotSeries, recordLongTasks, screenshotPage, slideReady, tasksBetween, untilIdle } from '../widget-checks.mjs';
 
 /** a full run of five sizes, twice over on a loaded two-core machine; and after the whole deck drew */
 const TRAINED = { timeout: 300000 };
@@ -20,18 +19,7 @@ const PAPER = { N: { alpha: 0.076, scale: 8.8e13 }, D: { alpha: 0.095, scale: 5.
 const RUN = { task: 'sort', steps: 200, batchSize: 32, learningRate: 3e-3, warmupSteps: 20 };
 const SIZES = [[8, 1], [16, 2], [32, 4], [48, 4], [64, 4]].map(([dModel, heads]) => ({ dModel, heads, layers: 2, dFF: 4 * dModel }));
 
-let server;
-let browser;
-let engine;
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-  engine = await (await import('../../build/package/index.js')).loadAttnlab({ threads: 1 });
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const { server, browser, engine } = await setUp({ engine: true });
 
 const number = (text) => Number(text.replaceAll('−', '-').replaceAll(',', ''));
 
@@ -86,11 +74,7 @@ describe('scaling laws', () => {
       await widget.locator('figure.plot figcaption').first().filter({ hasText: `slope −${written}` }).waitFor();
       const legend = await lawPlot.locator('figcaption').textContent();
       assert.ok(legend.includes(`L(${law}) = (${law}_c / ${law})^${written}`), legend);
-      let series = {};
-      for (let attempt = 0; attempt < 100 && !Object.keys(series)[0]?.includes(`slope −${written}`); attempt++) {
-        series = await plotSeries(lawPlot);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      const series = await eventually(() => plotSeries(lawPlot), (s) => Object.keys(s ?? {})[0]?.includes(`slope −${written}`)) ?? {};
       const [points] = Object.values(series);
       assert.ok(points.length >= 4, `${law}: ${points.length} points`);
       for (const [x, loss] of points) {
@@ -202,6 +186,8 @@ describe('scaling laws', () => {
         .map((e) => e.localName + (e.className ? `.${e.className}` : ''));
     });
     assert.deepEqual(spilled, []);
+    // how the trained experiment looks, at both sizes in both themes
+    assert.equal((await screenshotPage(page, 'scaling-laws')).length, 4);
     assert.deepEqual(problems, []);
     assert.deepEqual(requests.filter((url) => !url.startsWith(server.url)), []);
     await close();
@@ -217,8 +203,9 @@ describe('scaling laws', () => {
     await page.waitForFunction(() => document.querySelector('attn-scaling-laws').shadowRoot.querySelector('progress').value >= 20);
     await page.keyboard.press('ArrowRight');
     await untilState(page, 'waiting', 30000);
+    await untilIdle(widget);
     const paused = (await progress(widget)).done;
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await nextFrames(page);
     shown = await progress(widget);
     assert.equal(shown.done, paused, 'no training while the slide is hidden');
     assert.equal(shown.text, 'Paused while off screen.');
@@ -251,11 +238,7 @@ describe('scaling laws', () => {
     await close();
   });
 
-  it('looks right at both sizes in both themes, once trained', TRAINED, async () => {
-    const { paths, problems } = await screenshotSlide(browser, `${server.url}#scaling-laws`, 'scaling-laws');
-    assert.equal(paths.length, 4);
-    assert.deepEqual(problems, []);
-    // and the compute law, with the run in progress, in the dark theme
+  it('shows the compute law while a run is in progress, in the dark theme', TRAINED, async () => {
     const { page, close } = await openPage(browser, `${server.url}#scaling-laws&sl-law=C`, { colorScheme: 'dark' });
     await untilState(page, 'training', 120000);
     await page.waitForFunction(() => document.querySelector('attn-scaling-laws').shadowRoot.querySelector('progress').value > 300, null, { timeout: TRAINED.timeout });

@@ -3,25 +3,23 @@
 // the background), and the fitted slopes come out ≈ 2 in n for attention and ≈ 1 for the others;
 // alone on the embed page, no main-thread task spends 50 ms of CPU while it measures; Cancel stops
 // after the current point and keeps the points.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, SCREENSHOTS } from './browser.mjs';
-import { DIST, serve } from './server.mjs';
-import { canvasColours, fitsSlide, longTasksBetween, recordLongTasks, screenshotSlide, slideReady, tasksBetween } from './widget-checks.mjs';
+import { openPage, SCREENSHOTS, setUp } from '../browser.mjs';
+import { canvasColours, fitsSlide, longTasksBetween, nextFrames, recordLongTasks, screenshotPage, slideReady, tasksBetween, untilIdle } from '../widget-checks.mjs';
 
 /** a measurement of every point takes seconds to a minute on a loaded machine */
 const MEASURED = { timeout: 240000 };
 
-let server;
-let browser;
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+/** npm test measures n to 1,024 (2,048 where it cancels); npm run test:full (ATTNLAB_TEST_TIER=full)
+ * at the deck's own settings, to 2,048 (4,096) */
+const FULL = process.env.ATTNLAB_TEST_TIER === 'full';
+const LONGEST = FULL ? 2048 : 1024;
+const SLIDE = FULL ? 'complexity' : `complexity&cx-n=${LONGEST}`;
+/** n = 128, 256, … up to `longest` */
+const lengths = (longest) => Array.from({ length: Math.log2(longest / 128) + 1 }, (_, i) => 128 * 2 ** i);
+
+const { server, browser } = await setUp();
 
 /** the widget's progress: its state (waiting, measuring, cancelled, done), points done and planned, and what it says */
 const progress = (widget) => widget.locator('.progress').evaluate((p) => {
@@ -58,7 +56,7 @@ const measuredRows = (widget) => widget.locator('.sr-only table').filter({ hasTe
 
 describe('complexity, measured in the browser', () => {
   it('times the three kernels in the worker and fits slope ≈ 2 in n for attention, ≈ 1 for the others', MEASURED, async () => {
-    const { page, problems, requests, close } = await openPage(browser, `${server.url}#complexity`, { init: recordLongTasks });
+    const { page, problems, requests, close } = await openPage(browser, `${server.url}#${SLIDE}`, { init: recordLongTasks });
     const widget = page.locator('attn-complexity');
     await untilState(page, 'measuring', 60000);
     const since = await page.evaluate(() => performance.now());
@@ -73,9 +71,9 @@ describe('complexity, measured in the browser', () => {
     assert.equal(done, total);
     assert.equal(text, status);
     const rows = await measuredRows(widget);
-    // n = 128 … 2048 at d = 64 and d = 32 … 256 at n = 512, three kernels each, (512, 64) once;
+    // n = 128 … LONGEST at d = 64 and d = 32 … 256 at n = 512, three kernels each, (512, 64) once;
     // each point in two passes or more, until its two fastest agree (four at most)
-    assert.equal(rows.length, 3 * (5 + 4 - 1));
+    assert.equal(rows.length, 3 * (lengths(LONGEST).length + 4 - 1));
     for (const row of rows) assert.ok(row.passes >= 2 && row.passes <= 4, `${JSON.stringify(row)}`);
     assert.equal(total, rows.reduce((sum, row) => sum + row.passes, 0));
     assert.match(text, new RegExp(`^${rows.length} points, ${total} calls, [\\d.]+ s on \\d+ threads?; `));
@@ -104,6 +102,8 @@ describe('complexity, measured in the browser', () => {
     assert.equal(colours.length, 2, 'the plot against n and the plot against d');
     for (const c of colours) assert.ok(c > 8, `a plot shows ${c} colours`);
     assert.ok(await fitsSlide(widget), 'the widget fits its slide');
+    // how the measurement looks, at both sizes in both themes
+    assert.equal((await screenshotPage(page, 'complexity')).length, 4);
     // the engine's sequential steps: n for the RNN, 1 for the attention layer
     const steps = await widget.locator('table.steps tbody tr').evaluateAll((rows) => rows.map((tr) => [...tr.cells].map((c) => Number(c.textContent))));
     assert.deepEqual(steps, [[128, 128, 1], [256, 256, 1], [512, 512, 1]]);
@@ -116,7 +116,7 @@ describe('complexity, measured in the browser', () => {
     assert.equal(await button.getAttribute('aria-pressed'), 'true');
     assert.equal(await widget.locator('tr.chosen').count(), 3, 'scores, softmax and output are one measured series');
     await slideReady(page);
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await nextFrames(page);
     await page.screenshot({ path: `${SCREENSHOTS}complexity-attention-chosen-1280-light.png` });
     assert.equal(await page.evaluate(() => location.hash.startsWith('#complexity')), true, 'Enter stayed in the widget');
     await button.click();
@@ -128,7 +128,7 @@ describe('complexity, measured in the browser', () => {
 
   it('measures without a main-thread task of 50 ms, alone on the embed page', MEASURED, async () => {
     await browser.startTracing(undefined, { categories: ['toplevel', 'devtools.timeline'] });
-    const { page, problems, close } = await openPage(browser, `${server.url}embed.html#complexity`, { init: recordLongTasks });
+    const { page, problems, close } = await openPage(browser, `${server.url}embed.html#${SLIDE}`, { init: recordLongTasks });
     await untilState(page, 'measuring', 60000);
     const since = await page.evaluate(() => {
       console.timeStamp('complexity: measuring');
@@ -155,11 +155,11 @@ describe('complexity, measured in the browser', () => {
     // drawn while the page is idle, off screen
     await page.waitForFunction(() => document.querySelector('attn-complexity')?.dataset.ready === 'true', null, { timeout: 120000 });
     const widget = page.locator('attn-complexity');
-    await page.waitForTimeout(1500);
+    await untilIdle(widget);
     const waiting = await progress(widget);
     assert.equal(waiting.state, 'waiting');
     assert.equal(waiting.done, 0);
-    await page.evaluate(() => { location.hash = '#complexity'; });
+    await page.evaluate((slide) => { location.hash = `#${slide}`; }, SLIDE);
     await untilState(page, 'measuring', 30000);
     await untilState(page, 'done');
     assert.deepEqual(problems, []);
@@ -167,7 +167,7 @@ describe('complexity, measured in the browser', () => {
   });
 
   it('stops on Cancel after the current point, keeps what it measured, and measures again on a new setting', MEASURED, async () => {
-    const { page, problems, close } = await openPage(browser, `${server.url}#complexity&cx-n=4096`);
+    const { page, problems, close } = await openPage(browser, `${server.url}#complexity&cx-n=${2 * LONGEST}`);
     const widget = page.locator('attn-complexity');
     await page.waitForFunction(() => document.querySelector('attn-complexity')?.shadowRoot?.querySelector('.progress progress')?.value >= 4,
       null, { timeout: 60000 });
@@ -176,7 +176,7 @@ describe('complexity, measured in the browser', () => {
     const stopped = await progress(widget);
     assert.ok(stopped.done >= 4 && stopped.done < stopped.total, `stopped at ${stopped.done} of ${stopped.total}`);
     assert.match(stopped.text, new RegExp(`^Stopped after ${stopped.done} of ${stopped.total} measurements; the points measured are kept\\.$`));
-    await page.waitForTimeout(1500);
+    await untilIdle(widget);
     assert.equal((await progress(widget)).done, stopped.done, 'nothing measured after Cancel');
     assert.equal((await measuredRows(widget)).length, stopped.done, 'the points are kept');
     const [byN] = await canvasColours(widget);
@@ -190,7 +190,7 @@ describe('complexity, measured in the browser', () => {
     await untilState(page, 'done');
     const rows = await measuredRows(widget);
     assert.ok(rows.filter((r) => r.d === 64).length >= stopped.done, 'the points at d = 64 are still there');
-    assert.deepEqual(rows.filter((r) => r.kernel === 'attention' && r.d === 32).map((r) => r.n), [128, 256, 512, 1024, 2048, 4096]);
+    assert.deepEqual(rows.filter((r) => r.kernel === 'attention' && r.d === 32).map((r) => r.n), lengths(2 * LONGEST));
     await settled(page, widget);
     const attention = await slope(widget, 'attention', 'n');
     assert.ok(attention >= 1.6 && attention <= 2.4, `attention's slope in n at d = 32 is ${attention}`);
@@ -204,9 +204,4 @@ describe('complexity, measured in the browser', () => {
     await close();
   });
 
-  it('fits its slide at both sizes in both themes', MEASURED, async () => {
-    const { paths, problems } = await screenshotSlide(browser, `${server.url}#complexity`, 'complexity');
-    assert.equal(paths.length, 4);
-    assert.deepEqual(problems, []);
-  });
 });

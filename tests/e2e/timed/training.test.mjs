@@ -4,29 +4,16 @@
 // engine trains in Node with the same settings; Pause, Resume and Reset; a setting changed while
 // training starts a fresh model; a coreference model trained here reads sentences in the explorer,
 // with the numbers the Node engine gives for the same steps.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { launch, openPage, SCREENSHOTS } from './browser.mjs';
-import { DIST, serve } from './server.mjs';
-import { canvasColours, fitsSlide, longTasksBetween, plotSeries, recordLongTasks, screenshotSlide, slideReady } from './widget-checks.mjs';
+import { openPage, SCREENSHOTS, setUp } from '../browser.mjs';
+import { canvasColours, eventually, fitsSlide, longTasksBetween, nextFrames, plotSeries, recordLongTasks, screenshotSlide, slideReady, untilIdle } from '../widget-checks.mjs';
 
-const PACKAGE = new URL('../../build/package/index.js', import.meta.url);
 /** the copy task's demo model after its 600 steps at seed 7 solves this share of the 200 held-out strings */
 const DOCUMENTED_ACCURACY = 0.995;
 
-let server;
-let browser;
-let engine;
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-  engine = await (await import(PACKAGE.href)).loadAttnlab({ threads: 1 });
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const { server, browser, engine } = await setUp({ engine: true });
 
 async function open(hash = '', options = {}) {
   const opened = await openPage(browser, `${server.url}#training${hash}`, options);
@@ -44,13 +31,10 @@ const stepsShown = async (widget) => Number((await widget.locator('.run .stats')
 
 /** a plot's series once its table shows a point at step `x` */
 async function seriesAt(widget, index, x) {
-  const figure = widget.locator('figure.plot').nth(index);
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const series = await plotSeries(figure).catch(() => ({}));
-    if (Object.values(series).some((points) => points.some(([px]) => px === x))) return series;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`plot ${index} never showed step ${x}`);
+  const shows = (series) => Object.values(series ?? {}).some((points) => points.some(([px]) => px === x));
+  const series = await eventually(() => plotSeries(widget.locator('figure.plot').nth(index)), shows);
+  if (!shows(series)) throw new Error(`plot ${index} never showed step ${x}`);
+  return series;
 }
 
 /** a download button's file, as bytes */
@@ -140,7 +124,7 @@ describe('training in the page', () => {
     for (const theme of ['light', 'dark']) {
       for (const [width, height] of [[1280, 720], [1920, 1080]]) {
         await page.setViewportSize({ width, height });
-        await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+        await nextFrames(page);
         await page.screenshot({ path: `${SCREENSHOTS}training-trained-${width}-${theme}.png` });
       }
       if (theme === 'light') await page.locator('#theme-toggle').click();
@@ -160,7 +144,7 @@ describe('training in the page', () => {
     await waitForPhase(page, 'paused');
     const paused = await stepsShown(widget);
     assert.ok(paused >= 30 && paused < 600, `paused at step ${paused}`);
-    await page.waitForTimeout(1500);
+    await untilIdle(widget);
     assert.equal(await stepsShown(widget), paused, 'no step while paused');
     assert.equal((await progress(widget)).value, paused);
     assert.match(await widget.locator('.accuracy').textContent(), new RegExp(`after step ${paused}$`));

@@ -3,29 +3,17 @@
 // naive computation by the package's engine in Node; timed in this browser, flash reaches n = 16,384
 // under 64 MB of peak heap while naive's peak holds its n×n matrix, flash's time grows like n², and
 // the timing pauses off screen and stops on Cancel, and no task on the page's thread takes 50 ms of CPU.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, SCREENSHOTS } from './browser.mjs';
-import { DIST, serve } from './server.mjs';
-import { canvasColours, fitsSlide, plotSeries, slideReady, tasksBetween } from './widget-checks.mjs';
+import { openPage, SCREENSHOTS, setUp } from '../browser.mjs';
+import { canvasColours, eventually, fitsSlide, nextFrames, plotSeries, screenshotPage, slideReady, tasksBetween, untilIdle } from '../widget-checks.mjs';
 
 /** the widget's small case: one head of width 8 on seeded input */
 const SMALL = { d: 8, inputSeed: 11, weightSeed: 12, std: 0.5 };
 /** timing up to n = 16,384 takes a minute or two on a loaded machine */
 const MEASURED = { timeout: 480000 };
 
-let server;
-let browser;
-let engine;
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-  engine = await (await import('../../build/package/index.js')).loadAttnlab({ threads: 1 });
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const { server, browser, engine } = await setUp({ engine: true });
 
 /** each row's max of the scaled scores and Σ_j e^{s_ij − max}, by the engine in Node without flash */
 function naiveRows(n) {
@@ -69,28 +57,8 @@ const measurements = (widget) => widget.locator('.sr-only table').filter({ hasTe
 
 /** the widget's measurements once they include flash at n = `longest` (the table is written when the page is idle) */
 async function measurementsTo(widget, longest) {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const rows = await measurements(widget).catch(() => []);
-    if (rows.some((r) => r.kernel === 'flash' && r.n === longest)) return rows;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return measurements(widget);
-}
-
-/** screenshots of the page as it is, at both sizes in both themes: screenshotSlide's pictures, taken on
- * this page (a new one would time everything again) */
-async function screenshots(page, name) {
-  for (const colorScheme of ['light', 'dark']) {
-    await page.emulateMedia({ colorScheme });
-    for (const [width, height] of [[1280, 720], [1920, 1080]]) {
-      await page.setViewportSize({ width, height });
-      await slideReady(page);
-      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-      await page.screenshot({ path: `${SCREENSHOTS}${name}-${width}-${colorScheme}.png` });
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1280, height: 720 });
+  return await eventually(() => measurements(widget), (rows) => rows?.some((r) => r.kernel === 'flash' && r.n === longest))
+    ?? measurements(widget);
 }
 
 describe('flash attention', () => {
@@ -207,17 +175,17 @@ describe('flash attention', () => {
     assert.deepEqual(requests.filter((url) => !url.startsWith(server.url)), []);
 
     // screenshots of the finished timing, mid-animation and at the last tile
-    await screenshots(page, 'flash');
+    await screenshotPage(page, 'flash');
     await widget.getByRole('slider', { name: 'tiles done' }).fill('9');
     await page.waitForFunction(() => location.hash.includes('fl-step=9'));
-    await screenshots(page, 'flash-last');
+    await screenshotPage(page, 'flash-last');
     await widget.getByRole('slider', { name: 'n', exact: true }).fill('24');
     await widget.getByRole('combobox', { name: 'tile rows B_r' }).selectOption('3');
     await page.waitForFunction(() => location.hash.includes('fl-n=24') && location.hash.includes('fl-br=3'));
     await slideReady(page);
     await widget.getByRole('slider', { name: 'tiles done' }).fill('20');
     await page.waitForFunction(() => location.hash.includes('fl-step=20'));
-    await screenshots(page, 'flash-24');
+    await screenshotPage(page, 'flash-24');
     assert.ok(await fitsSlide(widget), 'n = 24 fits its slide');
     assert.deepEqual(problems, []);
     await close();
@@ -236,8 +204,9 @@ describe('flash attention', () => {
     // another slide: the current call finishes, then the timing waits
     await page.evaluate(() => { location.hash = '#summary&fl-max=4096'; });
     await untilSweep(page, 'paused', 120000);
+    await untilIdle(widget);
     const paused = await done(widget);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await nextFrames(page);
     assert.equal(await done(widget), paused, 'nothing is timed off screen');
     await page.evaluate(() => { location.hash = '#flash-attention&fl-max=4096'; });
     await untilSweep(page, 'running', 60000);

@@ -1,27 +1,20 @@
 // The seminar deck in real Chromium: keyboard, deep links, history, overview, themes, the narrow
 // layout, printing, first paint before the engine, long main-thread tasks, and screenshots
 // of every slide at two sizes in both themes (build/screenshots/deck/) for a person to look at.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { launch, openPage, SCREENSHOTS } from './browser.mjs';
-import { DIST, serve } from './server.mjs';
-import { longTasksBetween, recordLongTasks, slideReady, tasksBetween } from './widget-checks.mjs';
+import { openPage, SCREENSHOTS, setUp } from '../browser.mjs';
+import { DIST, serve } from '../server.mjs';
+import { longTasksBetween, nextFrames, recordLongTasks, slideReady, tasksBetween } from '../widget-checks.mjs';
 
-let server;
-let browser;
+/** the slide's widgets have drawn; the deck's tests do not wait for a measuring widget's last point */
+const drawn = (page, scope) => slideReady(page, scope, { measured: false });
+
 const SHOTS = `${SCREENSHOTS}deck/`;
-
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-  mkdirSync(SHOTS, { recursive: true });
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+mkdirSync(SHOTS, { recursive: true });
+const { server, browser } = await setUp();
 
 /** the slides whose widget times or trains in this browser as soon as it is shown, until it is done
  * (the training slide trains only when Train is pressed) */
@@ -40,14 +33,14 @@ async function walkTraced() {
   const { page, problems, close } = await openPage(browser, server.url, { init: recordLongTasks });
   const ids = await slideIds(page);
   const now = () => page.evaluate(() => performance.now());
-  await slideReady(page);
+  await drawn(page);
   /** the page's clock when its first slide is drawn: the walk starts */
   const walking = await now();
   /** [from, to] on the page's clock: while a measuring slide is shown */
   const measuring = [];
   for (let presses = 0; presses < 200; presses++) {
     const id = await activeSlide(page);
-    await slideReady(page);
+    await drawn(page);
     await page.waitForTimeout(READING_MS);
     if (id === ids[ids.length - 1]) break;
     const pressed = await now();
@@ -85,13 +78,13 @@ describe('the deck', () => {
     await page.locator('#engine-info', { hasText: 'SIMD on' }).waitFor({ timeout: 60000 });
     const seen = [await activeSlide(page)];
     for (let presses = 0; presses < 200 && seen.length < ids.length; presses++) {
-      await slideReady(page);
+      await drawn(page);
       await page.keyboard.press('ArrowRight');
       const now = await activeSlide(page);
       if (now !== seen[seen.length - 1]) seen.push(now);
     }
     assert.deepEqual(seen, ids, 'every slide in order');
-    await slideReady(page);
+    await drawn(page);
     assert.equal(await counter(page), `${ids.length} / ${ids.length}`);
     await page.keyboard.press('Home');
     assert.equal(await activeSlide(page), ids[0]);
@@ -224,7 +217,7 @@ describe('the deck', () => {
     const visible = await page.locator('section.slide').evaluateAll((slides) => slides.filter((s) => s.checkVisibility()).length);
     assert.equal(visible, await page.locator('section.slide').count());
     // every slide's widgets draw at once here, so measure after all of them have drawn
-    await slideReady(page, 'body');
+    await drawn(page, 'body');
     await page.evaluate(() => document.fonts.ready);
     // (KaTeX's MathML copy is clipped to nothing; a scroller may hold wider content)
     const wide = await page.evaluate(() => {
@@ -309,8 +302,8 @@ describe('the deck', () => {
         for (const [i, id] of ids.entries()) {
           await page.goto(`${server.url}#${id}`);
           await page.locator(`section#${id}.active`).waitFor();
-          await slideReady(page);
-          await page.waitForTimeout(100);
+          await drawn(page);
+          await nextFrames(page);
           await page.screenshot({ path: `${SHOTS}${String(i + 1).padStart(2, '0')}-${id}-${viewport.width}-${colorScheme}.png` });
         }
         assert.deepEqual(problems, []);
