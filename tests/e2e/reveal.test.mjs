@@ -28,6 +28,14 @@ function noStrangers(requests) {
   assert.deepEqual(requests.filter((u) => !u.startsWith(server.url) && !u.startsWith('data:') && !u.startsWith('blob:')), []);
 }
 
+/** the control the pointer used has let go of the focus (in the task after the click, which a busy
+ * page may run a while later), so the deck's keys reach the deck */
+const focusHandedBack = (page) => page.waitForFunction(() => {
+  let focused = document.activeElement;
+  while (focused?.shadowRoot?.activeElement) focused = focused.shadowRoot.activeElement;
+  return !(focused instanceof HTMLInputElement || focused instanceof HTMLButtonElement);
+});
+
 describe('attnlab/reveal in a reveal.js deck', () => {
   it('gives the arrow keys back to the deck after a click into a widget, but not while typing', async () => {
     const { page, problems, requests, close } = await openDeck('positions');
@@ -36,12 +44,14 @@ describe('attnlab/reveal in a reveal.js deck', () => {
     const before = await slider.inputValue();
     await slider.click({ position: { x: 10, y: 5 } });
     assert.notEqual(await slider.inputValue(), before, 'the click moved the slider');
+    await focusHandedBack(page);
     await page.keyboard.press('ArrowRight');
     await page.waitForFunction(() => window.deck.getCurrentSlide().id === 'iframe');
     // a button pressed with the pointer, then ←: the deck moves back
     await page.keyboard.press('ArrowLeft');
     await page.waitForFunction(() => window.deck.getCurrentSlide().id === 'positions');
     await page.locator('attn-positional-encoding button', { hasText: 'ALiBi' }).click();
+    await focusHandedBack(page);
     await page.keyboard.press('ArrowLeft');
     await page.waitForFunction(() => window.deck.getCurrentSlide().id === 'explorer');
     // ← in the sentence being typed moves the caret, not the deck
