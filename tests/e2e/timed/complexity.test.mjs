@@ -6,7 +6,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, SCREENSHOTS, setUp } from '../browser.mjs';
-import { canvasColours, fitsSlide, longTasksBetween, nextFrames, recordLongTasks, screenshotPage, slideReady, tasksBetween, untilIdle } from '../widget-checks.mjs';
+import { canvasColours, eventually, fitsSlide, longTasksBetween, nextFrames, recordLongTasks, screenshotPage, slideReady, tasksBetween, untilIdle } from '../widget-checks.mjs';
 
 /** a measurement of every point takes seconds to a minute on a loaded machine */
 const MEASURED = { timeout: 240000 };
@@ -70,10 +70,10 @@ describe('complexity, measured in the browser', () => {
     const { done, total, text } = await progress(widget);
     assert.equal(done, total);
     assert.equal(text, status);
-    const rows = await measuredRows(widget);
+    const rows = await eventually(() => measuredRows(widget), (all) => all?.length === 3 * (lengths(LONGEST).length + 4 - 1));
     // n = 128 … LONGEST at d = 64 and d = 32 … 256 at n = 512, three kernels each, (512, 64) once;
     // each point in two passes or more, until its two fastest agree (four at most)
-    assert.equal(rows.length, 3 * (lengths(LONGEST).length + 4 - 1));
+    assert.equal(rows?.length, 3 * (lengths(LONGEST).length + 4 - 1));
     for (const row of rows) assert.ok(row.passes >= 2 && row.passes <= 4, `${JSON.stringify(row)}`);
     assert.equal(total, rows.reduce((sum, row) => sum + row.passes, 0));
     assert.match(text, new RegExp(`^${rows.length} points, ${total} calls, [\\d.]+ s on \\d+ threads?; `));
@@ -178,7 +178,9 @@ describe('complexity, measured in the browser', () => {
     assert.match(stopped.text, new RegExp(`^Stopped after ${stopped.done} of ${stopped.total} measurements; the points measured are kept\\.$`));
     await untilIdle(widget);
     assert.equal((await progress(widget)).done, stopped.done, 'nothing measured after Cancel');
-    assert.equal((await measuredRows(widget)).length, stopped.done, 'the points are kept');
+    // (the table of numbers is written a frame or more after the measurement ends)
+    assert.equal((await eventually(() => measuredRows(widget), (rows) => rows?.length === stopped.done))?.length, stopped.done,
+      'the points are kept');
     const [byN] = await canvasColours(widget);
     assert.ok(byN > 8, 'the points measured are drawn');
     assert.ok(await widget.getByRole('button', { name: 'Continue' }).isVisible());
@@ -188,9 +190,10 @@ describe('complexity, measured in the browser', () => {
     await widget.getByRole('group', { name: 'width d' }).getByRole('button', { name: '32' }).click();
     await page.waitForFunction(() => location.hash.includes('cx-d=32'));
     await untilState(page, 'done');
-    const rows = await measuredRows(widget);
+    const atWidth32 = (rows) => rows?.filter((r) => r.kernel === 'attention' && r.d === 32).map((r) => r.n);
+    const rows = await eventually(() => measuredRows(widget), (all) => atWidth32(all)?.length === lengths(2 * LONGEST).length);
     assert.ok(rows.filter((r) => r.d === 64).length >= stopped.done, 'the points at d = 64 are still there');
-    assert.deepEqual(rows.filter((r) => r.kernel === 'attention' && r.d === 32).map((r) => r.n), lengths(2 * LONGEST));
+    assert.deepEqual(atWidth32(rows), lengths(2 * LONGEST));
     await settled(page, widget);
     const attention = await slope(widget, 'attention', 'n');
     assert.ok(attention >= 1.6 && attention <= 2.4, `attention's slope in n at d = 32 is ${attention}`);
