@@ -9,6 +9,8 @@ interface FieldBase {
   /** the custom element and attribute this field sets */
   element: string;
   attribute: string;
+  /** what its control is called on the page (default: the attribute's name) */
+  label?: string;
 }
 export interface IntField extends FieldBase { type: 'int'; min: number; max: number; default: number; multipleOf?: number }
 export interface NumberField extends FieldBase { type: 'number'; min: number; max: number; default: number }
@@ -120,10 +122,10 @@ export const FIELDS: readonly Field[] = [
   { key: 'temp', element: SCALING, attribute: 'temperature', type: 'number', min: 0.25, max: 4, default: 1 },
 
   // the shipped sorting model reads at most n_ctx = 19 tokens
-  { key: 'cm', element: CAUSAL_MASK, attribute: 'text', type: 'text', maxLength: 18, default: 'sortme' },
+  { key: 'cm', element: CAUSAL_MASK, attribute: 'text', label: 'letters', type: 'text', maxLength: 18, default: 'sortme' },
   { key: 'cm-mask', element: CAUSAL_MASK, attribute: 'mask', type: 'bool', default: true },
-  { key: 'cm-pos', element: CAUSAL_MASK, attribute: 'position', type: 'int', min: 0, max: 17, default: 3 },
-  { key: 'cm-letter', element: CAUSAL_MASK, attribute: 'letter', type: 'enum', values: LETTERS, default: 'a' },
+  { key: 'cm-pos', element: CAUSAL_MASK, attribute: 'position', label: 'change position', type: 'int', min: 0, max: 17, default: 3 },
+  { key: 'cm-letter', element: CAUSAL_MASK, attribute: 'letter', label: 'to letter', type: 'enum', values: LETTERS, default: 'a' },
 
   // the shuffle's seed (0: the sentence's own order) and whether the tokens carry positions
   { key: 'pm', element: PERMUTATION, attribute: 'sentence', type: 'text', maxLength: 200, default: SEMINAR_SENTENCE },

@@ -7,8 +7,12 @@
 // the page is idle, so that the first picture comes fast and a printout still shows every widget.
 import { engineFraction, engineProgress, pageEngine, type RemoteEngine } from '../app/engine';
 import { embedPageUrl, setModelsFolder } from '../app/engine-files';
-import { encodeHash, fieldFor, fieldsOf, formatValue, parseValue, type Value } from '../app/state';
+import { encodeHash, fieldFor, fieldsOf, formatValue, limitsOf, parseValue, type Field, type Value } from '../app/state';
 import { canvasesPainted, paintEverywhere } from './canvas';
+import {
+  choiceButtons, choiceSelect, slider, stepper, textField, toggle,
+  type Choice, type ChoiceControl, type SliderControl, type SliderOptions, type StepperControl, type TextControl, type ToggleControl,
+} from './controls';
 import { katexSheet } from './equation';
 import { download, fileStem, numbersCsv, picturesPng, svgText } from './export';
 import { whenIdle } from './idle';
@@ -59,6 +63,7 @@ export abstract class EngineElement extends HTMLElement {
   private updateDue = false;
   /** in view once, or rendered in the background: from then on it renders on every change */
   private revealed = false;
+  private laidOut = false;
   private readonly showProgress = () => this.showLoading();
 
   /** the attributes of `element` in the page's field table, any others the widget reads, and the
@@ -260,8 +265,8 @@ export abstract class EngineElement extends HTMLElement {
     this.updateDue = false;
     // busy until the new picture is painted (assistive technology, and tests, wait for it)
     this.setAttribute('aria-busy', 'true');
-    const engine = this.engine;
-    this.render(engine)
+    this.layOutOnce()
+      .then(() => this.render(this.engine!))
       .then(() => canvasesPainted())
       .then(() => {
         this.status.replaceChildren();
@@ -282,12 +287,71 @@ export abstract class EngineElement extends HTMLElement {
   /** Draws the widget for its current attributes into this.body, asking the engine what it needs. */
   protected abstract render(engine: RemoteEngine): Promise<void>;
 
-  /** a setting, read from its attribute through the page's field table (clamped, or its default) */
-  protected value<T extends Value>(attribute: string): T {
+  /** The widget's view, made once before its first render and put in this.body; render() then
+   * fills it in. (A widget that draws everything anew each time leaves this out.) */
+  protected layout(): Node | Node[] | undefined {
+    return undefined;
+  }
+
+  private async layOutOnce(): Promise<void> {
+    if (this.laidOut) return;
+    const view = this.layout();
+    if (view) this.body.replaceChildren(...[view].flat());
+    this.laidOut = true;
+  }
+
+  private field(attribute: string): Field {
     const field = fieldFor(this.localName, attribute);
     if (!field) throw new Error(`${this.localName} has no setting "${attribute}"`);
-    return parseValue(field, this.getAttribute(attribute)) as T;
+    return field;
   }
+
+  /** a setting, read from its attribute through the page's field table (clamped, or its default) */
+  protected value<T extends Value>(attribute: string): T {
+    return parseValue(this.field(attribute), this.getAttribute(attribute)) as T;
+  }
+
+  /** what the reader picks sets the attribute, and `also`: the settings that go back with it */
+  private setter<V extends Value>(attribute: string, also?: (value: V) => Record<string, Value>): (value: V) => void {
+    return (value) => this.change({ [attribute]: value, ...also?.(value) });
+  }
+
+  /** Controls bound to the widget's settings: their names, limits and lengths come from the field
+   * table, and what the reader picks sets the attribute (and `also`, settings that change with it). */
+  protected readonly bound = {
+    /** buttons (or a drop-down, `select`) for a setting's choices: an enum's values by default */
+    choices: <V extends Value>(attribute: string, options: {
+      choices?: readonly Choice<V>[]; text?: (value: V) => string; select?: boolean; showName?: boolean; also?: (value: V) => Record<string, Value>;
+    } = {}): ChoiceControl<V> => {
+      const field = this.field(attribute);
+      const text = options.text ?? String;
+      const choices = options.choices ?? (field.type === 'enum' ? field.values.map((v) => ({ value: v as V, text: text(v as V) })) : []);
+      const spec = { name: field.label ?? attribute, control: attribute, choices, onChoose: this.setter(attribute, options.also) };
+      return options.select ? choiceSelect(spec) : choiceButtons({ ...spec, showName: options.showName });
+    },
+    /** a button that switches a yes/no setting */
+    toggle: (attribute: string, text: string | ((on: boolean) => string)): ToggleControl =>
+      toggle({ text, control: attribute, onToggle: this.setter(attribute) }),
+    /** a slider over a number setting's range */
+    slider: (attribute: string, options: Partial<Pick<SliderOptions, 'format' | 'scale' | 'step'>> & { also?: (value: number) => Record<string, Value> } = {}): SliderControl => {
+      const field = this.field(attribute);
+      return slider({ label: field.label ?? attribute, control: attribute, ...limitsOf(this.localName, attribute), ...options,
+        onInput: this.setter(attribute, options.also) });
+    },
+    /** a text field as long as the setting allows */
+    text: (attribute: string, options: { commit?: 'input' | 'change'; also?: (text: string) => Record<string, Value>; placeholder?: string } = {}): TextControl => {
+      const field = this.field(attribute);
+      if (field.type !== 'text') throw new Error(`${this.localName}'s setting "${attribute}" is not text`);
+      return textField({ label: field.label ?? attribute, control: attribute, maxLength: field.maxLength, commit: options.commit,
+        props: options.placeholder ? { placeholder: options.placeholder } : {}, onText: this.setter(attribute, options.also) });
+    },
+    /** ◀ back, next ▶ and a slider over a setting that counts steps */
+    stepper: (attribute: string, next: string, also?: (value: number) => Record<string, Value>): StepperControl => {
+      const field = this.field(attribute);
+      return stepper({ label: field.label ?? attribute, control: attribute, next, max: limitsOf(this.localName, attribute).max,
+        onStep: this.setter(attribute, also) });
+    },
+  };
 
   /** The reader changed settings: set the attributes (which re-renders) and tell the page. */
   protected change(settings: Record<string, Value>): void {

@@ -53,6 +53,11 @@ button[aria-pressed="true"], button.active { background: var(--accent); border-c
 :focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
 select, input[type="text"], input[type="number"] { background: transparent; border: 1px solid var(--border); border-radius: 6px; padding: 3px 6px; }
 select option { background: var(--panel); }
+/* a row of controls, and a named group of choices in it */
+.toolbar { display: flex; flex-wrap: wrap; gap: 6px 16px; align-items: center; margin: 0 0 8px; font-size: 14px; }
+.group { display: inline-flex; flex-wrap: wrap; gap: 4px; align-items: center; font-size: 14px; }
+.group .name { color: var(--muted); margin-right: 2px; }
+.group button { padding: 1px 9px; font-size: 14px; }
 label.control { display: inline-flex; gap: 8px; align-items: center; font-size: 14px; max-width: 100%; }
 label.control input[type="text"] { min-width: 0; max-width: 100%; }
 output { font-variant-numeric: tabular-nums; }

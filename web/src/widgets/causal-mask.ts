@@ -9,12 +9,12 @@ import type { MatrixData } from '../engine/index';
 import { formatNumber, formatSignificant } from '../math/format';
 import { at } from '../math/matrix';
 import { CANVAS_FONT, foreground, sharpCanvas } from '../primitives/canvas';
+import { h } from '../primitives/controls';
 import { EngineElement } from '../primitives/engine-element';
 import { ScreenReaderTable } from '../primitives/screen-reader-table';
 
 const styles = `
-.controls { display: flex; flex-wrap: wrap; gap: 8px 18px; align-items: center; margin: 0 0 8px; font-size: 14px; }
-.controls input[type="text"] { width: 11em; font-family: ui-monospace, "DejaVu Sans Mono", monospace; }
+.toolbar input[type="text"] { width: 11em; font-family: ui-monospace, "DejaVu Sans Mono", monospace; }
 .main { display: flex; flex-wrap: wrap; gap: 22px; align-items: flex-start; }
 .main h4 { margin: 0 0 4px; font-size: 14px; font-weight: 600; }
 table.positions { border-collapse: collapse; font-size: 13px; line-height: 1.35; font-variant-numeric: tabular-nums; }
@@ -33,8 +33,12 @@ const MASKED = 'layer0.attn.head0.masked';
 
 export class CausalMask extends EngineElement {
   static readonly observedAttributes = EngineElement.attributesOf('attn-causal-mask');
-  private readonly mask = sharpCanvas('the causal mask M: 0 where a query may look, −∞ where it may not');
-  private view?: ReturnType<CausalMask['build']>;
+  private readonly maskPicture = sharpCanvas('the causal mask M: 0 where a query may look, −∞ where it may not');
+  private readonly text = this.bound.text('text');
+  private readonly mask = this.bound.toggle('mask', (on) => `causal mask: ${on ? 'on' : 'off'}`);
+  private readonly position = this.bound.choices<number>('position', { select: true });
+  private readonly letter = this.bound.choices<string>('letter', { select: true });
+  private view?: { maskTable: ScreenReaderTable; rows: HTMLTableSectionElement; verdict: HTMLElement };
 
   constructor() {
     super(styles, 'with the mask, each position before the change stays identical (max |Δ| = 0); without, they move.');
@@ -48,8 +52,7 @@ export class CausalMask extends EngineElement {
     const position = Math.min(this.value<number>('position'), letters.length - 1);
     const letter = this.value<string>('letter');
     const edited = letters.map((c, i) => (i === position ? letter : c));
-    const view = (this.view ??= this.build());
-    if (!view.root.isConnected) this.body.replaceChildren(view.root);
+    const view = this.view!;
     this.syncControls(letters, masked, position, letter);
 
     const [before, after] = await Promise.all([letters, edited].map(async (text) => (await model.tokenize(text.join(''))).ids));
@@ -95,14 +98,11 @@ export class CausalMask extends EngineElement {
   }
 
   private syncControls(letters: string[], masked: boolean, position: number, letter: string): void {
-    const view = this.view!;
-    // the reader's own typing stays as typed while the field has focus
-    if (this.root.activeElement !== view.text) view.text.value = letters.join('');
-    view.toggle.setAttribute('aria-pressed', String(masked));
-    view.toggle.textContent = masked ? 'causal mask: on' : 'causal mask: off';
-    view.position.replaceChildren(...letters.map((c, i) => new Option(`${i + 1}: ${c}`, String(i))));
-    view.position.value = String(position);
-    view.letter.value = letter;
+    this.text.set(letters.join(''));
+    this.mask.set(masked);
+    this.position.offer(letters.map((c, i) => ({ value: i, text: `${i + 1}: ${c}` })));
+    this.position.set(position);
+    this.letter.set(letter);
   }
 
   /** M as the engine applied it: −∞ where the first head's masked scores are −∞, else 0 */
@@ -112,8 +112,8 @@ export class CausalMask extends EngineElement {
     const cell = Math.min(40, Math.floor(300 / n));
     const size = label + n * cell;
     const isMasked = (i: number, j: number) => at(maskedScores, i, j) === -Infinity;
-    const canvas = this.mask.canvas;
-    this.mask.draw(size + 2, size + 2, (g) => {
+    const canvas = this.maskPicture.canvas;
+    this.maskPicture.draw(size + 2, size + 2, (g) => {
       const style = getComputedStyle(canvas);
       const fg = foreground(canvas);
       const accent = style.getPropertyValue('--accent').trim() || fg;
@@ -150,41 +150,8 @@ export class CausalMask extends EngineElement {
     });
   }
 
-  private build() {
-    const root = document.createElement('div');
-    const controls = document.createElement('div');
-    controls.className = 'controls';
-    const textLabel = document.createElement('label');
-    textLabel.textContent = 'letters ';
-    const text = document.createElement('input');
-    text.type = 'text';
-    text.maxLength = 18;
-    text.spellcheck = false;
-    text.setAttribute('aria-label', 'letters');
-    text.addEventListener('input', () => this.change({ text: text.value }));
-    textLabel.append(text);
-    const toggle = document.createElement('button');
-    toggle.type = 'button';
-    toggle.addEventListener('click', () => this.change({ mask: !this.value<boolean>('mask') }));
-    const editLabel = document.createElement('label');
-    editLabel.textContent = 'change position ';
-    const position = document.createElement('select');
-    position.setAttribute('aria-label', 'change position');
-    position.addEventListener('change', () => this.change({ position: Number(position.value) }));
-    const letterLabel = document.createElement('label');
-    letterLabel.textContent = 'to ';
-    const letter = document.createElement('select');
-    letter.setAttribute('aria-label', 'to letter');
-    letter.append(...LETTERS.map((c) => new Option(c, c)));
-    letter.addEventListener('change', () => this.change({ letter: letter.value }));
-    editLabel.append(position);
-    letterLabel.append(letter);
-    textLabel.dataset.control = 'text';
-    toggle.dataset.control = 'mask';
-    editLabel.dataset.control = 'position';
-    letterLabel.dataset.control = 'letter';
-    controls.append(textLabel, toggle, editLabel, letterLabel);
-
+  protected override layout(): HTMLElement {
+    const controls = h('div', 'toolbar', this.text.element, this.mask.element, this.position.element, this.letter.element);
     const main = document.createElement('div');
     main.className = 'main';
     const maskFigure = document.createElement('div');
@@ -194,7 +161,7 @@ export class CausalMask extends EngineElement {
     const maskCaption = document.createElement('p');
     maskCaption.className = 'muted caption';
     maskCaption.textContent = 'Solid cells: −∞, the query cannot see that key; faint cells: 0. Outlined: the changed token’s column.';
-    maskFigure.append(maskTitle, this.mask.canvas, maskCaption, maskTable.element);
+    maskFigure.append(maskTitle, this.maskPicture.canvas, maskCaption, maskTable.element);
     const compare = document.createElement('div');
     const compareTitle = document.createElement('h4');
     compareTitle.textContent = 'Each position’s logits, after vs before the change';
@@ -208,8 +175,8 @@ export class CausalMask extends EngineElement {
     const verdict = document.createElement('p');
     verdict.className = 'verdict';
     verdict.setAttribute('aria-live', 'polite');
-    root.append(controls, verdict, main);
-    return { root, text, toggle, position, letter, maskTable, rows, verdict };
+    this.view = { maskTable, rows, verdict };
+    return h('div', {}, controls, verdict, main);
   }
 }
 
