@@ -1,7 +1,7 @@
 // <attn-explorer> on its slide: the trained model's reading of "it" and where each word looks, the
 // soft ⇄ hungry switch, the head and model views, words outside the vocabulary, text outside the
-// language, and hostile input shown as text. The expected weights are the ones README pins (and
-// ctest checks through examples/05_coreference_attention).
+// language, and hostile input shown as text. The expected weights are the ones docs/models.md shows
+// (and ctest checks through examples/05_coreference_attention).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, SCREENSHOTS, setUp } from './browser.mjs';

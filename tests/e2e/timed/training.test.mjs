@@ -1,5 +1,5 @@
 // <attn-training> on its slide: the copy task trains live in the page's engine worker to the held-out
-// accuracy the README documents (99.5 % of 200 unseen strings after 600 steps, seed 7), with no
+// accuracy docs/models.md documents (99.5 % of 200 unseen strings after 600 steps, seed 7), with no
 // main-thread task over 50 ms while it trains; the files it downloads are the model the package's
 // engine trains in Node with the same settings; Pause, Resume and Reset; a setting changed while
 // training starts a fresh model; a coreference model trained here reads sentences in the explorer,

@@ -1,5 +1,5 @@
-// Every JavaScript example in the README's API section runs as written (browser-only ones, marked
-// ```js browser, run in tests/e2e instead).
+// Every JavaScript example in docs/api.md runs as written (browser-only ones, marked ```js browser,
+// need a page: tests/e2e/package.test.mjs runs the worker through examples/js/index.html).
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -7,12 +7,11 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const readme = readFileSync(`${root}README.md`, 'utf8');
-const section = readme.slice(readme.indexOf('## JavaScript API'), readme.indexOf('\n## ', readme.indexOf('## JavaScript API') + 1));
-const blocks = [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+const doc = readFileSync(`${root}docs/api.md`, 'utf8');
+const blocks = [...doc.matchAll(/^```js\n([\s\S]*?)^```/gm)].map((m) => m[1]);
 const PRELUDE = "import { loadAttnlab } from 'attnlab';\nconst engine = await loadAttnlab();\n";
 
-it('the README has examples for every entry point', () => {
+it('docs/api.md has examples for every entry point', () => {
   const code = blocks.join('\n');
   for (const entry of ['loadAttnlab', 'setThreads', 'attentionSteps', 'attention(', 'positionalTable', 'positionSimilarity',
     'sinusoidalShiftMatrix', 'sinusoidalShift(', 'attentionBudget', 'randomNormal', 'norms(', 'ropeApply', 'ropeRotation', 'alibiSlopes', 'alibiBias', 'createModel', 'loadModel', 'tokenize',
@@ -24,10 +23,10 @@ it('the README has examples for every entry point', () => {
 });
 
 blocks.forEach((block, i) => {
-  it(`README example ${i + 1} runs`, () => {
+  it(`docs/api.md example ${i + 1} runs`, () => {
     // inside the repository, so that `import 'attnlab'` resolves to this package
-    mkdirSync(`${root}build/readme-examples`, { recursive: true });
-    const file = `${root}build/readme-examples/example-${i + 1}.mjs`;
+    mkdirSync(`${root}build/api-doc-examples`, { recursive: true });
+    const file = `${root}build/api-doc-examples/example-${i + 1}.mjs`;
     writeFileSync(file, block.includes('loadAttnlab') ? block : PRELUDE + block);
     execFileSync('node', [file], { encoding: 'utf8', timeout: 60000 });
   });

@@ -2,12 +2,12 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FIELDS } from '../../web/src/app/state';
 
-// The README's table of widget attributes is what a lecturer reads: every setting in the field
-// table must be there, on its element's row.
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-const rows = new Map([...readme.matchAll(/^\| `<(attn-[a-z-]+)>` \|[^|]*\|([^\n]*)\|$/gm)].map((m) => [m[1], m[2]]));
+// The table of widget attributes in docs/widgets.md is what a lecturer reads: every setting in the
+// field table must be there, on its element's row.
+const doc = readFileSync(new URL('../../docs/widgets.md', import.meta.url), 'utf8');
+const rows = new Map([...doc.matchAll(/^\| `<(attn-[a-z-]+)>` \|[^|]*\|([^\n]*)\|$/gm)].map((m) => [m[1], m[2]]));
 
-describe('the README\'s widget table', () => {
+describe('the widget table of docs/widgets.md', () => {
   it('names every element with settings', () => {
     for (const element of new Set(FIELDS.map((f) => f.element))) expect(rows.has(element), element).toBe(true);
   });
