@@ -18,13 +18,15 @@ std::shared_ptr<TrainerHandle> create_trainer(const val& options) {
     if (!has(options, "size")) return std::make_shared<TrainerHandle>(Trainer(task, o));
     // a model of another size for the task: its width, heads, depth (of each stack) and FFN width
     const val size = get(options, "size");
-    ModelConfig config = task->model_config();
-    config.d_model = get_index(size, "dModel", 1, 1024, config.d_model);
-    config.n_heads = get_index(size, "heads", 1, 64, config.n_heads);
-    config.n_layers = get_index(size, "layers", 1, 48, config.n_layers);
-    if (config.architecture == Architecture::encoder_decoder) config.n_decoder_layers = config.n_layers;
-    config.d_ff = get_index(size, "dFF", 1, 4096, config.d_ff);
-    config.validate();
+    const ModelConfig demo = task->model_config();
+    // read in turn, so that a bad dModel is reported before bad heads (one call's arguments have no order)
+    const Index d_model = get_index(size, "dModel", 1, 1024, demo.d_model);
+    const Index heads = get_index(size, "heads", 1, 64, demo.n_heads);
+    const ModelConfig config = ModelConfig::Builder(demo)
+                                   .width(d_model, heads)
+                                   .layers(get_index(size, "layers", 1, 48, demo.n_layers))
+                                   .ffn(get_index(size, "dFF", 1, 4096, demo.d_ff))
+                                   .build();
     // a trainer keeps parameters, gradients and two moments: a quarter of the model limit each
     require_parameter_bytes(config, kDefaultMaxParameterBytes / 4);
     return std::make_shared<TrainerHandle>(Trainer(task, Transformer::random(config, o.seed), o));

@@ -1,9 +1,10 @@
 #include "io/model_file.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
-#include <set>
+#include <variant>
 
 #include "core/check.hpp"
 #include "io/strict_json.hpp"
@@ -12,79 +13,96 @@ namespace attnlab {
 
 using nlohmann::json;
 
-std::string config_to_json(const ModelConfig& c) {
-  const json j = {
-      {"architecture", to_string(c.architecture)}, {"vocab_size", c.vocab_size}, {"n_ctx", c.n_ctx},
-      {"d_model", c.d_model}, {"n_heads", c.n_heads}, {"n_kv_heads", c.n_kv_heads}, {"d_ff", c.d_ff},
-      {"n_layers", c.n_layers}, {"n_decoder_layers", c.n_decoder_layers},
-      {"positional", to_string(c.positional)}, {"positional_base", c.positional_base},
-      {"activation", to_string(c.activation)}, {"norm", to_string(c.norm)}, {"pre_norm", c.pre_norm},
-      {"residual", c.residual}, {"final_norm", c.final_norm}, {"norm_eps", c.norm_eps}, {"tie_embeddings", c.tie_embeddings},
-      {"scaled", c.scaled}};
-  return j.dump(2);
-}
-
 namespace {
 
+// One field of config.json: its name, whether a file must give it, and the member it holds. The
+// table drives reading, the refusal of unknown names and writing, so each field is listed once.
+struct ConfigField {
+  const char* name;
+  bool required;
+  std::variant<Index ModelConfig::*, float ModelConfig::*, bool ModelConfig::*, Architecture ModelConfig::*,
+               Positional ModelConfig::*, Activation ModelConfig::*, Norm ModelConfig::*>
+      member;
+};
+
+constexpr bool kRequired = true, kOptional = false;
+const ConfigField kConfigFields[] = {
+    {"architecture", kOptional, &ModelConfig::architecture},
+    {"vocab_size", kRequired, &ModelConfig::vocab_size},
+    {"n_ctx", kRequired, &ModelConfig::n_ctx},
+    {"d_model", kRequired, &ModelConfig::d_model},
+    {"n_heads", kOptional, &ModelConfig::n_heads},
+    {"n_kv_heads", kOptional, &ModelConfig::n_kv_heads},
+    {"d_ff", kRequired, &ModelConfig::d_ff},
+    {"n_layers", kOptional, &ModelConfig::n_layers},
+    {"n_decoder_layers", kOptional, &ModelConfig::n_decoder_layers},
+    {"positional", kOptional, &ModelConfig::positional},
+    {"positional_base", kOptional, &ModelConfig::positional_base},
+    {"activation", kOptional, &ModelConfig::activation},
+    {"norm", kOptional, &ModelConfig::norm},
+    {"pre_norm", kOptional, &ModelConfig::pre_norm},
+    {"residual", kOptional, &ModelConfig::residual},
+    {"final_norm", kOptional, &ModelConfig::final_norm},
+    {"norm_eps", kOptional, &ModelConfig::norm_eps},
+    {"tie_embeddings", kOptional, &ModelConfig::tie_embeddings},
+    {"scaled", kOptional, &ModelConfig::scaled},
+};
+
+// the enums by the names config.json gives them (the second argument picks the enum)
+Architecture from_name(const std::string& name, Architecture) { return architecture_from_string(name); }
+Positional from_name(const std::string& name, Positional) { return positional_from_string(name); }
+Activation from_name(const std::string& name, Activation) { return activation_from_string(name); }
+Norm from_name(const std::string& name, Norm) { return norm_from_string(name); }
+
+// one field's value read into its member; throws naming the field when the JSON kind is wrong
 template <class T>
-void read_field(const json& j, const char* key, T& out, bool required = false) {
-  if (!j.contains(key)) {
-    require(!required, std::string("model config: \""), key, "\" is required");
-    return;
-  }
-  const json& v = j.at(key);
+void read_value(const json& v, const char* key, T& out) {
   if constexpr (std::is_same_v<T, bool>) {
-    require(v.is_boolean(), std::string("model config: \""), key, "\" must be true or false");
+    require(v.is_boolean(), "model config: \"", key, "\" must be true or false");
     out = v.get<bool>();
+  } else if constexpr (std::is_enum_v<T>) {
+    require(v.is_string(), "model config: \"", key, "\" must be a string");
+    out = from_name(v.get<std::string>(), out);
   } else if constexpr (std::is_integral_v<T>) {
-    require(v.is_number_integer(), std::string("model config: \""), key, "\" must be an integer");
-    out = v.get<T>();
-  } else if constexpr (std::is_floating_point_v<T>) {
-    require(v.is_number(), std::string("model config: \""), key, "\" must be a number");
+    require(v.is_number_integer(), "model config: \"", key, "\" must be an integer");
     out = v.get<T>();
   } else {
-    require(v.is_string(), std::string("model config: \""), key, "\" must be a string");
-    out = v.get<std::string>();
+    require(v.is_number(), "model config: \"", key, "\" must be a number");
+    out = v.get<T>();
   }
+}
+
+// a member as config.json writes it: enums by name
+template <class T>
+json json_value(const T& value) {
+  if constexpr (std::is_enum_v<T>) return to_string(value);
+  else return value;
 }
 
 }  // namespace
 
+std::string config_to_json(const ModelConfig& c) {
+  json j = json::object();
+  for (const ConfigField& field : kConfigFields)
+    std::visit([&](auto member) { j[field.name] = json_value(c.*member); }, field.member);
+  return j.dump(2);
+}
+
 ModelConfig config_from_json(const std::string& text) {
   const json j = parse_strict_json(text, "model config");
   require(j.is_object(), "model config: expected a JSON object");
-  static const std::set<std::string> known = {
-      "architecture", "vocab_size", "n_ctx", "d_model", "n_heads", "n_kv_heads", "d_ff", "n_layers",
-      "n_decoder_layers", "positional", "positional_base", "activation", "norm", "pre_norm",
-      "residual", "final_norm", "norm_eps", "tie_embeddings", "scaled"};
   for (const auto& item : j.items())
-    require(known.count(item.key()), "model config: unknown field \"", item.key(), "\"");
+    require(std::any_of(std::begin(kConfigFields), std::end(kConfigFields),
+                        [&](const ConfigField& field) { return item.key() == field.name; }),
+            "model config: unknown field \"", item.key(), "\"");
   ModelConfig c;
-  std::string architecture = to_string(c.architecture), positional = to_string(c.positional),
-              activation = to_string(c.activation), norm = to_string(c.norm);
-  read_field(j, "architecture", architecture);
-  read_field(j, "vocab_size", c.vocab_size, true);
-  read_field(j, "n_ctx", c.n_ctx, true);
-  read_field(j, "d_model", c.d_model, true);
-  read_field(j, "n_heads", c.n_heads);
-  read_field(j, "n_kv_heads", c.n_kv_heads);
-  read_field(j, "d_ff", c.d_ff, true);
-  read_field(j, "n_layers", c.n_layers);
-  read_field(j, "n_decoder_layers", c.n_decoder_layers);
-  read_field(j, "positional", positional);
-  read_field(j, "positional_base", c.positional_base);
-  read_field(j, "activation", activation);
-  read_field(j, "norm", norm);
-  read_field(j, "pre_norm", c.pre_norm);
-  read_field(j, "residual", c.residual);
-  read_field(j, "final_norm", c.final_norm);
-  read_field(j, "norm_eps", c.norm_eps);
-  read_field(j, "tie_embeddings", c.tie_embeddings);
-  read_field(j, "scaled", c.scaled);
-  c.architecture = architecture_from_string(architecture);
-  c.positional = positional_from_string(positional);
-  c.activation = activation_from_string(activation);
-  c.norm = norm_from_string(norm);
+  for (const ConfigField& field : kConfigFields) {
+    if (!j.contains(field.name)) {
+      require(!field.required, "model config: \"", field.name, "\" is required");
+      continue;
+    }
+    std::visit([&](auto member) { read_value(j.at(field.name), field.name, c.*member); }, field.member);
+  }
   c.validate();
   return c;
 }

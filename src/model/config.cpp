@@ -41,6 +41,34 @@ void ModelConfig::validate() const {
   attention().validate();
 }
 
+ModelConfig::Builder::Builder(Architecture architecture, Index vocab_size, Index n_ctx) {
+  config_.architecture = architecture;
+  config_.vocab_size = vocab_size;
+  config_.n_ctx = n_ctx;
+}
+
+ModelConfig::Builder& ModelConfig::Builder::width(Index d_model, Index n_heads) {
+  config_.d_model = d_model;
+  config_.n_heads = n_heads;
+  return *this;
+}
+
+ModelConfig::Builder& ModelConfig::Builder::layers(Index n) {
+  // a decoder-only or encoder-only model has one stack, n_layers; its unused n_decoder_layers stays as it was
+  return layers(n, config_.architecture == Architecture::encoder_decoder ? n : config_.n_decoder_layers);
+}
+
+ModelConfig::Builder& ModelConfig::Builder::layers(Index n_encoder, Index n_decoder) {
+  config_.n_layers = n_encoder;
+  config_.n_decoder_layers = n_decoder;
+  return *this;
+}
+
+ModelConfig ModelConfig::Builder::build() const {
+  config_.validate();
+  return config_;
+}
+
 namespace {
 constexpr std::pair<const char*, Architecture> kArchitectures[] = {
     {"encoder_only", Architecture::encoder_only},

@@ -53,6 +53,44 @@ struct ModelConfig {
   AttentionConfig cross_attention() const;
   // throws attnlab::Error naming what does not fit
   void validate() const;
+
+  class Builder;
+};
+
+// Assembles a ModelConfig in one expression and checks it once, in build(). GPT-2 small reads
+//   ModelConfig::Builder(Architecture::decoder_only, 50257, 1024).width(768, 12).ffn(3072).layers(12).build()
+// and every field left unset keeps ModelConfig's default.
+class ModelConfig::Builder {
+ public:
+  Builder(Architecture architecture, Index vocab_size, Index n_ctx);
+  // a variation of an existing config, e.g. a task's demo model at another size
+  explicit Builder(const ModelConfig& start) : config_(start) {}
+
+  // d_model split into n_heads heads of d_model / n_heads
+  Builder& width(Index d_model, Index n_heads);
+  // grouped-query attention: n_kv_heads key/value heads, each shared by n_heads / n_kv_heads queries
+  Builder& kv_heads(Index n_kv_heads) { config_.n_kv_heads = n_kv_heads; return *this; }
+  Builder& ffn(Index d_ff) { config_.d_ff = d_ff; return *this; }
+  // n blocks in every stack the architecture has (an encoder-decoder's encoder and decoder alike)
+  Builder& layers(Index n);
+  // an encoder-decoder whose stacks differ in depth
+  Builder& layers(Index n_encoder, Index n_decoder);
+  Builder& positional(Positional positional) { config_.positional = positional; return *this; }
+  Builder& positional_base(float base) { config_.positional_base = base; return *this; }
+  Builder& activation(Activation activation) { config_.activation = activation; return *this; }
+  Builder& norm(Norm norm) { config_.norm = norm; return *this; }
+  Builder& norm_eps(float eps) { config_.norm_eps = eps; return *this; }
+  Builder& pre_norm(bool pre_norm) { config_.pre_norm = pre_norm; return *this; }
+  Builder& residual(bool residual) { config_.residual = residual; return *this; }
+  Builder& final_norm(bool final_norm) { config_.final_norm = final_norm; return *this; }
+  Builder& tie_embeddings(bool tie) { config_.tie_embeddings = tie; return *this; }
+  Builder& scaled(bool scaled) { config_.scaled = scaled; return *this; }
+
+  // the config; throws attnlab::Error naming what does not fit (ModelConfig::validate)
+  ModelConfig build() const;
+
+ private:
+  ModelConfig config_;
 };
 
 // names used in JSON configs, e.g. "decoder_only", "rope", "rms_norm"

@@ -35,19 +35,15 @@ DepthGradients depth_gradients(const DepthGradientOptions& o) {
           "depth gradients: d_model must be a multiple of 16 in 16 … 512, got ", o.d_model);
   require(o.length >= 1 && o.length <= 512, "depth gradients: length must be 1 … 512, got ", o.length);
 
-  ModelConfig config;
-  config.architecture = Architecture::decoder_only;
-  config.vocab_size = 1;
-  config.n_ctx = o.length;
-  config.d_model = o.d_model;
-  config.n_heads = o.d_model / kHeadWidth;
-  config.d_ff = 4 * o.d_model;
-  config.n_layers = o.layers;
-  config.norm = o.norm;
-  config.pre_norm = o.pre_norm;
-  config.residual = o.residual;
-  config.final_norm = false;
-  config.validate();
+  const ModelConfig config = ModelConfig::Builder(Architecture::decoder_only, /*vocab_size=*/1, o.length)
+                                 .width(o.d_model, o.d_model / kHeadWidth)
+                                 .ffn(4 * o.d_model)
+                                 .layers(o.layers)
+                                 .norm(o.norm)
+                                 .pre_norm(o.pre_norm)
+                                 .residual(o.residual)
+                                 .final_norm(false)
+                                 .build();
   const ModelParams params = ModelParams::init(config, o.seed);
   ModelParams grads = ModelParams::zeros(config);
 

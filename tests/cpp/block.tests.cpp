@@ -11,19 +11,14 @@ namespace {
 
 // A one-layer model config shaped like the fixture's layer.
 ModelConfig layer_config(const FixtureCase& f, Architecture architecture) {
-  ModelConfig c;
-  c.architecture = architecture;
-  c.vocab_size = 4;
-  c.n_ctx = 16;
-  c.d_model = f.get<Index>("d_model");
-  c.n_heads = f.get<Index>("n_heads");
-  c.d_ff = f.get<Index>("d_ff");
-  c.n_layers = 1;
-  c.n_decoder_layers = 1;
-  c.positional = Positional::none;
-  c.activation = activation_from_string(f.get<std::string>("activation"));
-  c.pre_norm = f.get<bool>("pre_norm");
-  return c;
+  return ModelConfig::Builder(architecture, 4, 16)
+      .width(f.get<Index>("d_model"), f.get<Index>("n_heads"))
+      .ffn(f.get<Index>("d_ff"))
+      .layers(1)
+      .positional(Positional::none)
+      .activation(activation_from_string(f.get<std::string>("activation")))
+      .pre_norm(f.get<bool>("pre_norm"))
+      .build();
 }
 
 }  // namespace
@@ -73,14 +68,8 @@ TEST_CASE("encoder and decoder layers match PyTorch", "[block][oracle]") {
 }
 
 TEST_CASE("pre-LN and post-LN differ only in where the norm sits", "[block]") {
-  ModelConfig config;
-  config.architecture = Architecture::encoder_only;
-  config.vocab_size = 4;
-  config.n_ctx = 8;
-  config.d_model = 8;
-  config.n_heads = 2;
-  config.d_ff = 16;
-  config.norm = Norm::rms_norm;
+  ModelConfig config =
+      ModelConfig::Builder(Architecture::encoder_only, 4, 8).width(8, 2).ffn(16).norm(Norm::rms_norm).build();
   const ModelParams params = ModelParams::init(config, 9);
   std::srand(2);
   const Matrix x = Matrix::Random(3, 8);

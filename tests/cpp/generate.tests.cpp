@@ -147,13 +147,7 @@ TEST_CASE("sampling follows the distribution and is reproducible", "[generate]")
 }
 
 TEST_CASE("generation with the KV cache", "[generate][kv_cache]") {
-  ModelConfig c;
-  c.vocab_size = 9;
-  c.n_ctx = 16;
-  c.d_model = 8;
-  c.n_heads = 2;
-  c.d_ff = 16;
-  c.n_layers = 2;
+  const ModelConfig c = ModelConfig::Builder(Architecture::decoder_only, 9, 16).width(8, 2).ffn(16).layers(2).build();
   const Transformer model = Transformer::random(c, 5);
   SamplingOptions greedy;
   greedy.temperature = 0.0f;
@@ -179,15 +173,7 @@ TEST_CASE("generation with the KV cache", "[generate][kv_cache]") {
 }
 
 TEST_CASE("generation for an encoder-decoder", "[generate]") {
-  ModelConfig c;
-  c.architecture = Architecture::encoder_decoder;
-  c.vocab_size = 9;
-  c.n_ctx = 8;
-  c.d_model = 8;
-  c.n_heads = 2;
-  c.d_ff = 16;
-  c.n_layers = 2;
-  c.n_decoder_layers = 2;
+  const ModelConfig c = ModelConfig::Builder(Architecture::encoder_decoder, 9, 8).width(8, 2).ffn(16).layers(2).build();
   const Transformer model = Transformer::random(c, 6);
   const std::vector<int> source = {4, 7, 5, 6};
   SamplingOptions greedy;

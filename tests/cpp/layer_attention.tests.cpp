@@ -10,19 +10,14 @@ using namespace attnlab::test;
 
 namespace {
 ModelConfig config_of(Architecture architecture, bool pre_norm) {
-  ModelConfig c;
-  c.architecture = architecture;
-  c.vocab_size = 11;
-  c.n_ctx = 16;
-  c.d_model = 12;
-  c.n_heads = 3;
-  c.d_ff = 24;
-  c.n_layers = 2;
-  c.n_decoder_layers = 2;
-  c.pre_norm = pre_norm;
-  c.final_norm = pre_norm;
-  c.positional = architecture == Architecture::decoder_only ? Positional::rope : Positional::learned;
-  return c;
+  return ModelConfig::Builder(architecture, 11, 16)
+      .width(12, 3)
+      .ffn(24)
+      .layers(2)
+      .pre_norm(pre_norm)
+      .final_norm(pre_norm)
+      .positional(architecture == Architecture::decoder_only ? Positional::rope : Positional::learned)
+      .build();
 }
 }  // namespace
 

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <filesystem>
+#include <set>
 
 #include "allocation_tracker.hpp"
 #include "core/check.hpp"
@@ -13,21 +14,16 @@ using namespace attnlab::test;
 namespace {
 
 ModelConfig config_for(Positional positional, Architecture architecture) {
-  ModelConfig c;
-  c.architecture = architecture;
-  c.vocab_size = 10;
-  c.n_ctx = 12;
-  c.d_model = 8;
-  c.n_heads = 2;
-  c.n_kv_heads = 1;
-  c.d_ff = 12;
-  c.n_layers = 2;
-  c.n_decoder_layers = 1;
-  c.positional = positional;
-  c.activation = Activation::swiglu;
-  c.norm = Norm::rms_norm;
-  c.tie_embeddings = false;
-  return c;
+  return ModelConfig::Builder(architecture, 10, 12)
+      .width(8, 2)
+      .kv_heads(1)
+      .ffn(12)
+      .layers(2, 1)
+      .positional(positional)
+      .activation(Activation::swiglu)
+      .norm(Norm::rms_norm)
+      .tie_embeddings(false)
+      .build();
 }
 
 std::string error_of(const std::function<void()>& f) {
@@ -65,6 +61,65 @@ TEST_CASE("configs as JSON", "[io][config]") {
   SECTION("a NUL inside a name is shown, and the rest of the message kept") {
     const std::string config = std::string(R"({"vocab_size":5,"n_ctx":4,"d_model":4,"d_ff":4,"col\u0000our":1})");
     CHECK(error_of([&] { config_from_json(config); }) == "model config: unknown field \"col\\0our\"");
+  }
+}
+
+TEST_CASE("config.json: every field is written, read back and checked", "[io][config]") {
+  // every field off its default (n_decoder_layers too: an encoder ignores it, the file keeps it),
+  // and valid still when any one optional field falls back to its default
+  const ModelConfig c = ModelConfig::Builder(Architecture::encoder_only, 7, 9)
+                            .width(12, 6)
+                            .kv_heads(1)
+                            .ffn(20)
+                            .layers(3, 2)
+                            .positional(Positional::rope)
+                            .positional_base(500.0f)
+                            .activation(Activation::swiglu)
+                            .norm(Norm::rms_norm)
+                            .norm_eps(1e-6f)
+                            .pre_norm(false)
+                            .residual(false)
+                            .final_norm(false)
+                            .tie_embeddings(false)
+                            .scaled(false)
+                            .build();
+  const nlohmann::json written = nlohmann::json::parse(config_to_json(c));
+  const nlohmann::json defaults = nlohmann::json::parse(config_to_json(ModelConfig{}));
+  REQUIRE(written.size() == 19);  // every member of ModelConfig
+  SECTION("each field is written under its name, off its default, and read back as written") {
+    CHECK(written == nlohmann::json::parse(R"({
+        "activation": "swiglu", "architecture": "encoder_only", "d_ff": 20, "d_model": 12, "final_norm": false,
+        "n_ctx": 9, "n_decoder_layers": 2, "n_heads": 6, "n_kv_heads": 1, "n_layers": 3, "norm": "rms_norm",
+        "norm_eps": 9.999999974752427e-07, "positional": "rope", "positional_base": 500.0, "pre_norm": false,
+        "residual": false, "scaled": false, "tie_embeddings": false, "vocab_size": 7})"));
+    for (const auto& item : written.items()) {
+      INFO(item.key());
+      CHECK(item.value() != defaults.at(item.key()));
+    }
+    CHECK(config_to_json(config_from_json(config_to_json(c))) == config_to_json(c));
+  }
+  SECTION("a field left out takes its default, unless it is required") {
+    const std::set<std::string> required = {"vocab_size", "n_ctx", "d_model", "d_ff"};
+    for (const auto& item : written.items()) {
+      INFO(item.key());
+      nlohmann::json without = written;
+      without.erase(item.key());
+      if (required.count(item.key())) {
+        CHECK(error_of([&] { config_from_json(without.dump()); }) ==
+              "model config: \"" + item.key() + "\" is required");
+      } else {
+        const nlohmann::json read = nlohmann::json::parse(config_to_json(config_from_json(without.dump())));
+        CHECK(read.at(item.key()) == defaults.at(item.key()));
+      }
+    }
+  }
+  SECTION("a value of the wrong kind is refused, naming the field") {
+    for (const auto& item : written.items()) {
+      nlohmann::json wrong = written;
+      wrong[item.key()] = nlohmann::json::array();
+      CHECK_THAT(error_of([&] { config_from_json(wrong.dump()); }),
+                 Catch::StartsWith("model config: \"" + item.key() + "\" must be"));
+    }
   }
 }
 
@@ -170,11 +225,7 @@ TEST_CASE("a config is checked against the file before the model's memory is all
     }
   }
   SECTION("the parameter bytes are capped, by default and by the caller") {
-    ModelConfig huge = small;
-    huge.d_model = 1 << 14;
-    huge.n_heads = huge.n_kv_heads = 1;
-    huge.d_ff = 1 << 16;
-    huge.n_layers = 64;
+    const ModelConfig huge = ModelConfig::Builder(small).width(1 << 14, 1).kv_heads(1).ffn(1 << 16).layers(64).build();
     CHECK_THAT(error_of([&] { params_from_safetensors(huge, weights.data(), weights.size()); }),
                Catch::Contains("more than the limit of " + std::to_string(kDefaultMaxParameterBytes) + " bytes"));
     CHECK_THAT(error_of([&] { load_model(weights.data(), weights.size(), config_to_json(small), tokenizer.to_json(), 1000); }),

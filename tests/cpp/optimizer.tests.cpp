@@ -13,15 +13,12 @@ namespace {
 
 // the smallest model whose tensors include a matrix (wte, 3×4) and a vector (ln_f.weight, 4)
 ModelConfig two_tensor_config() {
-  ModelConfig c;
-  c.architecture = Architecture::decoder_only;
-  c.vocab_size = 3;
-  c.n_ctx = 2;
-  c.d_model = 4;
-  c.d_ff = 4;
-  c.positional = Positional::none;
-  c.norm = Norm::rms_norm;
-  return c;
+  return ModelConfig::Builder(Architecture::decoder_only, 3, 2)
+      .width(4, 1)
+      .ffn(4)
+      .positional(Positional::none)
+      .norm(Norm::rms_norm)
+      .build();
 }
 
 }  // namespace

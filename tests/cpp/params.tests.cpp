@@ -8,21 +8,17 @@ TEST_CASE("the tensor layout of a config is that of its initialised parameters",
   for (const Architecture architecture : {Architecture::decoder_only, Architecture::encoder_only, Architecture::encoder_decoder}) {
     for (const bool variant : {false, true}) {
       DYNAMIC_SECTION(to_string(architecture) << (variant ? ", rms_norm, swiglu, untied, learned" : "")) {
-        ModelConfig c;
-        c.architecture = architecture;
-        c.vocab_size = 9;
-        c.n_ctx = 7;
-        c.d_model = 8;
-        c.n_heads = 4;
-        c.n_kv_heads = 2;
-        c.d_ff = 12;
-        c.n_layers = 2;
-        c.n_decoder_layers = 3;
-        c.positional = variant ? Positional::learned : Positional::rope;
-        c.norm = variant ? Norm::rms_norm : Norm::layer_norm;
-        c.activation = variant ? Activation::swiglu : Activation::gelu;
-        c.tie_embeddings = !variant;
-        c.final_norm = variant;
+        const ModelConfig c = ModelConfig::Builder(architecture, 9, 7)
+                                  .width(8, 4)
+                                  .kv_heads(2)
+                                  .ffn(12)
+                                  .layers(2, 3)
+                                  .positional(variant ? Positional::learned : Positional::rope)
+                                  .norm(variant ? Norm::rms_norm : Norm::layer_norm)
+                                  .activation(variant ? Activation::swiglu : Activation::gelu)
+                                  .tie_embeddings(!variant)
+                                  .final_norm(variant)
+                                  .build();
         ModelParams p = ModelParams::init(c, 1);
         const std::vector<TensorSlot> slots = tensor_slots(c, p);
         const std::vector<TensorShape> layout = tensor_layout(c);
@@ -43,12 +39,8 @@ TEST_CASE("the tensor layout of a config is that of its initialised parameters",
 }
 
 TEST_CASE("the parameter bytes of a config are known, and capped, without allocating them", "[params][errors]") {
-  ModelConfig c;
-  c.vocab_size = 1 << 20;
-  c.n_ctx = 1 << 16;
-  c.d_model = 64;
-  c.d_ff = 1 << 16;
-  c.n_layers = 256;
+  const ModelConfig c =
+      ModelConfig::Builder(Architecture::decoder_only, 1 << 20, 1 << 16).width(64, 1).ffn(1 << 16).layers(256).build();
   // wte + wpe + 256 blocks of (attention 4·64² + 4·64, norms 4·64, feed-forward 2·64·65536 + 65536 + 64) + ln_f
   const std::uint64_t expected = (std::uint64_t(1) << 26) + (std::uint64_t(1) << 22) +
                                  std::uint64_t(256) * (4 * 64 * 64 + 4 * 64 + 4 * 64 + 2 * 64 * 65536 + 65536 + 64) + 2 * 64;

@@ -53,15 +53,13 @@ TEST_CASE("results are the same with 1 or N threads", "[threads]") {
   mask.additive = Matrix::Random(200, 230);
   const Matrix x = Matrix::Random(200, 24), w_q = Matrix::Random(24, 32), w_k = Matrix::Random(24, 32),
                w_v = Matrix::Random(24, 16);
-  ModelConfig c;
-  c.vocab_size = 20;
-  c.n_ctx = 64;
-  c.d_model = 32;
-  c.n_heads = 8;
-  c.n_kv_heads = 2;
-  c.d_ff = 64;
-  c.n_layers = 2;
-  c.positional = Positional::alibi;
+  const ModelConfig c = ModelConfig::Builder(Architecture::decoder_only, 20, 64)
+                            .width(32, 8)
+                            .kv_heads(2)
+                            .ffn(64)
+                            .layers(2)
+                            .positional(Positional::alibi)
+                            .build();
   const Transformer model = Transformer::random(c, 4);
   std::vector<int> tokens;
   for (int i = 0; i < 60; ++i) tokens.push_back((i * 7) % 20);

@@ -16,17 +16,7 @@ using namespace attnlab::test;
 namespace {
 
 ModelConfig small_config(Architecture architecture, Positional positional) {
-  ModelConfig c;
-  c.architecture = architecture;
-  c.vocab_size = 13;
-  c.n_ctx = 24;
-  c.d_model = 16;
-  c.n_heads = 4;
-  c.d_ff = 32;
-  c.n_layers = 2;
-  c.n_decoder_layers = 2;
-  c.positional = positional;
-  return c;
+  return ModelConfig::Builder(architecture, 13, 24).width(16, 4).ffn(32).layers(2).positional(positional).build();
 }
 
 // larger weights than GPT-2's initialisation, so that attention patterns are far from uniform
@@ -42,15 +32,12 @@ Transformer sharp_model(const ModelConfig& config, std::uint32_t seed) {
 
 // the GPT-2-shaped decoder-only model of a fixture (learned positions, pre-LN, tied head)
 ModelConfig gpt_config(const FixtureCase& f) {
-  ModelConfig config;
-  config.vocab_size = f.get<Index>("vocab_size");
-  config.n_ctx = f.get<Index>("n_ctx");
-  config.d_model = f.get<Index>("d_model");
-  config.n_heads = f.get<Index>("n_heads");
-  config.d_ff = f.get<Index>("d_ff");
-  config.n_layers = f.get<Index>("n_layers");
-  config.activation = activation_from_string(f.get<std::string>("activation"));
-  return config;
+  return ModelConfig::Builder(Architecture::decoder_only, f.get<Index>("vocab_size"), f.get<Index>("n_ctx"))
+      .width(f.get<Index>("d_model"), f.get<Index>("n_heads"))
+      .ffn(f.get<Index>("d_ff"))
+      .layers(f.get<Index>("n_layers"))
+      .activation(activation_from_string(f.get<std::string>("activation")))
+      .build();
 }
 
 }  // namespace

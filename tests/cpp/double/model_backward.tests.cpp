@@ -14,17 +14,9 @@ using attnlab::test::random_matrix;
 
 namespace {
 
-ModelConfig tiny_config(Architecture architecture) {
-  ModelConfig c;
-  c.architecture = architecture;
-  c.vocab_size = 11;
-  c.n_ctx = 8;
-  c.d_model = 8;
-  c.n_heads = 2;
-  c.d_ff = 12;
-  c.n_layers = 2;
-  c.n_decoder_layers = architecture == Architecture::encoder_decoder ? 2 : 0;
-  return c;
+// a two-layer model of width 8 in two heads, for each test to vary and build
+ModelConfig::Builder tiny_config(Architecture architecture) {
+  return ModelConfig::Builder(architecture, 11, 8).width(8, 2).ffn(12).layers(2);
 }
 
 // every weight scaled up and every bias and gain moved off its initial value, so that no term of
@@ -61,11 +53,12 @@ void check_all_parameters(const ModelConfig& config, Transformer& model, const M
 
 TEST_CASE("block backward", "[gradients]") {
   Rng rng(20);
-  ModelConfig config = tiny_config(Architecture::encoder_decoder);
-  config.pre_norm = GENERATE(true, false);
-  config.norm = GENERATE(Norm::layer_norm, Norm::rms_norm, Norm::none);
+  const bool pre_norm = GENERATE(true, false);
+  const Norm norm = GENERATE(Norm::layer_norm, Norm::rms_norm, Norm::none);
   const bool cross = GENERATE(false, true);
-  config.residual = GENERATE(true, false);
+  const bool residual = GENERATE(true, false);
+  const ModelConfig config =
+      tiny_config(Architecture::encoder_decoder).pre_norm(pre_norm).norm(norm).residual(residual).build();
   const ModelParams init = lively_params(config, 21);
   BlockParams p = init.decoder.h[0];
   BlockParams g = ModelParams::zeros(config).decoder.h[0];
@@ -99,27 +92,32 @@ TEST_CASE("block backward", "[gradients]") {
 }
 
 TEST_CASE("model backward: every parameter", "[gradients]") {
-  ModelConfig config = tiny_config(Architecture::decoder_only);
-  SECTION("GPT-2 shape: learned positions, pre-LN, tanh-GELU, tied head") { config.activation = Activation::gelu_tanh; }
+  ModelConfig config;
+  SECTION("GPT-2 shape: learned positions, pre-LN, tanh-GELU, tied head") {
+    config = tiny_config(Architecture::decoder_only).activation(Activation::gelu_tanh).build();
+  }
   SECTION("LLaMA shape: RoPE, RMSNorm, SwiGLU, GQA, untied head") {
-    config.positional = Positional::rope;
-    config.norm = Norm::rms_norm;
-    config.activation = Activation::swiglu;
-    config.n_heads = 4;
-    config.n_kv_heads = 2;
-    config.tie_embeddings = false;
+    config = tiny_config(Architecture::decoder_only)
+                 .width(8, 4)
+                 .kv_heads(2)
+                 .positional(Positional::rope)
+                 .norm(Norm::rms_norm)
+                 .activation(Activation::swiglu)
+                 .tie_embeddings(false)
+                 .build();
   }
   SECTION("ALiBi, post-LN, ReLU, no final norm") {
-    config.positional = Positional::alibi;
-    config.pre_norm = false;
-    config.final_norm = false;
-    config.activation = Activation::relu;
+    config = tiny_config(Architecture::decoder_only)
+                 .positional(Positional::alibi)
+                 .pre_norm(false)
+                 .final_norm(false)
+                 .activation(Activation::relu)
+                 .build();
   }
   SECTION("encoder-only, sinusoidal, exact GELU") {
-    config.architecture = Architecture::encoder_only;
-    config.positional = Positional::sinusoidal;
+    config = tiny_config(Architecture::encoder_only).positional(Positional::sinusoidal).build();
   }
-  SECTION("encoder-decoder, learned positions") { config = tiny_config(Architecture::encoder_decoder); }
+  SECTION("encoder-decoder, learned positions") { config = tiny_config(Architecture::encoder_decoder).build(); }
   INFO(to_string(config.architecture) << ", " << to_string(config.positional));
   Transformer model(config, lively_params(config, 30));
   const std::vector<int> source = {3, 9, 4, 1, 10}, tokens = {2, 7, 7, 1, 5, 10};
@@ -142,7 +140,7 @@ TEST_CASE("model backward: every parameter", "[gradients]") {
 }
 
 TEST_CASE("model backward refuses what it cannot use", "[gradients]") {
-  const ModelConfig config = tiny_config(Architecture::decoder_only);
+  const ModelConfig config = tiny_config(Architecture::decoder_only).build();
   const Transformer model(config, ModelParams::init(config, 1));
   ModelParams grads = ModelParams::zeros(config);
   ModelActivations kept;
