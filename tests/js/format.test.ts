@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { css, diverging, sequential, textOn } from '../../web/src/math/colormap';
+import { colourMaps, css, LIGHT_PAGE, parseColour, textOn } from '../../web/src/math/colormap';
 import { formatBytes, formatCount, formatNumber, formatSignificant, subscript } from '../../web/src/math/format';
 import { at, fromRows, maxAbsFinite, row } from '../../web/src/math/matrix';
 
@@ -63,16 +63,51 @@ describe('matrix helpers', () => {
   });
 });
 
-describe('colour scales', () => {
-  it('are white at zero and saturate at the ends', () => {
-    expect(css(diverging(0, 1))).toBe('rgb(247, 247, 247)');
-    expect(css(diverging(5, 1))).toBe('rgb(178, 24, 43)');
-    expect(css(sequential(-1))).toBe('rgb(247, 251, 255)');
-    expect(css(sequential(1))).toBe('rgb(8, 48, 107)');
+describe('colour maps', () => {
+  const page = { light: [255, 255, 255], dark: [18, 21, 28] } as const;
+  const brightness = ([r, g, b]: readonly number[]) => 0.299 * r + 0.587 * g + 0.114 * b;
+  it('are the background at zero, on either theme', () => {
+    for (const background of Object.values(page)) {
+      const maps = colourMaps(background);
+      expect(maps.sequential(0)).toEqual(background);
+      expect(maps.sequential(-1)).toEqual(background);
+      expect(maps.diverging(0, 1)).toEqual(background);
+      expect(maps.diverging(0.3, 0)).toEqual(background);
+    }
+  });
+  it('saturate at the ends: darker on the light page, brighter on the dark one', () => {
+    const light = colourMaps(page.light);
+    expect(css(light.sequential(1))).toBe('rgb(8, 48, 107)');
+    expect(css(light.diverging(5, 1))).toBe('rgb(178, 24, 43)');
+    expect(css(light.diverging(-5, 1))).toBe('rgb(33, 102, 172)');
+    const dark = colourMaps(page.dark);
+    for (let t = 0.1; t <= 1; t += 0.1) {
+      expect(brightness(dark.sequential(t))).toBeGreaterThan(brightness(dark.sequential(t - 0.1)));
+      expect(brightness(light.sequential(t))).toBeLessThan(brightness(light.sequential(t - 0.1)));
+      expect(brightness(dark.diverging(t, 1))).toBeGreaterThan(brightness(page.dark));
+      expect(brightness(dark.diverging(-t, 1))).toBeGreaterThan(brightness(page.dark));
+    }
+    // blue below zero, red above, on both
+    for (const maps of [light, dark]) {
+      const [r1, , b1] = maps.diverging(-1, 1);
+      const [r2, , b2] = maps.diverging(1, 1);
+      expect(b1).toBeGreaterThan(r1);
+      expect(r2).toBeGreaterThan(b2);
+    }
   });
   it('pick readable text', () => {
-    expect(textOn(sequential(0))).toBe('#111');
-    expect(textOn(sequential(1))).toBe('#fff');
+    expect(textOn(LIGHT_PAGE.sequential(0))).toBe('#111');
+    expect(textOn(LIGHT_PAGE.sequential(1))).toBe('#fff');
+    expect(textOn(colourMaps(page.dark).sequential(0))).toBe('#fff');
+    expect(textOn(colourMaps(page.dark).sequential(1))).toBe('#111');
+  });
+  it('read CSS colours', () => {
+    expect(parseColour(' #12151c')).toEqual([18, 21, 28]);
+    expect(parseColour('#fff')).toEqual([255, 255, 255]);
+    expect(parseColour('rgb(1, 2, 3)')).toEqual([1, 2, 3]);
+    expect(parseColour('rgba(10 20 30 / 50%)')).toEqual([10, 20, 30]);
+    expect(parseColour('var(--x)')).toBeUndefined();
+    expect(parseColour('')).toBeUndefined();
   });
 });
 

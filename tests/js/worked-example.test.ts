@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DECK_EXAMPLE, WRITEUP_EXAMPLE } from '../../web/src/app/seminar';
 import { fromRows, row } from '../../web/src/math/matrix';
 import {
-  decodeCustom, encodeCustom, float32Text, grade, parseEntry, parseInputEntry, provenance, resizeCustom, slips,
+  decodeCustom, encodeCustom, exactDecimals, float32Text, grade, parseEntry, parseInputEntry, provenance, resizeCustom, slips,
   type CustomExample,
 } from '../../web/src/math/worked-example';
 
@@ -54,6 +54,15 @@ describe("the reader's own matrices as URL text", () => {
     const smaller = resizeCustom(deck, { n: 2, d: 2, dK: 1, dV: 1 });
     expect(Array.from(smaller.x.data)).toEqual([1, 0, 0, 1]);
     expect(decodeCustom(encodeCustom(smaller))).toEqual(smaller);
+  });
+});
+
+describe("a document's inputs as printed", () => {
+  it('take as many decimals as their entries need, at most 3', () => {
+    expect(exactDecimals(fromRows([[1, 0], [-2, 3]]))).toBe(0);
+    expect(exactDecimals(fromRows([[0.5, 1], [0.25, 0]]))).toBe(2);
+    expect(exactDecimals(fromRows([[Math.fround(0.1), 0.3]]))).toBe(1);
+    expect(exactDecimals(fromRows([[1 / 3]]))).toBe(3);
   });
 });
 

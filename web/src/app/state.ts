@@ -82,7 +82,7 @@ export const FIELDS: readonly Field[] = [
   { key: 'causal', element: STEPS, attribute: 'causal', type: 'bool', default: false },
   { key: 'scaled', element: STEPS, attribute: 'scaled', type: 'bool', default: true },
   { key: 'q', element: STEPS, attribute: 'query', type: 'int', min: 0, max: 7, default: 0 },
-  { key: 'stage', element: STEPS, attribute: 'step', type: 'int', min: 0, max: 5, default: 0 },
+  { key: 'stage', element: STEPS, attribute: 'step', label: 'stage shown', type: 'int', min: 0, max: 5, default: 0 },
   { key: 'ex', element: STEPS, attribute: 'example', type: 'enum', values: WORKED_EXAMPLES, default: 'deck' },
   // the reader's own matrices (math/worked-example.ts encodeCustom); empty: start from the deck's
   { key: 'mx', element: STEPS, attribute: 'matrices', type: 'text', maxLength: 2400, default: '' },
@@ -92,13 +92,13 @@ export const FIELDS: readonly Field[] = [
   { key: 'sa-head', element: FOUR_STEPS, attribute: 'head', type: 'int', min: 0, max: 3, default: 0 },
   { key: 'sa-step', element: FOUR_STEPS, attribute: 'step', type: 'int', min: 1, max: 4, default: 1 },
 
-  { key: 'pe', element: POSITIONAL, attribute: 'kind', type: 'enum', values: POSITIONAL_KINDS, default: 'sinusoidal' },
-  { key: 'n', element: POSITIONAL, attribute: 'n', type: 'int', min: 2, max: 128, default: 32 },
-  { key: 'd', element: POSITIONAL, attribute: 'd', type: 'int', min: 2, max: 128, default: 32, multipleOf: 2 },
+  { key: 'pe', element: POSITIONAL, attribute: 'kind', label: 'positional scheme', type: 'enum', values: POSITIONAL_KINDS, default: 'sinusoidal' },
+  { key: 'n', element: POSITIONAL, attribute: 'n', label: 'positions n', type: 'int', min: 2, max: 128, default: 32 },
+  { key: 'd', element: POSITIONAL, attribute: 'd', label: 'width d', type: 'int', min: 2, max: 128, default: 32, multipleOf: 2 },
   { key: 'base', element: POSITIONAL, attribute: 'base', type: 'int', min: 10, max: 100000, default: 10000 },
   { key: 'head', element: POSITIONAL, attribute: 'head', type: 'int', min: 0, max: 7, default: 0 },
 
-  { key: 'family', element: ARCHITECTURE, attribute: 'family', type: 'enum', values: ['encoder-decoder', 'encoder', 'decoder'], default: 'encoder-decoder' },
+  { key: 'family', element: ARCHITECTURE, attribute: 'family', label: 'model family', type: 'enum', values: ['encoder-decoder', 'encoder', 'decoder'], default: 'encoder-decoder' },
 
   { key: 'cl', element: COMPONENTS, attribute: 'layer', type: 'int', min: 0, max: 1, default: 0 },
   { key: 'ct', element: COMPONENTS, attribute: 'token', type: 'int', min: 0, max: 63, default: 7 },
@@ -114,11 +114,11 @@ export const FIELDS: readonly Field[] = [
   { key: 'mhlayer', element: MULTI_HEAD, attribute: 'layer', type: 'int', min: 0, max: 1, default: 0 },
   { key: 'mhtok', element: MULTI_HEAD, attribute: 'token', type: 'int', min: -1, max: 63, default: -1 },
 
-  { key: 'rnn-t', element: RNN_GRADIENTS, attribute: 'length', type: 'int', min: 4, max: 256, default: 64 },
+  { key: 'rnn-t', element: RNN_GRADIENTS, attribute: 'length', label: 'sequence length T', type: 'int', min: 4, max: 256, default: 64 },
   // W_hh = scale·(random orthogonal): below 1 gradients vanish, above 1 the tanh saturates
-  { key: 'rnn-w', element: RNN_GRADIENTS, attribute: 'scale', type: 'number', min: 0.5, max: 1.5, default: 1 },
+  { key: 'rnn-w', element: RNN_GRADIENTS, attribute: 'scale', label: 'recurrent scale', type: 'number', min: 0.5, max: 1.5, default: 1 },
 
-  { key: 'dk', element: SCALING, attribute: 'dk', type: 'int', min: 1, max: 512, default: 64 },
+  { key: 'dk', element: SCALING, attribute: 'dk', label: 'key width dₖ', type: 'int', min: 1, max: 512, default: 64 },
   { key: 'temp', element: SCALING, attribute: 'temperature', type: 'number', min: 0.25, max: 4, default: 1 },
 
   // the shipped sorting model reads at most n_ctx = 19 tokens
@@ -133,9 +133,9 @@ export const FIELDS: readonly Field[] = [
   { key: 'pm-pe', element: PERMUTATION, attribute: 'positions', type: 'enum', values: PERMUTATION_POSITIONS, default: 'none' },
 
   // the vector normalised (numbers separated by spaces) and LayerNorm's scale and shift
-  { key: 'nv', element: NORMS, attribute: 'vector', type: 'text', maxLength: 200, default: '2 -1 0.5 3 -2 1 0 4' },
-  { key: 'ng', element: NORMS, attribute: 'gamma', type: 'number', min: 0, max: 4, default: 1 },
-  { key: 'nb', element: NORMS, attribute: 'beta', type: 'number', min: -2, max: 2, default: 0 },
+  { key: 'nv', element: NORMS, attribute: 'vector', label: 'vector x', type: 'text', maxLength: 200, default: '2 -1 0.5 3 -2 1 0 4' },
+  { key: 'ng', element: NORMS, attribute: 'gamma', label: 'γ', type: 'number', min: 0, max: 4, default: 1 },
+  { key: 'nb', element: NORMS, attribute: 'beta', label: 'β', type: 'number', min: -2, max: 2, default: 0 },
 
   // the depth of the seeded stack and where its norms sit (both residual settings are drawn)
   { key: 'dg-l', element: DEPTH_GRADIENTS, attribute: 'layers', type: 'int', min: 2, max: 48, default: 12 },
@@ -164,15 +164,15 @@ export const FIELDS: readonly Field[] = [
   { key: 'gen-h', element: GENERATION, attribute: 'head', type: 'int', min: 0, max: 7, default: 0 },
 
   // the prompt of the language model, the tokens generated after it, and the layer and head drawn
-  { key: 'kc', element: KV_CACHE, attribute: 'text', type: 'text', maxLength: 40, default: 'The cat ' },
-  { key: 'kc-step', element: KV_CACHE, attribute: 'step', type: 'int', min: 0, max: 127, default: 6 },
+  { key: 'kc', element: KV_CACHE, attribute: 'text', label: 'prompt', type: 'text', maxLength: 40, default: 'The cat ' },
+  { key: 'kc-step', element: KV_CACHE, attribute: 'step', label: 'tokens generated', type: 'int', min: 0, max: 127, default: 6 },
   { key: 'kc-l', element: KV_CACHE, attribute: 'layer', type: 'int', min: 0, max: 7, default: 0 },
   { key: 'kc-h', element: KV_CACHE, attribute: 'head', type: 'int', min: 0, max: 7, default: 0 },
 
   // the picture (built-in, or drawn: 32×32 bits in base64url), the patch size and the query patch
   { key: 'vp', element: PATCHES, attribute: 'picture', type: 'enum', values: PATCH_PICTURES, default: 'ring' },
   { key: 'vp-px', element: PATCHES, attribute: 'pixels', type: 'text', maxLength: 172, default: '' },
-  { key: 'vp-p', element: PATCHES, attribute: 'patch', type: 'enum', values: PATCH_SIZES, default: '4' },
+  { key: 'vp-p', element: PATCHES, attribute: 'patch', label: 'patch size P', type: 'enum', values: PATCH_SIZES, default: '4' },
   { key: 'vp-q', element: PATCHES, attribute: 'query', type: 'int', min: 0, max: 255, default: 27 },
 
   // the width the n sweep runs at, and its longest n
@@ -196,23 +196,23 @@ export const FIELDS: readonly Field[] = [
 
   // the picture's key/value heads, and a model the reader sizes: layers, width, query heads, the
   // GQA groups, the context length and the precision of the cache
-  { key: 'kv', element: KV_HEADS, attribute: 'picture', type: 'enum', values: PICTURE_KV_HEADS, default: '2' },
+  { key: 'kv', element: KV_HEADS, attribute: 'picture', label: 'key/value heads', type: 'enum', values: PICTURE_KV_HEADS, default: '2' },
   { key: 'kv-l', element: KV_HEADS, attribute: 'layers', type: 'int', min: 1, max: 128, default: 32 },
   { key: 'kv-d', element: KV_HEADS, attribute: 'd', type: 'int', min: 64, max: 16384, default: 4096, multipleOf: 64 },
   { key: 'kv-h', element: KV_HEADS, attribute: 'heads', type: 'int', min: 1, max: 128, default: 32 },
   { key: 'kv-g', element: KV_HEADS, attribute: 'groups', type: 'int', min: 1, max: 128, default: 8 },
-  { key: 'kv-n', element: KV_HEADS, attribute: 'context', type: 'int', min: 1, max: 1048576, default: 4096 },
+  { key: 'kv-n', element: KV_HEADS, attribute: 'context', label: 'context n', type: 'int', min: 1, max: 1048576, default: 4096 },
   { key: 'kv-b', element: KV_HEADS, attribute: 'precision', type: 'enum', values: PRECISIONS, default: 'fp16' },
 
   // a position, the shift k and the width of the sinusoidal table
-  { key: 'sh-pos', element: SHIFT, attribute: 'position', type: 'int', min: 0, max: 200, default: 3 },
-  { key: 'sh-k', element: SHIFT, attribute: 'k', type: 'int', min: 0, max: 100, default: 5 },
-  { key: 'sh-d', element: SHIFT, attribute: 'd', type: 'int', min: 2, max: 64, default: 16, multipleOf: 2 },
+  { key: 'sh-pos', element: SHIFT, attribute: 'position', label: 'position pos', type: 'int', min: 0, max: 200, default: 3 },
+  { key: 'sh-k', element: SHIFT, attribute: 'k', label: 'shift k', type: 'int', min: 0, max: 100, default: 5 },
+  { key: 'sh-d', element: SHIFT, attribute: 'd', label: 'width d', type: 'int', min: 2, max: 64, default: 16, multipleOf: 2 },
 
   // the query's position m, the key's position n, and which 2-D pair of dimensions is drawn
-  { key: 'rope-m', element: ROPE, attribute: 'query', type: 'int', min: 0, max: 31, default: 2 },
-  { key: 'rope-n', element: ROPE, attribute: 'key', type: 'int', min: 0, max: 31, default: 5 },
-  { key: 'rope-pair', element: ROPE, attribute: 'pair', type: 'int', min: 0, max: 3, default: 0 },
+  { key: 'rope-m', element: ROPE, attribute: 'query', label: 'query position m', type: 'int', min: 0, max: 31, default: 2 },
+  { key: 'rope-n', element: ROPE, attribute: 'key', label: 'key position n', type: 'int', min: 0, max: 31, default: 5 },
+  { key: 'rope-pair', element: ROPE, attribute: 'pair', label: 'pair i', type: 'int', min: 0, max: 3, default: 0 },
 ];
 
 export function fieldsOf(element: string): Field[] {

@@ -1,15 +1,32 @@
-// Colour scales for heatmaps and matrix cells. DOM-free: returns CSS colour strings.
+// The page's one colour language: a sequential map for weights in [0, 1] and a diverging map for
+// signed values, made for the background they are drawn on. Zero is the background colour itself
+// (white on the light page, the dark page's own colour on the dark one), so that weights near zero
+// read as nothing and only strong ones stand out; on a dark background strength grows brighter, as
+// it grows darker on a light one. DOM-free: colours are [r, g, b] and CSS strings.
 
-type Rgb = readonly [number, number, number];
+export type Rgb = readonly [number, number, number];
 
-// A perceptually ordered light-to-dark blue ramp (for weights in [0, 1]).
-const SEQUENTIAL: readonly Rgb[] = [
-  [247, 251, 255], [198, 219, 239], [107, 174, 214], [33, 113, 181], [8, 48, 107],
-];
-// Blue (negative) – white – red (positive), for signed values.
-const DIVERGING: readonly Rgb[] = [
-  [33, 102, 172], [146, 197, 222], [247, 247, 247], [244, 165, 130], [178, 24, 43],
-];
+export interface ColourMaps {
+  /** t ∈ [0, 1] → colour, from the background (0) to the strongest (1) */
+  sequential(t: number): Rgb;
+  /** v ∈ [−range, range] → colour: blue below zero, the background at zero, red above */
+  diverging(v: number, range: number): Rgb;
+}
+
+// the stops after the background, from weak to strong: blues for weights; for signed values the
+// negative side is listed strong to weak, the positive side weak to strong
+const RAMPS = {
+  light: {
+    sequential: [[198, 219, 239], [107, 174, 214], [33, 113, 181], [8, 48, 107]],
+    negative: [[33, 102, 172], [146, 197, 222]],
+    positive: [[244, 165, 130], [178, 24, 43]],
+  },
+  dark: {
+    sequential: [[18, 58, 108], [33, 108, 174], [98, 166, 218], [206, 230, 250]],
+    negative: [[150, 200, 245], [44, 104, 170]],
+    positive: [[176, 48, 52], [255, 162, 132]],
+  },
+} as const;
 
 function sample(ramp: readonly Rgb[], t: number): Rgb {
   const x = Math.min(1, Math.max(0, t)) * (ramp.length - 1);
@@ -19,14 +36,33 @@ function sample(ramp: readonly Rgb[], t: number): Rgb {
   return [0, 1, 2].map((c) => Math.round(a[c] + (b[c] - a[c]) * f)) as unknown as Rgb;
 }
 
-/** t ∈ [0, 1] → colour on the sequential ramp. */
-export function sequential(t: number): Rgb {
-  return sample(SEQUENTIAL, t);
+/** perceived brightness of a colour, 0 … 255 */
+const brightness = ([r, g, b]: Rgb) => 0.299 * r + 0.587 * g + 0.114 * b;
+
+/** The two maps for pictures drawn on `background`: the dark ramps on a dark one. */
+export function colourMaps(background: Rgb): ColourMaps {
+  const ramps = brightness(background) < 128 ? RAMPS.dark : RAMPS.light;
+  const sequentialRamp = [background, ...ramps.sequential];
+  const divergingRamp = [...ramps.negative, background, ...ramps.positive];
+  return {
+    sequential: (t) => sample(sequentialRamp, t),
+    diverging: (v, range) => sample(divergingRamp, range > 0 ? 0.5 + v / (2 * range) : 0.5),
+  };
 }
 
-/** v ∈ [−range, range] → colour on the diverging ramp (white at 0). */
-export function diverging(v: number, range: number): Rgb {
-  return sample(DIVERGING, range > 0 ? 0.5 + v / (2 * range) : 0.5);
+/** the maps on a white page (where no element says otherwise) */
+export const LIGHT_PAGE = colourMaps([255, 255, 255]);
+
+/** "#abc", "#aabbcc", "rgb(1, 2, 3)" or "rgba(1, 2, 3, 0.5)" → [r, g, b]; undefined for anything else */
+export function parseColour(text: string): Rgb | undefined {
+  const value = text.trim();
+  const hex = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(value)?.[1];
+  if (hex) {
+    const digits = hex.length === 3 ? [...hex].map((d) => d + d) : [hex.slice(0, 2), hex.slice(2, 4), hex.slice(4, 6)];
+    return digits.map((d) => parseInt(d, 16)) as unknown as Rgb;
+  }
+  const rgb = /^rgba?\(\s*(\d+(?:\.\d+)?)[\s,]+(\d+(?:\.\d+)?)[\s,]+(\d+(?:\.\d+)?)/i.exec(value);
+  return rgb ? [Number(rgb[1]), Number(rgb[2]), Number(rgb[3])] : undefined;
 }
 
 export function css([r, g, b]: Rgb): string {
@@ -34,6 +70,6 @@ export function css([r, g, b]: Rgb): string {
 }
 
 /** Black or white text, whichever reads better on the given background. */
-export function textOn([r, g, b]: Rgb): string {
-  return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? '#111' : '#fff';
+export function textOn(colour: Rgb): string {
+  return brightness(colour) > 150 ? '#111' : '#fff';
 }

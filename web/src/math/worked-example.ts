@@ -54,6 +54,15 @@ export function float32Text(value: number): string {
   return String(Number(value.toPrecision(7)));
 }
 
+/** the decimals (up to 3) that print every entry of a small input matrix exactly: 0.5 → 1, 0.25 → 2 */
+export function exactDecimals(m: MatrixData): number {
+  let decimals = 0;
+  for (const v of m.data) {
+    while (decimals < 3 && Math.abs(Number(v.toFixed(decimals)) - v) > 1e-6) decimals++;
+  }
+  return decimals;
+}
+
 /** "n_d_dK_dV_x…_wQ…_wK…_wV…": every number in one flat list, URL-safe without escaping. */
 export function encodeCustom(example: CustomExample): string {
   const { n, d, dK, dV, x, wQ, wK, wV } = example;

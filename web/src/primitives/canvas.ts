@@ -9,6 +9,7 @@
 // "attn-redraw" on window when the scale may have changed (a slide shown, the window resized),
 // with `detail.restyle` when the colours changed; canvases repaint then without asking the engine.
 
+import { colourMaps, LIGHT_PAGE, parseColour, type ColourMaps } from '../math/colormap';
 import { onScreen, whenScreenChanges } from './on-screen';
 
 export type Draw = (g: CanvasRenderingContext2D, width: number, height: number) => void;
@@ -96,7 +97,17 @@ export function canvasesPainted(): Promise<void> {
   return unsettled ? new Promise((resolve) => settledWaiters.push(resolve)) : Promise.resolve();
 }
 
+/** pictures made of elements rather than pixels (tinted table cells), recoloured with the theme */
+const themed = new Set<WeakRef<() => void>>();
+
 function repaintAll(restyle: boolean): void {
+  if (restyle) {
+    for (const ref of themed) {
+      const recolour = ref.deref();
+      if (recolour) recolour();
+      else themed.delete(ref);
+    }
+  }
   for (const ref of live) {
     const p = ref.deref();
     if (!p) {
@@ -157,6 +168,20 @@ export function sharpCanvas(label: string): SharpCanvas {
       return { x: (e.clientX - box.left) * scale, y: (e.clientY - box.top) * scale };
     },
   };
+}
+
+/** the colour maps for a picture in `element`, on the background of its theme (the widgets' --bg) */
+export function themeColours(element: Element): ColourMaps {
+  const background = parseColour(getComputedStyle(element).getPropertyValue('--bg'));
+  return background ? colourMaps(background) : LIGHT_PAGE;
+}
+
+/** Colours `element` with `recolour` once it is on the page (the next frame), and again whenever
+ * the page's colours change; `recolour` is kept only as long as the element keeps it. */
+export function colourWithTheme(element: Element, recolour: () => void): void {
+  (element as Element & { recolour?: () => void }).recolour = recolour;
+  themed.add(new WeakRef(recolour));
+  requestAnimationFrame(recolour);
 }
 
 /** the text colour the element is drawn in, for axes and labels */

@@ -1,10 +1,10 @@
 // A matrix as a canvas heatmap with axis labels (numbers or tokens) and a colour legend, for
 // matrices too large to print as numbers; the same numbers are in a table for screen readers.
 // Labels are thinned so they never overlap; hovering shows the entry under the pointer.
-import { css, diverging, sequential } from '../math/colormap';
+import { css, type ColourMaps } from '../math/colormap';
 import { formatNumber, formatSignificant } from '../math/format';
 import { at, maxAbsFinite, type MatrixData } from '../math/matrix';
-import { CANVAS_FONT, foreground, sharpCanvas, type SharpCanvas } from './canvas';
+import { CANVAS_FONT, foreground, sharpCanvas, themeColours, type SharpCanvas } from './canvas';
 import { ScreenReaderTable } from './screen-reader-table';
 
 export interface HeatmapOptions {
@@ -107,7 +107,8 @@ export class Heatmap {
     const ch = height / m.rows;
     // one pixel per cell, scaled up without smoothing: a few microseconds however many cells
     g.imageSmoothingEnabled = false;
-    g.drawImage(cellImage(m, tint, range), M.left, M.top, width, height);
+    const colours = themeColours(this.element);
+    g.drawImage(cellImage(m, colours, tint, range), M.left, M.top, width, height);
     const fg = foreground(this.element);
     if (this.highlight) {
       const { row, col } = this.highlight;
@@ -126,7 +127,7 @@ export class Heatmap {
     const lx = M.left + width + 14;
     for (let y = 0; y < height; y++) {
       const t = 1 - y / (height - 1);
-      g.fillStyle = tint === 'weights' ? css(sequential(t)) : css(diverging((2 * t - 1) * range, range));
+      g.fillStyle = css(tint === 'weights' ? colours.sequential(t) : colours.diverging((2 * t - 1) * range, range));
       g.fillRect(lx, M.top + y, 12, 1.5);
     }
     g.fillStyle = fg;
@@ -219,9 +220,10 @@ export function colourKey(tint: HeatmapOptions['tint'], low: string, high: strin
   key.style.cssText = 'display:inline-flex;align-items:center;gap:6px;white-space:nowrap';
   const strip = sharpCanvas(`colour key: ${low} to ${high}`);
   strip.draw(90, 10, (g, width, height) => {
+    const colours = themeColours(strip.canvas);
     for (let x = 0; x < width; x++) {
       const t = x / (width - 1);
-      g.fillStyle = tint === 'weights' ? css(sequential(t)) : css(diverging(2 * t - 1, 1));
+      g.fillStyle = css(tint === 'weights' ? colours.sequential(t) : colours.diverging(2 * t - 1, 1));
       g.fillRect(x, 0, 1.5, height);
     }
   });
@@ -230,7 +232,7 @@ export function colourKey(tint: HeatmapOptions['tint'], low: string, high: strin
 }
 
 /** the matrix as an image of one pixel per cell, in the heatmap's colours (grey for ±∞ and NaN) */
-function cellImage(m: MatrixData, tint: HeatmapOptions['tint'], range: number): HTMLCanvasElement {
+function cellImage(m: MatrixData, colours: ColourMaps, tint: HeatmapOptions['tint'], range: number): HTMLCanvasElement {
   const image = document.createElement('canvas');
   image.width = m.cols;
   image.height = m.rows;
@@ -240,7 +242,7 @@ function cellImage(m: MatrixData, tint: HeatmapOptions['tint'], range: number): 
   for (let k = 0; k < m.rows * m.cols; k++) {
     const v = m.data[k];
     const finite = Number.isFinite(v);
-    const [r, gr, b] = !finite ? [128, 128, 128] : tint === 'weights' ? sequential(v / range) : diverging(v, range);
+    const [r, gr, b] = !finite ? [128, 128, 128] : tint === 'weights' ? colours.sequential(v / range) : colours.diverging(v, range);
     pixels.data.set([r, gr, b, finite ? 255 : 64], 4 * k);
   }
   g.putImageData(pixels, 0, 0);

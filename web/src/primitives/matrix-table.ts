@@ -1,8 +1,9 @@
 // A matrix as a table of numbers, each cell tinted by its value: the shared way widgets print
 // small matrices (the worked examples).
-import { css, diverging, sequential, textOn } from '../math/colormap';
+import { css, textOn } from '../math/colormap';
 import { formatNumber } from '../math/format';
 import { at, maxAbsFinite, type MatrixData } from '../math/matrix';
+import { colourWithTheme, themeColours } from './canvas';
 
 export interface MatrixTableOptions {
   /** caption above the table, e.g. "Q = X·W_Q" */
@@ -39,6 +40,7 @@ export function matrixTable(m: MatrixData, options: MatrixTableOptions): HTMLEle
   const table = document.createElement('table');
   table.className = `matrix ${tint}`;
   const range = maxAbsFinite(m);
+  const tinted: [HTMLTableCellElement, number][] = [];
   if (options.colLabels) {
     const head = table.insertRow();
     head.append(document.createElement('th'));
@@ -67,14 +69,21 @@ export function matrixTable(m: MatrixData, options: MatrixTableOptions): HTMLEle
       td.dataset.col = String(j);
       td.textContent = formatNumber(value, decimals);
       if (tint !== 'plain' && Number.isFinite(value)) {
-        const colour = tint === 'weights' ? sequential(value) : diverging(value, range);
-        td.style.background = css(colour);
-        td.style.color = textOn(colour);
+        tinted.push([td, value]);
       } else if (!Number.isFinite(value)) {
         td.style.color = 'var(--attn-muted)';
       }
     }
   }
   figure.append(table);
+  // in the colours of the theme the table is shown in, once it is on the page
+  colourWithTheme(figure, () => {
+    const colours = themeColours(figure);
+    for (const [td, value] of tinted) {
+      const colour = tint === 'weights' ? colours.sequential(value) : colours.diverging(value, range);
+      td.style.background = css(colour);
+      td.style.color = textOn(colour);
+    }
+  });
   return figure;
 }

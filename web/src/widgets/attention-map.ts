@@ -6,6 +6,7 @@ import { pageModel, type RemoteEngine } from '../app/engine';
 import { readSentence, runModel, weightsName } from '../app/coreference-reading';
 import { SEMINAR_SENTENCE } from '../app/state';
 import { shortLabel } from '../math/text';
+import { h } from '../primitives/controls';
 import { EngineElement } from '../primitives/engine-element';
 import { Heatmap } from '../primitives/heatmap';
 
@@ -16,20 +17,19 @@ const styles = `
 
 const LABEL_CHARS = 12;
 
-/** a whole-number attribute within [0, max], or its default */
-function wholeNumber(text: string | null, max: number, fallback: number): number {
+/** a whole-number attribute within [0, max]; 0 when absent or not a whole number */
+function wholeNumber(text: string | null, max: number): number {
   const value = Number(text);
-  return text !== null && Number.isInteger(value) ? Math.min(max, Math.max(0, value)) : fallback;
+  return Number.isInteger(value) ? Math.min(max, Math.max(0, value)) : 0;
 }
 
 export class AttentionMap extends EngineElement {
   static readonly observedAttributes = EngineElement.attributesOf('attn-attention-map', 'sentence', 'layer', 'head', 'compact');
-  private readonly heading = document.createElement('p');
+  private readonly heading = h('p', 'title');
   private readonly map = new Heatmap({ xLabel: 'key word', yLabel: 'query word', tint: 'weights', width: 290, height: 270 });
 
   constructor() {
     super(styles, 'each row is one word\'s attention over the sentence and sums to 1; the row of “it” lights up where the model finds what “it” means.');
-    this.heading.className = 'title';
   }
 
   override connectedCallback(): void {
@@ -38,19 +38,22 @@ export class AttentionMap extends EngineElement {
     pageModel('coreference').catch(() => undefined);
   }
 
+  /** in place before the first draw: the labels take the text colour the page gives the widget */
+  protected override layout(): HTMLElement[] {
+    return [this.heading, this.map.element];
+  }
+
   protected async render(engine: RemoteEngine): Promise<void> {
     const reading = await readSentence(engine, this.getAttribute('sentence') ?? SEMINAR_SENTENCE);
     if (!reading.tokens.length) throw new Error('The sentence has no words.');
-    const layer = wholeNumber(this.getAttribute('layer'), reading.config.n_layers - 1, 0);
-    const head = wholeNumber(this.getAttribute('head'), reading.config.n_heads - 1, 0);
+    const layer = wholeNumber(this.getAttribute('layer'), reading.config.n_layers - 1);
+    const head = wholeNumber(this.getAttribute('head'), reading.config.n_heads - 1);
     const name = weightsName(layer, head);
     const { trace } = await runModel(reading, [name]);
     const compact = this.hasAttribute('compact');
     const labels = reading.labels.map((l) => shortLabel(l, LABEL_CHARS));
     this.heading.textContent = `Attention weights, layer ${layer}, head ${head}`;
     this.map.configure({ rowLabels: labels, colLabels: labels, width: compact ? 290 : 360, height: compact ? 270 : 340 });
-    // attached before drawing: the labels take the text colour the page gives the widget
-    if (!this.map.element.isConnected) this.body.replaceChildren(this.heading, this.map.element);
     this.map.setHighlight(reading.pronoun >= 0 ? { row: reading.pronoun } : undefined);
     this.map.draw(trace[name]);
   }

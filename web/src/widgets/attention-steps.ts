@@ -6,14 +6,16 @@
 // Attributes: example, matrices (the reader's own), causal, scaled, query, step (0–5), check.
 import type { RemoteEngine } from '../app/engine';
 import { DECK_EXAMPLE, WRITEUP_EXAMPLE, type PrintedMatrices, type WorkedExample } from '../app/seminar';
-import type { WorkedExampleName } from '../app/state';
-import type { AttentionResult } from '../engine/index';
+import { limitsOf, type Value, type WorkedExampleName } from '../app/state';
+import type { AttentionResult, HeadResult } from '../engine/index';
 import { formatNumber } from '../math/format';
 import { at, type MatrixData } from '../math/matrix';
+import { shortLabel } from '../math/text';
 import {
-  CHECK_TOLERANCE, CUSTOM_LIMITS, decodeCustom, encodeCustom, ENTRY_LIMIT, float32Text, grade, parseInputEntry, provenance,
-  resizeCustom, slips, type CustomExample, type MatrixName, type Source,
+  CHECK_TOLERANCE, CUSTOM_LIMITS, decodeCustom, encodeCustom, ENTRY_LIMIT, exactDecimals, float32Text, grade, parseInputEntry,
+  provenance, resizeCustom, slips, type CustomExample, type MatrixName, type Source,
 } from '../math/worked-example';
+import { button, choiceSelect, h } from '../primitives/controls';
 import { EngineElement } from '../primitives/engine-element';
 import { equation, loadTypesetting } from '../primitives/equation';
 import { matrixTable, matrixTableStyles } from '../primitives/matrix-table';
@@ -56,13 +58,16 @@ const KEY_COLUMNS = new Set<MatrixName>(['scores', 'scaled', 'masked', 'weights'
 const WEIGHTS = new Set<MatrixName>(['wQ', 'wK', 'wV']);
 
 const EXAMPLE_NAMES: Record<WorkedExampleName, string> = { deck: 'Slide deck', writeup: 'Write-up §7', custom: 'Your own' };
+/** the sizes of the reader's own example, and what each is called */
+type Size = keyof typeof CUSTOM_LIMITS;
+const SIZES = Object.keys(CUSTOM_LIMITS) as Size[];
+const SIZE_NAMES: Record<Size, string> = { n: 'n', d: 'd', dK: 'd_k', dV: 'd_v' };
 
 const styles = `${matrixTableStyles}
-.bar { display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: center; margin: 0 0 6px; }
-.bar button { padding: 2px 9px; font-size: 14px; }
-.group { display: inline-flex; gap: 4px; flex-wrap: wrap; align-items: center; }
-.sizes { display: inline-flex; gap: 8px; font-size: 14px; }
-.sizes label { display: inline-flex; gap: 4px; align-items: center; }
+.toolbar { margin-bottom: 6px; }
+.toolbar button { padding: 2px 9px; }
+.sizes { display: inline-flex; gap: 8px; }
+.sizes label { gap: 4px; }
 .sizes select { padding: 1px 2px; }
 /* KaTeX's struts reach a hair beyond the formula */
 .formula { margin-left: auto; padding-right: 4px; font-size: 16px; }
@@ -106,15 +111,7 @@ table.matrix td.wrong { background: color-mix(in srgb, var(--bad) 22%, transpare
 `;
 
 /** the example being shown: the inputs of one head and, for a document's example, what it prints */
-interface Example {
-  tokens: readonly string[];
-  x: MatrixData;
-  wQ: MatrixData;
-  wK: MatrixData;
-  wV: MatrixData;
-  printed?: PrintedMatrices;
-  source?: string;
-}
+type Example = Pick<WorkedExample, 'tokens' | 'x' | 'wQ' | 'wK' | 'wV'> & Partial<Pick<WorkedExample, 'printed' | 'source'>>;
 
 /** the engine's tensors by name, and the inputs */
 type Tensors = Record<MatrixName, MatrixData>;
@@ -127,7 +124,35 @@ interface Grid {
 
 export class AttentionSteps extends EngineElement {
   static readonly observedAttributes = EngineElement.attributesOf(TAG);
-  private view?: ReturnType<AttentionSteps['build']>;
+  private readonly example = this.bound.choices<WorkedExampleName>('example', {
+    text: (name) => EXAMPLE_NAMES[name], showName: false, also: (name) => this.startCustom(name),
+  });
+  // the sizes live in `matrices`, with the entries
+  private readonly sizes = new Map(SIZES.map((size) => [size, choiceSelect<number>({
+    name: SIZE_NAMES[size], control: 'matrices', onChoose: (value) => this.resize(size, value),
+    choices: Array.from({ length: CUSTOM_LIMITS[size] }, (_, i) => ({ value: i + 1, text: String(i + 1) })),
+  })]));
+  private readonly sizesGroup = h('span', 'sizes', ...[...this.sizes.values()].map((c) => c.element));
+  private readonly causal = this.bound.toggle('causal', 'causal mask');
+  private readonly scaled = this.bound.toggle('scaled', 'scale by 1/√d_k');
+  private readonly checking = this.bound.toggle('check', 'check my hand calculation');
+  private readonly stage = this.bound.choices<number>('step', {
+    showName: false, choices: STAGES.map((stage, i) => ({ value: i, text: `${i + 1} ${stage.name.replace(/^./, (c) => c.toUpperCase())}` })),
+  });
+  private readonly formula = h('span', 'formula');
+  private readonly problem = h('p', { className: 'problem', attrs: { role: 'alert' } });
+  private readonly inputs = h('div', 'inputs');
+  private readonly heading = h('h4', { attrs: { 'aria-live': 'polite' } });
+  private readonly provenance = h('p', { className: 'line muted', textContent: '\u00a0', data: { testid: 'provenance' } });
+  private readonly tables = h('div', 'tables');
+  private readonly side = h('div', 'side');
+  private readonly area = h('section', 'area', h('div', {}, h('div', 'title', this.heading, this.provenance), this.tables), this.side);
+  private readonly verdict = h('span', { attrs: { role: 'status' }, data: { testid: 'verdict' } });
+  private readonly checkBar = h('div', { data: { control: 'check' } },
+    h('p', { className: 'muted', textContent: `Work out this stage by hand and type it in. An entry counts as right within ±${CHECK_TOLERANCE} ` +
+      'of the engine’s value (the same number rounded to two decimals); a wrong one shows ✗, the engine’s value and ' +
+      'your difference Δ. Type −∞ as -inf.' }),
+    h('div', 'check-bar', button('Check', () => this.checkAnswers()), button('Clear', () => this.clearAnswers()), this.verdict));
   /** the reader's own example as last committed */
   private custom?: CustomExample;
   private editors?: { key: string; grids: Record<'x' | 'wQ' | 'wK' | 'wV', Grid> };
@@ -142,18 +167,29 @@ export class AttentionSteps extends EngineElement {
     super(styles, 'hover a result cell to light up the rows and columns it was computed from.');
   }
 
-  stepForward(): boolean {
-    const step = this.value<number>('step');
-    if (step >= STAGES.length - 1) return false;
-    this.change({ step: step + 1 });
+  /** the deck's → and ←: a stage on or back while there is one (false: the deck moves on) */
+  readonly stepForward = (): boolean => this.stepBy(1);
+  readonly stepBack = (): boolean => this.stepBy(-1);
+
+  private stepBy(delta: number): boolean {
+    const { min, max } = limitsOf(TAG, 'step');
+    const step = this.value<number>('step') + delta;
+    if (step < min || step > max) return false;
+    this.change({ step });
     return true;
   }
 
-  stepBack(): boolean {
-    const step = this.value<number>('step');
-    if (step <= 0) return false;
-    this.change({ step: step - 1 });
-    return true;
+  protected override layout(): HTMLElement {
+    const switches = h('span', { className: 'group', attrs: { role: 'group', 'aria-label': 'switches' } },
+      this.causal.element, this.scaled.element);
+    const root = h('div', {},
+      h('div', 'toolbar', this.example.element, this.sizesGroup, switches, this.checking.element),
+      h('div', 'toolbar', this.stage.element, this.formula),
+      this.problem, this.inputs, this.area);
+    root.addEventListener('pointerover', (e) => this.hover(e.target));
+    root.addEventListener('pointerleave', () => this.hover(null));
+    root.addEventListener('focusin', (e) => this.hover(e.target));
+    return root;
   }
 
   protected async render(engine: RemoteEngine): Promise<void> {
@@ -163,23 +199,19 @@ export class AttentionSteps extends EngineElement {
     const scaled = this.value<boolean>('scaled');
     const step = this.value<number>('step');
     const checking = this.value<boolean>('check');
-    const view = (this.view ??= this.build());
-    if (!view.root.isConnected) this.body.replaceChildren(view.root);
 
-    const example = this.example(name);
+    const example = this.exampleOf(name);
     this.tokens = example.tokens;
-    for (const [key, button] of view.exampleButtons) button.setAttribute('aria-pressed', String(key === name));
-    view.toggles.causal.setAttribute('aria-pressed', String(causal));
-    view.toggles.scaled.setAttribute('aria-pressed', String(scaled));
-    view.toggles.check.setAttribute('aria-pressed', String(checking));
-    view.stageButtons.forEach((b, i) => b.setAttribute('aria-pressed', String(i === step)));
-    view.sizes.root.hidden = name !== 'custom';
-    if (this.custom && name === 'custom') {
-      for (const key of ['n', 'd', 'dK', 'dV'] as const) view.sizes.selects[key].value = String(this.custom[key]);
-    }
+    this.example.set(name);
+    this.causal.set(causal);
+    this.scaled.set(scaled);
+    this.checking.set(checking);
+    this.stage.set(step);
+    this.sizesGroup.hidden = name !== 'custom';
+    if (this.custom && name === 'custom') for (const [size, control] of this.sizes) control.set(this.custom[size]);
     // small examples get larger type: the slide has room, and the back row has to read it
-    view.root.classList.toggle('roomy', example.x.rows <= 4 && example.x.cols <= 4 && example.wQ.cols <= 3 && example.wV.cols <= 3);
-    this.showInputs(view.inputs, name, example);
+    this.body.classList.toggle('roomy', example.x.rows <= 4 && example.x.cols <= 4 && example.wQ.cols <= 3 && example.wV.cols <= 3);
+    this.showInputs(name, example);
 
     const dK = example.wQ.cols;
     const input = {
@@ -189,23 +221,17 @@ export class AttentionSteps extends EngineElement {
     const key = JSON.stringify({ ...input, x: [...input.x], wQ: [...input.wQ], wK: [...input.wK], wV: [...input.wV] });
     if (this.computed?.key !== key) this.computed = { key, result: await engine.attention({ ...input, trace: true }) };
     const result = this.computed.result;
-    const head = result.heads[0];
-    const tensor = (m: MatrixData | undefined, what: string) => {
-      if (!m) throw new Error(`the engine returned no ${what}`);
-      return m;
-    };
-    this.tensors = {
-      x: example.x, wQ: example.wQ, wK: example.wK, wV: example.wV,
-      q: tensor(head.q, 'Q'), k: tensor(head.k, 'K'), v: tensor(head.v, 'V'), scores: tensor(head.scores, 'scores'),
-      scaled: tensor(head.scaled, 'scaled scores'), masked: tensor(head.masked, 'masked scores'),
-      weights: tensor(head.weights, 'weights'), output: tensor(head.output, 'output'),
-    };
-    view.formula.replaceChildren(this.formula(step, dK, result.scale, causal, scaled));
-    this.showStage(view, STAGES[step], { name, causal, scaled, checking, example, resultKey: key });
+    // what the stages compute, each by its own name in the engine's answer
+    const computed = STAGES.flatMap((s) => s.results).map((m) => [m, result.heads[0][m as keyof HeadResult]] as const);
+    const missing = computed.find(([, tensor]) => !tensor);
+    if (missing) throw new Error(`the engine returned no ${SHORT[missing[0]]}`);
+    this.tensors = { x: example.x, wQ: example.wQ, wK: example.wK, wV: example.wV, ...Object.fromEntries(computed) } as Tensors;
+    this.formula.replaceChildren(formula(step, dK, result.scale, causal, scaled));
+    this.showStage(STAGES[step], { name, causal, scaled, checking, example, resultKey: key });
   }
 
   /** the example named by the settings (the reader's own: as committed, else the deck's to start from) */
-  private example(name: WorkedExampleName): Example {
+  private exampleOf(name: WorkedExampleName): Example {
     if (name === 'deck') return DECK_EXAMPLE;
     if (name === 'writeup') return WRITEUP_EXAMPLE;
     this.custom = decodeCustom(this.value<string>('matrices')) ?? this.custom ?? customFrom(DECK_EXAMPLE);
@@ -213,32 +239,20 @@ export class AttentionSteps extends EngineElement {
     return { tokens: Array.from({ length: n }, (_, i) => `t${i + 1}`), x, wQ, wK, wV };
   }
 
-  private formula(step: number, dK: number, scale: number, causal: boolean, scaled: boolean): HTMLElement {
-    const tex = [
-      'Q = XW^Q,\\; K = XW^K,\\; V = XW^V',
-      'S = QK^\\top,\\quad S_{ij} = q_i \\cdot k_j',
-      scaled ? `S/\\sqrt{d_k} = S \\cdot ${formatNumber(scale, 4)}\\quad (d_k = ${dK})` : 'S \\cdot 1 \\quad\\text{(scaling off)}',
-      causal ? 'S/\\sqrt{d_k} + M,\\quad M_{ij} = -\\infty \\text{ for } j > i' : 'S/\\sqrt{d_k} + M,\\quad M = 0 \\text{ (no mask)}',
-      'A_{ij} = \\exp(e_{ij}) / \\textstyle\\sum_k \\exp(e_{ik})',
-      '\\text{out}_i = \\textstyle\\sum_j A_{ij}\\, v_j = (AV)_i',
-    ][step];
-    return equation(tex);
-  }
-
   /** X and the weights: printed for a document's example, editable for the reader's own */
-  private showInputs(holder: HTMLElement, name: WorkedExampleName, example: Example): void {
+  private showInputs(name: WorkedExampleName, example: Example): void {
     const names = ['x', 'wQ', 'wK', 'wV'] as const;
     if (name !== 'custom') {
       this.editors = undefined;
       const tables = names.map((m) => {
         const table = matrixTable(example[m], {
-          label: m === 'x' ? 'X (one row per token)' : LABELS[m], tint: 'plain', decimals: decimalsOf(example[m]),
+          label: m === 'x' ? 'X (one row per token)' : LABELS[m], tint: 'plain', decimals: exactDecimals(example[m]),
           rowLabels: m === 'x' ? example.tokens : undefined,
         });
         table.dataset.matrix = m;
         return table;
       });
-      holder.replaceChildren(...tables);
+      this.inputs.replaceChildren(...tables);
       return;
     }
     const custom = this.custom as CustomExample;
@@ -246,8 +260,8 @@ export class AttentionSteps extends EngineElement {
     if (this.editors?.key !== key) {
       const grids = Object.fromEntries(names.map((m) => [m, this.editableGrid(m, custom[m], example.tokens)])) as Record<typeof names[number], Grid>;
       this.editors = { key, grids };
-      holder.replaceChildren(...names.map((m) => grids[m].figure));
-      this.view?.problem.replaceChildren();
+      this.inputs.replaceChildren(...names.map((m) => grids[m].figure));
+      this.problem.replaceChildren();
     }
     // settings from the URL or history: show them, but never overwrite what the reader is typing
     for (const m of names) {
@@ -263,12 +277,11 @@ export class AttentionSteps extends EngineElement {
 
   private editableGrid(m: 'x' | 'wQ' | 'wK' | 'wV', matrix: MatrixData, tokens: readonly string[]): Grid {
     const rowName = (i: number) => (m === 'x' ? tokens[i] : `${i + 1}`);
-    const grid = inputGrid(matrix.rows, matrix.cols, {
+    const grid = inputGrid(m, matrix.rows, matrix.cols, {
       label: `${m === 'x' ? 'X' : LABELS[m]}  (${matrix.rows}×${matrix.cols})`,
       rowLabels: m === 'x' ? tokens : undefined,
       ariaLabel: (i, j) => `${SHORT[m]} row ${rowName(i)} column ${j + 1}`,
     });
-    grid.figure.dataset.matrix = m;
     grid.inputs.forEach((row, i) => row.forEach((input, j) => {
       input.value = float32Text(at(matrix, i, j));
       input.addEventListener('input', () => this.edited());
@@ -288,32 +301,31 @@ export class AttentionSteps extends EngineElement {
         const parsed = parseInputEntry(input.value);
         input.setAttribute('aria-invalid', String(!parsed.ok));
         if (parsed.ok) data[i * next[m].cols + j] = parsed.value;
-        else problems.push(`${input.getAttribute('aria-label')}: “${clip(input.value)}” ${parsed.problem}`);
+        else problems.push(`${input.getAttribute('aria-label')}: “${shortLabel(input.value, 25)}” ${parsed.problem}`);
       }));
       next[m] = { rows: next[m].rows, cols: next[m].cols, data };
     }
-    const problem = this.view?.problem;
     if (problems.length) {
-      problem?.replaceChildren(Object.assign(document.createElement('span'), {
+      this.problem.replaceChildren(h('span', {
         className: 'error',
         textContent: `${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}. ` +
           `Type a number between −${ENTRY_LIMIT} and ${ENTRY_LIMIT}, such as 0.5 or −2; the results below are for the last valid entries.`,
       }));
       return;
     }
-    problem?.replaceChildren();
+    this.problem.replaceChildren();
     this.custom = next;
     this.change({ matrices: encodeCustom(next) });
   }
 
-  private showStage(view: ReturnType<AttentionSteps['build']>, stage: Stage,
+  private showStage(stage: Stage,
     settings: { name: WorkedExampleName; causal: boolean; scaled: boolean; checking: boolean; example: Example; resultKey: string }): void {
     const tensors = this.tensors as Tensors;
     const { example, checking } = settings;
     const step = STAGES.indexOf(stage);
-    view.heading.textContent = `${step + 1}. ${this.stageTitle(stage, settings)}`;
-    view.area.dataset.stage = stage.name;
-    this.shown = new Map([...view.inputs.querySelectorAll<HTMLElement>('[data-matrix]')]
+    this.heading.textContent = `${step + 1}. ${this.stageTitle(stage, settings)}`;
+    this.area.dataset.stage = stage.name;
+    this.shown = new Map([...this.inputs.querySelectorAll<HTMLElement>('[data-matrix]')]
       .map((f) => [f.dataset.matrix as MatrixName, f]));
     const table = (m: MatrixName) => {
       const figure = matrixTable(tensors[m], {
@@ -326,19 +338,18 @@ export class AttentionSteps extends EngineElement {
       return figure;
     };
     const operands = stage.operands.map(table);
-    const arrow = Object.assign(document.createElement('span'), { className: 'arrow', textContent: '→' });
-    arrow.setAttribute('aria-hidden', 'true');
+    const arrow = operands.length > 0 && h('span', { className: 'arrow', textContent: '→', attrs: { 'aria-hidden': 'true' } });
     const results = checking ? this.answerGrids(stage, settings) : stage.results.map(table);
-    view.tables.replaceChildren(...operands, ...(operands.length ? [arrow] : []), ...results);
+    this.tables.replaceChildren(...operands, ...(arrow ? [arrow] : []), ...results);
 
     const side: HTMLElement[] = [];
-    if (checking) side.push(view.checkBar);
+    if (checking) side.push(this.checkBar);
     // in check mode the note would give the answer away
     const note = checking ? undefined : this.slipNote(stage, settings);
     if (note) side.push(note);
     if (!checking && (stage.name === 'softmax' || stage.name === 'mix')) side.push(this.summary());
-    view.side.replaceChildren(...side);
-    view.provenance.textContent = '\u00a0';
+    this.side.replaceChildren(...side);
+    this.provenance.textContent = '\u00a0';
   }
 
   /** weights and outputs to 4 decimals, 3 when eight tokens' rows must fit side by side */
@@ -361,11 +372,9 @@ export class AttentionSteps extends EngineElement {
   private summary(): HTMLElement {
     const weights = (this.tensors as Tensors).weights;
     const query = this.query();
-    const p = document.createElement('p');
-    p.dataset.testid = 'summary';
     const parts = this.tokens.map((name, j) => `${formatNumber(100 * at(weights, query, j), 1)}% on ${name}`);
-    p.textContent = `Token ${this.tokens[query]} puts ${parts.join(', ')} (click a row of A for another token).`;
-    return p;
+    const text = `Token ${this.tokens[query]} puts ${parts.join(', ')} (click a row of A for another token).`;
+    return h('p', { textContent: text, data: { testid: 'summary' } });
   }
 
   /** where the document prints other numbers than the engine computes for this stage */
@@ -379,20 +388,12 @@ export class AttentionSteps extends EngineElement {
       return text ? slips((this.tensors as Tensors)[m], text).map((slip) => ({ m, slip })) : [];
     });
     if (!rows.length) return undefined;
-    const note = document.createElement('div');
-    note.className = 'note';
-    note.dataset.testid = 'slips';
-    const intro = document.createElement('p');
-    intro.textContent = `Here ${example.source} prints numbers the engine does not get:`;
-    const table = document.createElement('table');
-    for (const { m, slip } of rows) {
-      const tr = table.insertRow();
-      tr.append(Object.assign(document.createElement('th'), { textContent: `${SHORT[m]}, row ${example.tokens[slip.row]}` }));
-      tr.insertCell().textContent = `printed (${slip.printed.join(', ')})`;
-      tr.insertCell().textContent = `engine (${slip.engine.map((v) => formatNumber(v, 4)).join(', ')})`;
-    }
-    note.append(intro, table);
-    return note;
+    const lines = rows.map(({ m, slip }) => h('tr', {},
+      h('th', { textContent: `${SHORT[m]}, row ${example.tokens[slip.row]}` }),
+      h('td', { textContent: `printed (${slip.printed.join(', ')})` }),
+      h('td', { textContent: `engine (${slip.engine.map((v) => formatNumber(v, 4)).join(', ')})` })));
+    return h('div', { className: 'note', data: { testid: 'slips' } },
+      h('p', { textContent: `Here ${example.source} prints numbers the engine does not get:` }), h('table', {}, ...lines));
   }
 
   /** empty grids for the stage's results, kept while the reader types; graded on "Check" */
@@ -403,27 +404,26 @@ export class AttentionSteps extends EngineElement {
     if (this.answers?.key !== key) {
       const grids: Partial<Record<MatrixName, Grid>> = {};
       for (const m of stage.results) {
-        const grid = inputGrid(tensors[m].rows, tensors[m].cols, {
+        const grid = inputGrid(m, tensors[m].rows, tensors[m].cols, {
           label: `your ${SHORT[m]}  (${tensors[m].rows}×${tensors[m].cols})`,
           rowLabels: this.tokens, colLabels: KEY_COLUMNS.has(m) ? this.tokens : undefined,
           ariaLabel: (i, j) => `your ${SHORT[m]} row ${this.tokens[i]} column ${KEY_COLUMNS.has(m) ? this.tokens[j] : j + 1}`,
         });
-        grid.figure.dataset.matrix = m;
         grid.figure.querySelector('table')?.classList.add('answers');
         grids[m] = grid;
       }
       this.answers = { key, grids, checked: false };
-      if (this.view) this.view.verdict.textContent = '';
+      this.verdict.textContent = '';
     }
     // other numbers (a switch changed): earlier marks no longer hold
-    if (this.answers.checked && this.view?.checkBar.dataset.result !== resultKey) this.clearMarks();
+    if (this.answers.checked && this.checkBar.dataset.result !== resultKey) this.clearMarks();
     const grids = Object.entries(this.answers.grids) as [MatrixName, Grid][];
     for (const [m, grid] of grids) this.shown.set(m, grid.figure);
     return grids.map(([, grid]) => grid.figure);
   }
 
   private clearMarks(): void {
-    if (!this.answers || !this.view) return;
+    if (!this.answers) return;
     for (const grid of Object.values(this.answers.grids)) {
       for (const input of grid.inputs.flat()) {
         const td = input.parentElement as HTMLElement;
@@ -432,12 +432,12 @@ export class AttentionSteps extends EngineElement {
       }
     }
     this.answers.checked = false;
-    this.view.verdict.textContent = '';
+    this.verdict.textContent = '';
   }
 
   /** grades every typed entry against the engine's numbers and marks each cell */
-  private check(): void {
-    if (!this.answers || !this.tensors || !this.view || !this.computed) return;
+  private checkAnswers(): void {
+    if (!this.answers || !this.tensors || !this.computed) return;
     this.clearMarks();
     const count = { right: 0, wrong: 0, empty: 0 };
     for (const [m, grid] of Object.entries(this.answers.grids) as [MatrixName, Grid][]) {
@@ -450,25 +450,22 @@ export class AttentionSteps extends EngineElement {
           count.empty++;
           return;
         }
-        const mark = document.createElement('span');
-        mark.className = 'mark';
         if (result.kind === 'right') {
           count.right++;
           td.classList.add('right');
-          mark.textContent = '✓ right';
-        } else {
-          count.wrong++;
-          td.classList.add('wrong');
-          const difference = result.kind === 'wrong' ? ` (Δ ${signed(result.difference)})` : ` (${result.problem})`;
-          mark.textContent = `✗ ${formatNumber(engineValue, 4)}${difference}`;
-          mark.title = `the engine’s value is ${formatNumber(engineValue, 4)}`;
+          td.append(h('span', { className: 'mark', textContent: '✓ right' }));
+          return;
         }
-        td.append(mark);
+        count.wrong++;
+        td.classList.add('wrong');
+        const engine = formatNumber(engineValue, 4);
+        const difference = result.kind === 'wrong' ? `Δ ${signed(result.difference)}` : result.problem;
+        td.append(h('span', { className: 'mark', textContent: `✗ ${engine} (${difference})`, title: `the engine’s value is ${engine}` }));
       }));
     }
     this.answers.checked = true;
-    this.view.checkBar.dataset.result = this.computed.key;
-    this.view.verdict.textContent = `${count.right} right, ${count.wrong} wrong${count.empty ? `, ${count.empty} left empty` : ''}.`;
+    this.checkBar.dataset.result = this.computed.key;
+    this.verdict.textContent = `${count.right} right, ${count.wrong} wrong${count.empty ? `, ${count.empty} left empty` : ''}.`;
   }
 
   /** lights up what the hovered cell was computed from, and says so */
@@ -476,11 +473,10 @@ export class AttentionSteps extends EngineElement {
     for (const figure of this.shown.values()) {
       for (const td of figure.querySelectorAll('td.source, td.hovered')) td.classList.remove('source', 'hovered');
     }
-    const view = this.view;
     const td = (target as Element | null)?.closest?.('td');
     const figure = td?.closest<HTMLElement>('[data-matrix]');
-    if (!view || !td || !figure) {
-      if (view) view.provenance.textContent = '\u00a0';
+    if (!td || !figure) {
+      this.provenance.textContent = '\u00a0';
       return;
     }
     const matrix = figure.dataset.matrix as MatrixName;
@@ -500,7 +496,7 @@ export class AttentionSteps extends EngineElement {
       }
     }
     const entry = `${SHORT[matrix]}[${this.axisName(matrix, 'row', i)}, ${this.axisName(matrix, 'col', j)}]`;
-    view.provenance.textContent = sources.length
+    this.provenance.textContent = sources.length
       ? `${entry} ← ${sources.map((s) => this.describe(s)).join(' and ')}`
       : `${entry}: an input`;
   }
@@ -524,142 +520,22 @@ export class AttentionSteps extends EngineElement {
     return name;
   }
 
-  private build() {
-    const root = document.createElement('div');
-    const button = (text: string, onClick: () => void, label?: string) => {
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.textContent = text;
-      if (label) b.setAttribute('aria-label', label);
-      b.addEventListener('click', onClick);
-      return b;
-    };
-    const group = (label: string, ...children: HTMLElement[]) => {
-      const g = document.createElement('span');
-      g.className = 'group';
-      g.setAttribute('role', 'group');
-      g.setAttribute('aria-label', label);
-      g.append(...children);
-      return g;
-    };
-
-    const exampleButtons = new Map<WorkedExampleName, HTMLButtonElement>();
-    for (const [key, text] of Object.entries(EXAMPLE_NAMES) as [WorkedExampleName, string][]) {
-      exampleButtons.set(key, button(text, () => this.chooseExample(key)));
-    }
-    const sizes = this.sizeControls();
-    const toggle = (text: string, attribute: string) => button(text, () => this.change({ [attribute]: !this.value<boolean>(attribute) }));
-    const toggles = {
-      causal: toggle('causal mask', 'causal'),
-      scaled: toggle('scale by 1/√d_k', 'scaled'),
-      check: toggle('check my hand calculation', 'check'),
-    };
-    const bar1 = document.createElement('div');
-    bar1.className = 'bar';
-    toggles.causal.dataset.control = 'causal';
-    toggles.scaled.dataset.control = 'scaled';
-    toggles.check.dataset.control = 'check';
-    sizes.root.dataset.control = 'matrices';
-    const examples = group('example', ...exampleButtons.values());
-    examples.dataset.control = 'example';
-    bar1.append(examples, sizes.root, group('switches', toggles.causal, toggles.scaled), toggles.check);
-
-    const stageButtons = STAGES.map((stage, i) => {
-      const name = stage.name[0].toUpperCase() + stage.name.slice(1);
-      return button(`${i + 1} ${name}`, () => this.change({ step: i }));
-    });
-    const formula = document.createElement('span');
-    formula.className = 'formula';
-    const bar2 = document.createElement('div');
-    bar2.className = 'bar';
-    const stages = group('stage shown', ...stageButtons);
-    stages.dataset.control = 'step';
-    bar2.append(stages, formula);
-
-    const problem = document.createElement('p');
-    problem.className = 'problem';
-    problem.setAttribute('role', 'alert');
-    const inputs = document.createElement('div');
-    inputs.className = 'inputs';
-    const heading = document.createElement('h4');
-    heading.setAttribute('aria-live', 'polite');
-    const provenance = document.createElement('p');
-    provenance.className = 'line muted';
-    provenance.dataset.testid = 'provenance';
-    provenance.textContent = '\u00a0';
-    const title = document.createElement('div');
-    title.className = 'title';
-    title.append(heading, provenance);
-    const tables = document.createElement('div');
-    tables.className = 'tables';
-    const main = document.createElement('div');
-    main.append(title, tables);
-    const side = document.createElement('div');
-    side.className = 'side';
-    const area = document.createElement('section');
-    area.className = 'area';
-    area.append(main, side);
-
-    const verdict = document.createElement('span');
-    verdict.setAttribute('role', 'status');
-    verdict.dataset.testid = 'verdict';
-    const checkBar = document.createElement('div');
-    checkBar.dataset.control = 'check';
-    const rule = document.createElement('p');
-    rule.className = 'muted';
-    rule.textContent = `Work out this stage by hand and type it in. An entry counts as right within ±${CHECK_TOLERANCE} ` +
-      'of the engine’s value (the same number rounded to two decimals); a wrong one shows ✗, the engine’s value and ' +
-      'your difference Δ. Type −∞ as -inf.';
-    const row = document.createElement('div');
-    row.className = 'check-bar';
-    row.append(button('Check', () => this.check()), button('Clear', () => this.clearAnswers()), verdict);
-    checkBar.append(rule, row);
-
-    root.append(bar1, bar2, problem, inputs, area);
-    root.addEventListener('pointerover', (e) => this.hover(e.target));
-    root.addEventListener('pointerleave', () => this.hover(null));
-    root.addEventListener('focusin', (e) => this.hover(e.target));
-    return { root, exampleButtons, sizes, toggles, stageButtons, formula, problem, inputs, heading, tables, side, area,
-      provenance, checkBar, verdict };
-  }
-
   private clearAnswers(): void {
     this.clearMarks();
     for (const grid of Object.values(this.answers?.grids ?? {})) for (const input of grid.inputs.flat()) input.value = '';
   }
 
   /** "Your own" starts from the example on view, so there is something to edit */
-  private chooseExample(name: WorkedExampleName): void {
-    if (name === 'custom' && !decodeCustom(this.value<string>('matrices'))) {
-      const current = this.value<WorkedExampleName>('example');
-      const start = customFrom(current === 'writeup' ? WRITEUP_EXAMPLE : DECK_EXAMPLE);
-      this.custom = start;
-      this.change({ example: name, matrices: encodeCustom(start) });
-      return;
-    }
-    this.change({ example: name });
+  private startCustom(name: WorkedExampleName): Record<string, Value> {
+    if (name !== 'custom' || decodeCustom(this.value<string>('matrices'))) return {};
+    this.custom = customFrom(this.value<WorkedExampleName>('example') === 'writeup' ? WRITEUP_EXAMPLE : DECK_EXAMPLE);
+    return { matrices: encodeCustom(this.custom) };
   }
 
-  private sizeControls() {
-    const root = document.createElement('span');
-    root.className = 'sizes';
-    const selects = {} as Record<'n' | 'd' | 'dK' | 'dV', HTMLSelectElement>;
-    const names = { n: 'n', d: 'd', dK: 'd_k', dV: 'd_v' };
-    for (const key of ['n', 'd', 'dK', 'dV'] as const) {
-      const label = document.createElement('label');
-      const select = document.createElement('select');
-      for (let v = 1; v <= CUSTOM_LIMITS[key]; v++) select.append(new Option(String(v), String(v)));
-      select.addEventListener('change', () => {
-        const base = this.custom ?? customFrom(DECK_EXAMPLE);
-        const next = resizeCustom(base, { n: base.n, d: base.d, dK: base.dK, dV: base.dV, [key]: Number(select.value) });
-        this.custom = next;
-        this.change({ matrices: encodeCustom(next) });
-      });
-      label.append(names[key], select);
-      root.append(label);
-      selects[key] = select;
-    }
-    return { root, selects };
+  private resize(size: Size, value: number): void {
+    const base = this.custom ?? customFrom(DECK_EXAMPLE);
+    this.custom = resizeCustom(base, { n: base.n, d: base.d, dK: base.dK, dV: base.dV, [size]: value });
+    this.change({ matrices: encodeCustom(this.custom) });
   }
 }
 
@@ -669,59 +545,42 @@ function customFrom(example: WorkedExample): CustomExample {
   return { n: x.rows, d: x.cols, dK: wQ.cols, dV: wV.cols, x, wQ, wK, wV };
 }
 
-/** a figure with a table of text inputs, shaped and styled like matrixTable's */
-function inputGrid(rows: number, cols: number, options: {
+/** a figure with a table of text inputs, shaped and styled like matrixTable's, for matrix `m` */
+function inputGrid(m: MatrixName, rows: number, cols: number, options: {
   label: string; rowLabels?: readonly string[]; colLabels?: readonly string[]; ariaLabel: (i: number, j: number) => string;
 }): Grid {
-  const figure = document.createElement('figure');
-  figure.className = 'matrix';
-  const caption = document.createElement('figcaption');
-  caption.textContent = options.label;
-  const table = document.createElement('table');
-  table.className = 'matrix';
-  if (options.colLabels) {
-    const head = table.insertRow();
-    head.append(document.createElement('th'), ...options.colLabels.map((l) => Object.assign(document.createElement('th'), { textContent: l })));
-  }
-  const inputs: HTMLInputElement[][] = [];
-  for (let i = 0; i < rows; i++) {
+  const table = h('table', 'matrix');
+  if (options.colLabels) table.insertRow().append(h('th'), ...options.colLabels.map((label) => h('th', { textContent: label })));
+  const inputs = Array.from({ length: rows }, (_, i) => {
     const tr = table.insertRow();
     tr.dataset.row = String(i);
-    if (options.rowLabels) tr.append(Object.assign(document.createElement('th'), { textContent: options.rowLabels[i] ?? '' }));
-    const row: HTMLInputElement[] = [];
-    for (let j = 0; j < cols; j++) {
-      const td = tr.insertCell();
-      td.dataset.col = String(j);
-      const input = document.createElement('input');
-      input.type = 'text';
-      input.inputMode = 'decimal';
-      input.autocomplete = 'off';
-      input.spellcheck = false;
-      input.setAttribute('aria-label', options.ariaLabel(i, j));
-      td.append(input);
-      row.push(input);
-    }
-    inputs.push(row);
-  }
-  figure.append(caption, table);
-  return { figure, inputs };
-}
-
-/** decimals that print every entry of a small input matrix exactly (up to 3) */
-function decimalsOf(m: MatrixData): number {
-  let decimals = 0;
-  for (const v of m.data) {
-    while (decimals < 3 && Math.abs(Number(v.toFixed(decimals)) - v) > 1e-6) decimals++;
-  }
-  return decimals;
+    if (options.rowLabels) tr.append(h('th', { textContent: options.rowLabels[i] ?? '' }));
+    return Array.from({ length: cols }, (_, j) => {
+      const input = h('input', {
+        type: 'text', inputMode: 'decimal', autocomplete: 'off', spellcheck: false, attrs: { 'aria-label': options.ariaLabel(i, j) },
+      });
+      tr.append(h('td', { data: { col: String(j) } }, input));
+      return input;
+    });
+  });
+  return { figure: h('figure', { className: 'matrix', data: { matrix: m } }, h('figcaption', { textContent: options.label }), table), inputs };
 }
 
 function signed(x: number): string {
   return x > 0 ? `+${formatNumber(x, 4)}` : formatNumber(x, 4);
 }
 
-function clip(text: string): string {
-  return text.length > 24 ? `${text.slice(0, 24)}…` : text;
+/** the stage's formula, with this example's numbers */
+function formula(step: number, dK: number, scale: number, causal: boolean, scaled: boolean): HTMLElement {
+  const tex = [
+    'Q = XW^Q,\\; K = XW^K,\\; V = XW^V',
+    'S = QK^\\top,\\quad S_{ij} = q_i \\cdot k_j',
+    scaled ? `S/\\sqrt{d_k} = S \\cdot ${formatNumber(scale, 4)}\\quad (d_k = ${dK})` : 'S \\cdot 1 \\quad\\text{(scaling off)}',
+    causal ? 'S/\\sqrt{d_k} + M,\\quad M_{ij} = -\\infty \\text{ for } j > i' : 'S/\\sqrt{d_k} + M,\\quad M = 0 \\text{ (no mask)}',
+    'A_{ij} = \\exp(e_{ij}) / \\textstyle\\sum_k \\exp(e_{ik})',
+    '\\text{out}_i = \\textstyle\\sum_j A_{ij}\\, v_j = (AV)_i',
+  ][step];
+  return equation(tex);
 }
 
 customElements.get(TAG) ?? customElements.define(TAG, AttentionSteps);

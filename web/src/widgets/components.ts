@@ -8,11 +8,12 @@ import { SEMINAR_SENTENCE } from '../app/state';
 import type { MatrixData } from '../engine/index';
 import { formatNumber } from '../math/format';
 import { rowStatistics } from '../math/matrix';
+import { h } from '../primitives/controls';
 import { EngineElement } from '../primitives/engine-element';
 import { colourKey, Heatmap } from '../primitives/heatmap';
 
 const styles = `
-.bar { display: flex; gap: 10px; align-items: center; flex-wrap: wrap; margin-bottom: 4px; font-size: 14px; }
+.toolbar { margin-bottom: 4px; }
 .grid { display: grid; grid-template-columns: repeat(4, auto); gap: 2px 14px; justify-content: start; }
 .grid .heading { display: flex; gap: 8px; align-items: baseline; }
 .grid h4 { margin: 0; font-size: 13px; font-weight: 600; white-space: nowrap; }
@@ -37,10 +38,25 @@ const STAGES = [
 
 export class Components extends EngineElement {
   static readonly observedAttributes = EngineElement.attributesOf('attn-components');
-  private view?: { root: HTMLElement; layer: HTMLSelectElement; maps: Heatmap[]; titles: HTMLElement[]; ranges: HTMLElement[]; stats: HTMLElement };
+  private readonly layer = this.bound.choices<number>('layer', { select: true });
+  private readonly pictures = STAGES.map(() => ({
+    title: h('h4'), range: h('span', 'range'),
+    map: new Heatmap({
+      xLabel: 'dimension', yLabel: 'token', tint: 'signed', width: 190, height: 150, legend: false,
+      onHover: (c) => { if (c && c.row !== this.value<number>('token')) this.change({ token: c.row }); },
+    }),
+  }));
+  private readonly stats = h('p', 'stats');
 
   constructor() {
     super(styles, 'LayerNorm gives every row mean 0 and spread 1 (before γ, β), and the residual keeps the input visible in the output.');
+  }
+
+  protected override layout(): HTMLElement[] {
+    const note = h('span', 'muted', 'the trained coreference model; rows: tokens, columns: dimensions; hover a row');
+    const key = h('span', 'muted', colourKey('signed', '−r', '+r'), ' (±r beside each title)');
+    const cells = this.pictures.map(({ title, range, map }) => h('div', {}, h('div', 'heading', title, range), map.element));
+    return [h('div', 'toolbar', this.layer.element, note, key), h('div', 'grid', ...cells), this.stats];
   }
 
   protected async render(_engine: RemoteEngine): Promise<void> {
@@ -51,66 +67,21 @@ export class Components extends EngineElement {
     const token = Math.min(this.value<number>('token'), ids.length - 1);
     const names = STAGES.map((s) => s.name.replace('{L}', String(layer)));
     const { trace = {} } = await model.forward({ tokens: ids, trace: names });
-    const view = (this.view ??= this.build(config.n_layers, pieces));
-    if (!view.root.isConnected) this.body.replaceChildren(view.root);
-    view.layer.value = String(layer);
-    STAGES.forEach((stage, k) => {
+    this.layer.offer(Array.from({ length: config.n_layers }, (_, l) => ({ value: l, text: String(l) })));
+    this.layer.set(layer);
+    this.pictures.forEach(({ title, range, map }, k) => {
       const m = trace[names[k]] as MatrixData;
-      view.maps[k].draw(m);
-      view.titles[k].textContent = `${stage.title}  ${m.rows}×${m.cols}`;
-      view.ranges[k].textContent = `±${formatNumber(view.maps[k].range, 2)}`;
-      view.maps[k].setHighlight({ row: token });
+      map.configure({ rowLabels: pieces });
+      map.draw(m);
+      title.textContent = `${STAGES[k].title}  ${m.rows}×${m.cols}`;
+      range.textContent = `±${formatNumber(map.range, 2)}`;
+      map.setHighlight({ row: token });
     });
     const show = (name: string, label: string) => {
       const { mean, std } = rowStatistics(trace[name] as MatrixData, token);
       return `${label}: mean ${formatNumber(mean, 3)}, std ${formatNumber(std, 3)}`;
     };
-    view.stats.textContent = `“${pieces[token]}” — ${show(names[2], 'x')} · ${show(names[3], 'LN(x) (with γ, β)')} · ${show(names[7], 'output')}`;
-  }
-
-  private build(layers: number, pieces: string[]) {
-    const root = document.createElement('div');
-    const bar = document.createElement('div');
-    bar.className = 'bar';
-    const label = document.createElement('label');
-    label.textContent = 'layer ';
-    const layer = document.createElement('select');
-    for (let l = 0; l < layers; l++) layer.append(new Option(String(l), String(l)));
-    layer.addEventListener('change', () => this.change({ layer: Number(layer.value) }));
-    label.append(layer);
-    const note = document.createElement('span');
-    note.className = 'muted';
-    note.textContent = 'the trained coreference model; rows: tokens, columns: dimensions; hover a row';
-    const key = document.createElement('span');
-    key.className = 'muted';
-    key.append(colourKey('signed', '−r', '+r'), ' (±r beside each title)');
-    label.dataset.control = 'layer';
-    bar.append(label, note, key);
-    const grid = document.createElement('div');
-    grid.className = 'grid';
-    const pictures = STAGES.map(() => {
-      const cell = document.createElement('div');
-      const title = document.createElement('h4');
-      const range = document.createElement('span');
-      range.className = 'range';
-      const heading = document.createElement('div');
-      heading.className = 'heading';
-      heading.append(title, range);
-      const map = new Heatmap({
-        xLabel: 'dimension', yLabel: 'token', tint: 'signed', width: 190, height: 150, rowLabels: pieces, legend: false,
-        onHover: (c) => { if (c && c.row !== this.value<number>('token')) this.change({ token: c.row }); },
-      });
-      cell.append(heading, map.element);
-      grid.append(cell);
-      return { map, title, range };
-    });
-    const maps = pictures.map((p) => p.map);
-    const titles = pictures.map((p) => p.title);
-    const ranges = pictures.map((p) => p.range);
-    const stats = document.createElement('p');
-    stats.className = 'stats';
-    root.append(bar, grid, stats);
-    return { root, layer, maps, titles, ranges, stats };
+    this.stats.textContent = `“${pieces[token]}” — ${show(names[2], 'x')} · ${show(names[3], 'LN(x) (with γ, β)')} · ${show(names[7], 'output')}`;
   }
 }
 

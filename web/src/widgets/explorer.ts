@@ -9,22 +9,20 @@ import { pageModel, type RemoteEngine } from '../app/engine';
 import {
   queryRow, readIt, readingNotes, readSentence, runModel, weightsName, type ItReading, type SentenceReading,
 } from '../app/coreference-reading';
-import { EXPLORER_VIEWS, type ExplorerView } from '../app/state';
+import type { ExplorerView } from '../app/state';
 import { trainedModel, trainedModels } from '../app/trained-models';
 import { formatNumber } from '../math/format';
 import { at, row, type MatrixData } from '../math/matrix';
 import { topIndices } from '../math/ranking';
-import { shortLabel } from '../math/text';
+import { shortLabel, wellFormed } from '../math/text';
 import { foreground, sharpCanvas } from '../primitives/canvas';
+import { button, choiceButtons, h, numbered } from '../primitives/controls';
 import { EngineElement } from '../primitives/engine-element';
-import { sentenceInput } from '../primitives/sentence-input';
 import { Heatmap } from '../primitives/heatmap';
 
 const styles = `
-.bar { display: flex; gap: 8px 14px; align-items: center; flex-wrap: wrap; margin-bottom: 6px; font-size: 14px; }
-.bar input[type="text"] { width: 31em; }
-.group { display: inline-flex; gap: 4px; align-items: center; }
-.group > span { color: var(--muted); margin-right: 2px; }
+.toolbar { margin-bottom: 6px; }
+.toolbar input[type="text"] { width: 31em; }
 .reading { font-size: 15px; }
 .reading strong { color: var(--accent); }
 .notes:empty { display: none; }
@@ -76,16 +74,15 @@ interface Shown {
 
 /** Lines from each query word (left column) to every key word (right), weight as opacity and width. */
 class HeadView {
-  readonly element = document.createElement('div');
   private readonly picture = sharpCanvas('head view: lines from each query word to the key words, thicker for more attention');
+  readonly element = this.picture.canvas;
   private labels: string[] = [];
   private weights?: MatrixData;
   private query = 0;
   private readonly geometry = { width: 460, top: 26, leftX: 170, rightX: 290, rowHeight: 24 };
 
   constructor(onQuery: (query: number, commit: boolean) => void) {
-    this.element.append(this.picture.canvas);
-    const canvas = this.picture.canvas;
+    const canvas = this.element;
     canvas.addEventListener('mousemove', (e) => {
       const q = this.queryAt(e);
       if (q !== undefined && q !== this.query) onQuery(q, false);
@@ -174,7 +171,6 @@ class HeadView {
 
 export class Explorer extends EngineElement {
   static readonly observedAttributes = EngineElement.attributesOf('attn-explorer');
-  private view?: ReturnType<Explorer['build']>;
   private shown?: Shown;
   private readonly map = new Heatmap({
     xLabel: 'key word', yLabel: 'query word', tint: 'weights', width: 310, height: 310,
@@ -182,8 +178,33 @@ export class Explorer extends EngineElement {
   });
   private readonly headView = new HeadView((query, commit) => (commit ? this.chooseQuery(query) : this.paint(query < 0 ? undefined : query)));
   private thumbs: { figure: HTMLElement; map: Heatmap }[][] = [];
+  // a new sentence starts from "it"; a lone surrogate cannot go into the URL (the sentence of `also` wins)
+  private readonly sentence = this.bound.text('sentence', {
+    commit: 'change', also: (text) => ({ sentence: wellFormed(text), token: -1 }),
+  });
+  private readonly swap = button('soft ⇄ hungry', () => this.swapAdjective(), {
+    title: 'swap the adjective: the referent of “it” changes with it', data: { control: 'sentence' },
+  });
+  private readonly reading = h('span', { className: 'reading', attrs: { 'aria-live': 'polite' } });
   /** read the sentence with the coreference model trained on this page (when there is one) */
   private useTrained = false;
+  private readonly model = choiceButtons({
+    name: 'model', control: 'model', choices: [{ value: false, text: 'shipped' }, { value: true, text: 'trained here' }],
+    onChoose: (trained) => {
+      this.useTrained = trained;
+      this.update();
+    },
+  });
+  private readonly view = this.bound.choices<ExplorerView>('view', { text: (v) => VIEW_NAMES[v] });
+  private readonly layer = this.bound.choices<number>('layer');
+  private readonly head = this.bound.choices<number>('head');
+  private readonly notes = h('p', { className: 'notes', attrs: { role: 'status' } });
+  private readonly words = h('div', { className: 'words', attrs: { role: 'group', 'aria-label': 'query word' } });
+  private readonly panels: Record<ExplorerView, HTMLElement> = {
+    heatmap: h('div', {}, this.map.element), head: h('div', {}, this.headView.element), model: h('div', 'thumbs'),
+  };
+  private readonly distributionTitle = h('h3');
+  private readonly distribution = h('ol');
   private readonly onTrained = (e: Event) => {
     const { task, show } = (e as CustomEvent<{ task: string; show: boolean }>).detail;
     if (task !== 'coreference') return;
@@ -206,6 +227,19 @@ export class Explorer extends EngineElement {
     trainedModels.removeEventListener('change', this.onTrained);
   }
 
+  protected override layout(): HTMLElement[] {
+    const help = 'Hover a word to preview where it looks; click it (or a row of the picture) to keep it.';
+    return [
+      h('div', 'toolbar', this.sentence.element, this.swap, this.reading),
+      h('div', 'toolbar', this.model.element, this.view.element, this.layer.element, this.head.element),
+      this.notes,
+      h('div', { className: 'words-row', data: { control: 'token' } }, h('span', { textContent: 'query word' }), this.words),
+      h('div', 'main',
+        h('div', 'picture', ...Object.values(this.panels)),
+        h('div', 'distribution', this.distributionTitle, this.distribution, h('p', { className: 'muted', textContent: help }))),
+    ];
+  }
+
   protected async render(engine: RemoteEngine): Promise<void> {
     const text = this.value<string>('sentence');
     const trained = trainedModel('coreference');
@@ -218,50 +252,47 @@ export class Explorer extends EngineElement {
     const run = reading.tokens.length ? await runModel(reading, names) : undefined;
     const it = run ? await readIt(engine, reading, run.logits) : undefined;
 
-    // a model trained here may have another number of layers or heads
-    if (this.view && (this.view.layers !== layers || this.view.heads !== heads)) this.view = undefined;
-    const view = (this.view ??= this.build(layers, heads));
-    if (!view.root.isConnected) this.body.replaceChildren(view.root);
-    view.modelGroup.hidden = !trained;
-    view.modelButtons.shipped.setAttribute('aria-pressed', String(reading === shipped));
-    view.modelButtons.trained.setAttribute('aria-pressed', String(reading !== shipped));
-    if (trained) view.modelButtons.trained.title = `trained on the training slide: ${trained.about}`;
+    this.model.element.hidden = !trained;
+    this.model.set(reading !== shipped);
+    if (trained) this.model.element.querySelectorAll('button')[1].title = `trained on the training slide: ${trained.about}`;
     this.setHint(reading === shipped ? HINTS.shipped : HINTS.trained);
-    if (view.input.value !== text && this.root.activeElement !== view.input) view.input.value = text;
-    view.swap.disabled = !/\b(soft|hungry)\b/i.test(text);
-    view.notes.textContent = readingNotes(reading).join(' ');
+    this.sentence.set(text);
+    this.swap.disabled = !/\b(soft|hungry)\b/i.test(text);
+    this.notes.textContent = readingNotes(reading).join(' ');
+    // a model trained here may have another number of layers or heads
     const layer = Math.min(this.value<number>('layer'), layers - 1);
     const head = Math.min(this.value<number>('head'), heads - 1);
     const viewName = this.value<ExplorerView>('view');
-    for (const [name, button] of view.viewButtons) button.setAttribute('aria-pressed', String(name === viewName));
-    view.layerButtons.forEach((b, l) => b.setAttribute('aria-pressed', String(l === layer)));
-    view.headButtons.forEach((b, h) => b.setAttribute('aria-pressed', String(h === head)));
+    this.view.set(viewName);
+    this.layer.offer(numbered(layers, 'layer'));
+    this.layer.set(layer);
+    this.head.offer(numbered(heads, 'head'));
+    this.head.set(head);
     if (!run) {
       this.shown = undefined;
-      view.words.replaceChildren();
-      view.reading.textContent = '';
+      this.words.replaceChildren();
+      this.reading.textContent = '';
       throw new Error('Type a sentence: it has no words.');
     }
 
-    const weights = Array.from({ length: layers }, (_, l) => Array.from({ length: heads }, (_, h) => run.trace[weightsName(l, h)]));
+    const weights = Array.from({ length: layers }, (_, l) => Array.from({ length: heads }, (_, k) => run.trace[weightsName(l, k)]));
     const labels = reading.labels.map((l) => shortLabel(l, LABEL_CHARS));
     const query = queryRow(reading, this.value<number>('token'));
     this.shown = { reading, labels, weights, layer, head, query };
 
     this.showReading(it, reading);
     this.showWords(reading, labels, query);
-    view.heatmapPanel.hidden = viewName !== 'heatmap';
-    view.headPanel.hidden = viewName !== 'head';
-    view.modelPanel.hidden = viewName !== 'model';
+    for (const [name, panel] of Object.entries(this.panels)) panel.hidden = name !== viewName;
     if (viewName === 'heatmap') {
       this.map.configure({ rowLabels: labels, colLabels: labels });
       this.map.draw(weights[layer][head]);
     }
     if (viewName === 'model') {
-      this.thumbs.forEach((line, l) => line.forEach(({ figure, map }, h) => {
-        figure.classList.toggle('current', l === layer && h === head);
+      if (this.thumbs.length !== layers || this.thumbs[0].length !== heads) this.makeThumbnails(layers, heads);
+      this.thumbs.forEach((line, l) => line.forEach(({ figure, map }, k) => {
+        figure.classList.toggle('current', l === layer && k === head);
         map.configure({ rowLabels: labels, colLabels: labels });
-        map.draw(weights[l][h]);
+        map.draw(weights[l][k]);
       }));
     }
     this.paint();
@@ -270,8 +301,7 @@ export class Explorer extends EngineElement {
   /** Shows one query word's attention (a preview while hovering, else the chosen one). */
   private paint(preview?: number): void {
     const shown = this.shown;
-    const view = this.view;
-    if (!shown || !view) return;
+    if (!shown) return;
     const { labels, layer, head } = shown;
     const query = preview !== undefined && preview < labels.length ? preview : shown.query;
     const weights = shown.weights[layer][head];
@@ -282,53 +312,34 @@ export class Explorer extends EngineElement {
 
     const values = row(weights, query);
     const top = topIndices(values, 1)[0];
-    view.distributionTitle.textContent = `“${labels[query]}” looks at (layer ${layer}, head ${head}):`;
-    view.distribution.replaceChildren(...values.map((w, j) => {
-      const item = document.createElement('li');
-      item.dataset.key = String(j);
-      if (j === top) item.classList.add('top');
-      const word = Object.assign(document.createElement('span'), { className: 'word', textContent: labels[j], title: shown.reading.labels[j] });
-      const track = Object.assign(document.createElement('span'), { className: 'track' });
-      const fill = Object.assign(document.createElement('span'), { className: 'fill' });
-      fill.style.width = `${(100 * Math.min(1, Math.max(0, w))).toFixed(1)}%`;
-      fill.style.display = 'block';
-      track.append(fill);
-      const number = Object.assign(document.createElement('output'), { textContent: formatNumber(w, 4) });
-      item.append(word, track, number);
-      return item;
-    }));
-    for (const button of view.words.querySelectorAll('button')) {
+    this.distributionTitle.textContent = `“${labels[query]}” looks at (layer ${layer}, head ${head}):`;
+    this.distribution.replaceChildren(...values.map((w, j) => h('li', { className: j === top ? 'top' : '', data: { key: String(j) } },
+      h('span', { className: 'word', textContent: labels[j], title: shown.reading.labels[j] }),
+      h('span', 'track', h('span', { className: 'fill', attrs: { style: `display: block; width: ${(100 * Math.min(1, Math.max(0, w))).toFixed(1)}%` } })),
+      h('output', { textContent: formatNumber(w, 4) }))));
+    for (const button of this.words.querySelectorAll('button')) {
       button.setAttribute('aria-pressed', String(Number(button.dataset.position) === shown.query));
     }
   }
 
   private showReading(it: ItReading | undefined, reading: SentenceReading): void {
-    const target = this.view!.reading;
     if (!it) {
-      target.textContent = reading.pronoun >= 0 ? '“it”: no reading (not a sentence of the language)' : '';
+      this.reading.textContent = reading.pronoun >= 0 ? '“it”: no reading (not a sentence of the language)' : '';
       return;
     }
     const referent = reading.labels[reading.sentence!.referent];
-    target.replaceChildren('The model reads “it” = ', Object.assign(document.createElement('strong'), { textContent: it.word }),
+    this.reading.replaceChildren('The model reads “it” = ', h('strong', { textContent: it.word }),
       ` (p = ${formatNumber(it.probability, 3)}) — ${it.right ? 'right' : `wrong: the referent is “${referent}”`}`);
   }
 
   private showWords(reading: SentenceReading, labels: string[], query: number): void {
-    this.view!.words.replaceChildren(...labels.map((label, i) => {
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.textContent = label;
-      button.dataset.position = String(i);
-      button.setAttribute('aria-pressed', String(i === query));
+    this.words.replaceChildren(...labels.map((label, i) => {
       const unknown = reading.unknownAt.has(i);
-      if (unknown) button.classList.add('unknown');
-      button.title = unknown ? `“${reading.labels[i]}” is outside the vocabulary: the model reads [UNK]` : `where “${reading.labels[i]}” looks`;
-      button.addEventListener('click', () => this.chooseQuery(i));
-      button.addEventListener('mouseenter', () => this.paint(i));
-      button.addEventListener('mouseleave', () => this.paint());
-      button.addEventListener('focus', () => this.paint(i));
-      button.addEventListener('blur', () => this.paint());
-      return button;
+      return button(label, () => this.chooseQuery(i), {
+        className: unknown ? 'unknown' : '', data: { position: String(i) }, attrs: { 'aria-pressed': String(i === query) },
+        title: unknown ? `“${reading.labels[i]}” is outside the vocabulary: the model reads [UNK]` : `where “${reading.labels[i]}” looks`,
+        onmouseenter: () => this.paint(i), onmouseleave: () => this.paint(), onfocus: () => this.paint(i), onblur: () => this.paint(),
+      });
     }));
   }
 
@@ -337,120 +348,23 @@ export class Explorer extends EngineElement {
     this.change({ token: position === pronoun ? -1 : position });
   }
 
-  private buildThumbnails(grid: HTMLElement, layers: number, heads: number): void {
-    grid.style.gridTemplateColumns = `repeat(${heads}, auto)`;
-    this.thumbs = Array.from({ length: layers }, (_, l) => Array.from({ length: heads }, (_, h) => {
-      const open = () => this.change({ layer: l, head: h, view: 'heatmap' });
-      const map = new Heatmap({ xLabel: 'key word', yLabel: 'query word', tint: 'weights', width: 122, height: 122,
-        legend: false, axes: false, onClick: open });
-      const figure = document.createElement('figure');
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.textContent = `layer ${l} · head ${h}`;
-      button.addEventListener('click', open);
-      figure.append(map.element, button);
-      grid.append(figure);
-      return { figure, map };
-    }));
+  /** soft ⇄ hungry: the adjective decides what "it" refers to */
+  private swapAdjective(): void {
+    const text = this.value<string>('sentence');
+    const next = /\bsoft\b/i.test(text) ? text.replace(/\bsoft\b/i, 'hungry') : text.replace(/\bhungry\b/i, 'soft');
+    this.change({ sentence: next, token: -1 });
   }
 
-  private build(layers: number, heads: number) {
-    const root = document.createElement('div');
-    const sentenceBar = document.createElement('div');
-    sentenceBar.className = 'bar';
-    const { label: sentenceLabel, input } = sentenceInput((sentence) => this.change({ sentence, token: -1 }));
-    const swap = document.createElement('button');
-    swap.type = 'button';
-    swap.textContent = 'soft ⇄ hungry';
-    swap.title = 'swap the adjective: the referent of “it” changes with it';
-    swap.addEventListener('click', () => {
-      const text = this.value<string>('sentence');
-      const next = /\bsoft\b/i.test(text) ? text.replace(/\bsoft\b/i, 'hungry') : text.replace(/\bhungry\b/i, 'soft');
-      this.change({ sentence: next, token: -1 });
-    });
-    const reading = document.createElement('span');
-    reading.className = 'reading';
-    reading.setAttribute('aria-live', 'polite');
-    sentenceLabel.dataset.control = 'sentence';
-    swap.dataset.control = 'sentence';
-    sentenceBar.append(sentenceLabel, swap, reading);
-
-    const controls = document.createElement('div');
-    controls.className = 'bar';
-    const group = (name: string, buttons: HTMLButtonElement[]) => {
-      const element = document.createElement('div');
-      element.className = 'group';
-      element.setAttribute('role', 'group');
-      element.setAttribute('aria-label', name);
-      element.dataset.control = name;
-      element.append(Object.assign(document.createElement('span'), { textContent: name }), ...buttons);
-      controls.append(element);
-      return element;
-    };
-    const button = (text: string, label: string, settings: Record<string, string | number>) => {
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.textContent = text;
-      b.setAttribute('aria-label', label);
-      b.addEventListener('click', () => this.change(settings));
-      return b;
-    };
-    const choice = (text: string, trained: boolean) => {
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.textContent = text;
-      b.addEventListener('click', () => {
-        this.useTrained = trained;
-        this.update();
-      });
-      return b;
-    };
-    const modelButtons = { shipped: choice('shipped', false), trained: choice('trained here', true) };
-    const modelGroup = group('model', [modelButtons.shipped, modelButtons.trained]);
-    const viewButtons = new Map(EXPLORER_VIEWS.map((v) => [v, button(VIEW_NAMES[v], VIEW_NAMES[v], { view: v })]));
-    const layerButtons = Array.from({ length: layers }, (_, l) => button(String(l), `layer ${l}`, { layer: l }));
-    const headButtons = Array.from({ length: heads }, (_, h) => button(String(h), `head ${h}`, { head: h }));
-    group('view', [...viewButtons.values()]);
-    group('layer', layerButtons);
-    group('head', headButtons);
-
-    const notes = document.createElement('p');
-    notes.className = 'notes';
-    notes.setAttribute('role', 'status');
-    const words = document.createElement('div');
-    words.className = 'words';
-    words.setAttribute('role', 'group');
-    words.setAttribute('aria-label', 'query word');
-    const wordsRow = document.createElement('div');
-    wordsRow.className = 'words-row';
-    wordsRow.dataset.control = 'token';
-    wordsRow.append(Object.assign(document.createElement('span'), { textContent: 'query word' }), words);
-
-    const main = document.createElement('div');
-    main.className = 'main';
-    const picture = document.createElement('div');
-    picture.className = 'picture';
-    const heatmapPanel = document.createElement('div');
-    heatmapPanel.append(this.map.element);
-    const headPanel = document.createElement('div');
-    headPanel.append(this.headView.element);
-    const modelPanel = document.createElement('div');
-    modelPanel.className = 'thumbs';
-    this.buildThumbnails(modelPanel, layers, heads);
-    picture.append(heatmapPanel, headPanel, modelPanel);
-    const side = document.createElement('div');
-    side.className = 'distribution';
-    const distributionTitle = document.createElement('h3');
-    const distribution = document.createElement('ol');
-    const help = document.createElement('p');
-    help.className = 'muted';
-    help.textContent = 'Hover a word to preview where it looks; click it (or a row of the picture) to keep it.';
-    side.append(distributionTitle, distribution, help);
-    main.append(picture, side);
-
-    root.append(sentenceBar, controls, notes, wordsRow, main);
-    return { root, layers, heads, input, swap, reading, modelGroup, modelButtons, viewButtons, layerButtons, headButtons, notes,
-      words, heatmapPanel, headPanel, modelPanel, distributionTitle, distribution };
+  /** one thumbnail per layer and head; clicking one opens it as the heatmap */
+  private makeThumbnails(layers: number, heads: number): void {
+    this.panels.model.style.gridTemplateColumns = `repeat(${heads}, auto)`;
+    this.thumbs = Array.from({ length: layers }, (_, layer) => Array.from({ length: heads }, (_, head) => {
+      const open = () => this.change({ layer, head, view: 'heatmap' });
+      const map = new Heatmap({ xLabel: 'key word', yLabel: 'query word', tint: 'weights', width: 122, height: 122,
+        legend: false, axes: false, onClick: open });
+      return { figure: h('figure', {}, map.element, button(`layer ${layer} · head ${head}`, open)), map };
+    }));
+    this.panels.model.replaceChildren(...this.thumbs.flat().map((t) => t.figure));
   }
 }
 

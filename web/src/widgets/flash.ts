@@ -13,7 +13,7 @@
 import type { RemoteEngine } from '../app/engine';
 import { FLASH_LENGTHS, FLASH_TILES, limitsOf } from '../app/state';
 import type { HeadResult } from '../engine/index';
-import { css, diverging } from '../math/colormap';
+import { css } from '../math/colormap';
 import {
   normalisersFromWeights, rowMaxima, rowsAfter, sweepPlan, sweepShare, tileCount,
   type RowState, type SweepKernel, type SweepPoint,
@@ -21,7 +21,7 @@ import {
 import { formatBytes, formatNumber, formatSignificant } from '../math/format';
 import { at, largestDifference, maxAbsFinite } from '../math/matrix';
 import { fitPowerLaw } from '../math/power-law';
-import { CANVAS_FONT, foreground, sharpCanvas } from '../primitives/canvas';
+import { CANVAS_FONT, foreground, sharpCanvas, themeColours } from '../primitives/canvas';
 import { EngineElement } from '../primitives/engine-element';
 import { tickStep } from '../primitives/heatmap';
 import { whenIdle } from '../primitives/idle';
@@ -230,10 +230,11 @@ export class Flash extends EngineElement {
         g.globalAlpha = 1;
       }
       // done tiles show their scores
+      const colours = themeColours(g.canvas);
       for (const tile of tiles.slice(0, step)) {
         for (let i = tile.queryBlock * blockRows; i < Math.min(n, (tile.queryBlock + 1) * blockRows); i++) {
           for (let j = tile.keyBlock * blockCols; j < Math.min(n, (tile.keyBlock + 1) * blockCols); j++) {
-            g.fillStyle = css(diverging(at(scores, i, j), range));
+            g.fillStyle = css(colours.diverging(at(scores, i, j), range));
             g.fillRect(x(j), y(i), cell, cell);
           }
         }

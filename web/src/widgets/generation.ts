@@ -5,9 +5,9 @@
 // Settings: text, temperature, topK (0: all), topP, seed, step (tokens generated), token (the
 // generated token whose attention is shown; −1: the last), layer, head.
 import { pageModel, type RemoteEngine, type RemoteModel } from '../app/engine';
-import { sequential, textOn } from '../math/colormap';
+import { css, textOn } from '../math/colormap';
 import { formatNumber } from '../math/format';
-import { CANVAS_FONT, foreground, sharpCanvas } from '../primitives/canvas';
+import { CANVAS_FONT, foreground, sharpCanvas, themeColours } from '../primitives/canvas';
 import { EngineElement } from '../primitives/engine-element';
 import { SERIES_COLOURS } from '../primitives/plot';
 import { ScreenReaderTable } from '../primitives/screen-reader-table';
@@ -32,7 +32,6 @@ const styles = `
 const MODEL = 'fortunes';
 /** the vocabulary's first ids (see Tokenizer) */
 const SPECIALS = ['[PAD]', '[UNK]', '[BOS]', '[EOS]', '[MASK]', '[SEP]'];
-const STRONGEST = sequential(1);
 /** a fortune ends here: both continuations stop after it */
 const EOS = 3;
 /** the most likely tokens drawn as bars */
@@ -147,11 +146,10 @@ export class Generation extends EngineElement {
       }
       element.textContent = piece;
       if (attention && i < attention.length) {
-        // the ramp's strongest colour, as opaque as the weight is large: the theme shows through the rest
-        const strength = attention[i] / scale;
-        const [r, g, b] = STRONGEST;
-        element.style.background = `rgba(${r}, ${g}, ${b}, ${strength.toFixed(3)})`;
-        if (strength > 0.55) element.style.color = textOn(STRONGEST);
+        // the weight on the theme's ramp: nothing at zero, the strongest colour at the largest weight
+        const colour = themeColours(this).sequential(attention[i] / scale);
+        element.style.background = css(colour);
+        element.style.color = textOn(colour);
         element.title = `weight ${formatNumber(attention[i], 3)}`;
       }
       return element;

@@ -5,20 +5,20 @@
 // Settings: sentence, layer, token (the query row compared across heads; −1 = "it").
 import { pageModel, type RemoteEngine } from '../app/engine';
 import { queryRow, readingNotes, readSentence, runModel, weightsName, type SentenceReading } from '../app/coreference-reading';
-import { css, diverging } from '../math/colormap';
+import { css } from '../math/colormap';
 import { formatNumber } from '../math/format';
 import { at, maxAbsFinite, row, type MatrixData } from '../math/matrix';
 import { argmax } from '../math/ranking';
-import { shortLabel } from '../math/text';
-import { foreground, sharpCanvas, type SharpCanvas } from '../primitives/canvas';
+import { shortLabel, wellFormed } from '../math/text';
+import { foreground, sharpCanvas, themeColours, type SharpCanvas } from '../primitives/canvas';
+import { h, numbered } from '../primitives/controls';
 import { EngineElement } from '../primitives/engine-element';
-import { sentenceInput } from '../primitives/sentence-input';
 import { Heatmap } from '../primitives/heatmap';
 import { SERIES_COLOURS } from '../primitives/plot';
 
 const styles = `
-.bar { display: flex; gap: 10px 16px; align-items: center; flex-wrap: wrap; margin-bottom: 6px; font-size: 14px; }
-.bar input[type="text"] { width: 27em; }
+.toolbar { margin-bottom: 6px; }
+.toolbar input[type="text"] { width: 27em; }
 .notes:empty { display: none; }
 .notes { margin: 0 0 4px; font-size: 13px; color: var(--bad); }
 .heads { display: flex; flex-wrap: wrap; gap: 14px; align-items: flex-start; }
@@ -30,26 +30,27 @@ const styles = `
 .flow figcaption { font-size: 12px; color: var(--muted); white-space: nowrap; font-variant-numeric: tabular-nums; }
 .flow .op { font-size: 15px; color: var(--muted); white-space: nowrap; }
 .flow .split { display: flex; flex-wrap: wrap; gap: 12px; }
-.wo { display: grid; place-items: center; border: 1.5px dashed var(--fg); border-radius: 2px; font-size: 15px; }
+.wo { display: grid; place-items: center; width: 64px; height: 64px; border: 1.5px dashed var(--fg); border-radius: 2px; font-size: 15px; }
 .dims { font-size: 13px; color: var(--muted); margin-left: 8px; }
 `;
 
 /** one colour per head, shared by its heatmap title and its block in Concat */
 const HEAD_COLOURS = [SERIES_COLOURS.blue, SERIES_COLOURS.orange, SERIES_COLOURS.green, SERIES_COLOURS.purple,
   SERIES_COLOURS.vermillion, SERIES_COLOURS.sky];
+const headColour = (head: number) => HEAD_COLOURS[head % HEAD_COLOURS.length];
 const LABEL_CHARS = 10;
 /** CSS pixels per matrix entry in the Concat picture (a column is narrow so that n×64 fits) */
 const CELL = { width: 3, height: 7 };
 
 /** a matrix drawn as coloured cells, without axes: its shape is the point */
 class MatrixBlock {
-  readonly element = document.createElement('figure');
   private readonly picture: SharpCanvas;
-  private readonly caption = document.createElement('figcaption');
+  private readonly caption = h('figcaption');
+  readonly element: HTMLElement;
 
   constructor(label: string) {
     this.picture = sharpCanvas(label);
-    this.element.append(this.picture.canvas, this.caption);
+    this.element = h('figure', {}, this.picture.canvas, this.caption);
   }
 
   /** outline: a CSS colour (default: the text colour); bands: colours of equal groups of columns,
@@ -65,9 +66,10 @@ class MatrixBlock {
         g.fillStyle = colour;
         g.fillRect(1 + k * band, 0, band - 1, strip - 2);
       });
+      const colours = themeColours(g.canvas);
       for (let i = 0; i < m.rows; i++) {
         for (let j = 0; j < m.cols; j++) {
-          g.fillStyle = css(diverging(at(m, i, j), range));
+          g.fillStyle = css(colours.diverging(at(m, i, j), range));
           g.fillRect(1 + j * CELL.width, strip + 1 + i * CELL.height, CELL.width + 0.3, CELL.height + 0.3);
         }
       }
@@ -78,24 +80,23 @@ class MatrixBlock {
   }
 }
 
-interface View {
-  root: HTMLElement;
-  input: HTMLInputElement;
-  layers: HTMLButtonElement[];
-  notes: HTMLElement;
-  titles: HTMLElement[];
-  maps: Heatmap[];
-  summary: HTMLElement;
-  outputs: MatrixBlock[];
-  concat: MatrixBlock;
-  wOCaption: HTMLElement;
-  out: MatrixBlock;
-  dims: HTMLElement;
-}
-
 export class MultiHead extends EngineElement {
   static readonly observedAttributes = EngineElement.attributesOf('attn-multi-head');
-  private view?: View;
+  // a new sentence starts from "it"; a lone surrogate cannot go into the URL (the sentence of `also` wins)
+  private readonly sentence = this.bound.text('sentence', {
+    commit: 'change', also: (text) => ({ sentence: wellFormed(text), token: -1 }),
+  });
+  private readonly layer = this.bound.choices<number>('layer');
+  private readonly dims = h('span', 'dims');
+  private readonly notes = h('p', { className: 'notes', attrs: { role: 'status' } });
+  private readonly heads = h('div', 'heads');
+  private readonly summary = h('p', 'summary');
+  private readonly flow = h('div', 'flow');
+  /** per head, made once the model's number of heads is known */
+  private pictures: { title: HTMLElement; map: Heatmap; output: MatrixBlock }[] = [];
+  private readonly concat = new MatrixBlock('Concat of the heads');
+  private readonly wOCaption = h('figcaption');
+  private readonly out = new MatrixBlock('MultiHead output');
 
   constructor() {
     super(styles, 'each head has its own W_Q, W_K, W_V and so its own pattern; Concat puts the heads\' n×d_k outputs side by side and W_O mixes them into one n×d.');
@@ -106,46 +107,47 @@ export class MultiHead extends EngineElement {
     pageModel('coreference').catch(() => undefined);
   }
 
+  protected override layout(): HTMLElement[] {
+    return [h('div', 'toolbar', this.sentence.element, this.layer.element, this.dims), this.notes, this.heads, this.summary, this.flow];
+  }
+
   protected async render(engine: RemoteEngine): Promise<void> {
-    const text = this.value<string>('sentence');
-    const reading = await readSentence(engine, text);
+    const reading = await readSentence(engine, this.value<string>('sentence'));
     const { n_layers: layers, n_heads: heads, d_model: d } = reading.config;
-    const view = (this.view ??= this.build(layers, heads));
-    if (!view.root.isConnected) this.body.replaceChildren(view.root);
-    if (view.input.value !== text && this.root.activeElement !== view.input) view.input.value = text;
-    view.notes.textContent = readingNotes(reading).join(' ');
+    if (this.pictures.length !== heads) this.makePictures(heads);
+    this.sentence.set(this.value<string>('sentence'));
+    this.notes.textContent = readingNotes(reading).join(' ');
     if (!reading.tokens.length) throw new Error('Type a sentence: it has no words.');
 
     const layer = Math.min(this.value<number>('layer'), layers - 1);
-    view.layers.forEach((b, l) => b.setAttribute('aria-pressed', String(l === layer)));
+    this.layer.offer(numbered(layers, 'layer'));
+    this.layer.set(layer);
     const query = queryRow(reading, this.value<number>('token'));
     const prefix = `layer${layer}.attn`;
-    const headNames = Array.from({ length: heads }, (_, h) => weightsName(layer, h));
-    const outputNames = Array.from({ length: heads }, (_, h) => `${prefix}.head${h}.output`);
+    const headNames = this.pictures.map((_, k) => weightsName(layer, k));
+    const outputNames = this.pictures.map((_, k) => `${prefix}.head${k}.output`);
     const { trace } = await runModel(reading, [...headNames, ...outputNames, `${prefix}.concat`, `${prefix}.out`]);
 
     const labels = reading.labels.map((l) => shortLabel(l, LABEL_CHARS));
-    const tops = headNames.map((name, h) => {
-      const weights = trace[name];
+    const tops = this.pictures.map(({ title, map, output }, k) => {
+      const weights = trace[headNames[k]];
       const top = argmax(row(weights, query));
-      view.titles[h].textContent = `head ${h}: “${labels[query]}” → “${labels[top]}” ${formatNumber(at(weights, query, top), 2)}`;
-      view.maps[h].configure({ rowLabels: labels, colLabels: labels });
-      view.maps[h].draw(weights);
-      view.maps[h].setHighlight({ row: query });
+      title.textContent = `head ${k}: “${labels[query]}” → “${labels[top]}” ${formatNumber(at(weights, query, top), 2)}`;
+      map.configure({ rowLabels: labels, colLabels: labels });
+      map.draw(weights);
+      map.setHighlight({ row: query });
+      const result = trace[outputNames[k]];
+      output.draw(result, `head ${k}: ${result.rows}×${result.cols}`, { outline: headColour(k) });
       return labels[top];
     });
-    view.summary.textContent = this.compare(reading, labels[query], tops, layer);
+    this.summary.textContent = this.compare(reading, labels[query], tops, layer);
 
-    const n = reading.tokens.length;
-    const dK = d / heads;
-    const colours = outputNames.map((_, h) => HEAD_COLOURS[h % HEAD_COLOURS.length]);
-    outputNames.forEach((name, h) => view.outputs[h].draw(trace[name], `head ${h}: ${trace[name].rows}×${trace[name].cols}`, { outline: colours[h] }));
     const concat = trace[`${prefix}.concat`];
     const out = trace[`${prefix}.out`];
-    view.concat.draw(concat, `Concat: ${concat.rows}×${concat.cols}`, { bands: colours });
-    view.wOCaption.textContent = `W_O: ${concat.cols}×${d}`;
-    view.out.draw(out, `MultiHead(X): ${out.rows}×${out.cols}`);
-    view.dims.textContent = `n = ${n} words, d_model = ${d}, h = ${heads}, so d_k = d_model/h = ${d}/${heads} = ${dK}`;
+    this.concat.draw(concat, `Concat: ${concat.rows}×${concat.cols}`, { bands: this.pictures.map((_, k) => headColour(k)) });
+    this.wOCaption.textContent = `W_O: ${concat.cols}×${d}`;
+    this.out.draw(out, `MultiHead(X): ${out.rows}×${out.cols}`);
+    this.dims.textContent = `n = ${reading.tokens.length} words, d_model = ${d}, h = ${heads}, so d_k = d_model/h = ${d}/${heads} = ${d / heads}`;
   }
 
   /** what the heads have in common, or how they differ, for the chosen word */
@@ -162,73 +164,21 @@ export class MultiHead extends EngineElement {
       'Click a row to compare another word.';
   }
 
-  private build(layers: number, heads: number): View {
-    const root = document.createElement('div');
-    const bar = document.createElement('div');
-    bar.className = 'bar';
-    const { label: sentenceLabel, input } = sentenceInput((sentence) => this.change({ sentence, token: -1 }));
-    const layerGroup = document.createElement('div');
-    layerGroup.setAttribute('role', 'group');
-    layerGroup.setAttribute('aria-label', 'layer');
-    layerGroup.className = 'row';
-    layerGroup.style.gap = '4px';
-    const layerButtons = Array.from({ length: layers }, (_, l) => {
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.textContent = `layer ${l}`;
-      b.addEventListener('click', () => this.change({ layer: l }));
-      return b;
-    });
-    layerGroup.append(...layerButtons);
-    const dims = document.createElement('span');
-    dims.className = 'dims';
-    sentenceLabel.dataset.control = 'sentence';
-    layerGroup.dataset.control = 'layer';
-    bar.append(sentenceLabel, layerGroup, dims);
-
-    const notes = document.createElement('p');
-    notes.className = 'notes';
-    notes.setAttribute('role', 'status');
-
-    const row = document.createElement('div');
-    row.className = 'heads';
-    const titles: HTMLElement[] = [];
-    const maps = Array.from({ length: heads }, (_, h) => {
-      const map = new Heatmap({
-        xLabel: 'key word', yLabel: 'query word', tint: 'weights', width: 175, height: 175, legend: h === heads - 1,
+  /** a heatmap and an output block per head, and the flow from them through Concat and W_O */
+  private makePictures(heads: number): void {
+    this.pictures = Array.from({ length: heads }, (_, k) => ({
+      title: h('h4', { attrs: { style: `border-color: ${headColour(k)}` } }),
+      map: new Heatmap({
+        xLabel: 'key word', yLabel: 'query word', tint: 'weights', width: 175, height: 175, legend: k === heads - 1,
         onClick: (cell) => this.change({ token: cell.row }),
-      });
-      const figure = document.createElement('div');
-      const title = document.createElement('h4');
-      title.style.borderColor = HEAD_COLOURS[h % HEAD_COLOURS.length];
-      titles.push(title);
-      figure.append(title, map.element);
-      row.append(figure);
-      return map;
-    });
-    const summary = document.createElement('p');
-    summary.className = 'summary';
-
-    const flow = document.createElement('div');
-    flow.className = 'flow';
-    const outputs = Array.from({ length: heads }, (_, h) => new MatrixBlock(`head ${h} output`));
-    const split = document.createElement('div');
-    split.className = 'split';
-    split.append(...outputs.map((b) => b.element));
-    const concat = new MatrixBlock('Concat of the heads');
-    const out = new MatrixBlock('MultiHead output');
-    const wOFigure = document.createElement('figure');
-    const wO = document.createElement('div');
-    wO.className = 'wo';
-    wO.textContent = 'W_O';
-    wO.style.width = wO.style.height = '64px';
-    const wOCaption = document.createElement('figcaption');
-    wOFigure.append(wO, wOCaption);
-    const op = (text: string) => Object.assign(document.createElement('span'), { className: 'op', textContent: text });
-    flow.append(split, op('→ Concat →'), concat.element, op('·'), wOFigure, op('+ b_O ='), out.element);
-
-    root.append(bar, notes, row, summary, flow);
-    return { root, input, layers: layerButtons, notes, titles, maps, summary, outputs, concat, wOCaption, out, dims };
+      }),
+      output: new MatrixBlock(`head ${k} output`),
+    }));
+    this.heads.replaceChildren(...this.pictures.map(({ title, map }) => h('div', {}, title, map.element)));
+    const op = (text: string) => h('span', { className: 'op', textContent: text });
+    const wO = h('figure', {}, h('div', { className: 'wo', textContent: 'W_O' }), this.wOCaption);
+    this.flow.replaceChildren(h('div', 'split', ...this.pictures.map((p) => p.output.element)),
+      op('→ Concat →'), this.concat.element, op('·'), wO, op('+ b_O ='), this.out.element);
   }
 }
 
