@@ -101,7 +101,7 @@ export function choiceSelect<V>({ name, control, choices = [], onChoose }: Choic
     offer(next) {
       if (sameChoices(offered, next)) return;
       offered = next;
-      select.replaceChildren(...next.map((c, i) => h('option', { value: String(i), textContent: c.text, ...(c.label ? { label: c.label } : {}) })));
+      select.replaceChildren(...next.map((c) => h('option', { value: String(c.value), textContent: c.text, ...(c.label ? { label: c.label } : {}) })));
     },
     set(value) {
       select.selectedIndex = offered.findIndex((c) => c.value === value);

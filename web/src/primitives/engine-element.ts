@@ -5,7 +5,7 @@
 // inside the widget instead of breaking the page. A widget first renders when it comes into view;
 // the ones out of view (later slides, further down a page) render afterwards, one at a time while
 // the page is idle, so that the first picture comes fast and a printout still shows every widget.
-import { engineFraction, engineProgress, pageEngine, type RemoteEngine } from '../app/engine';
+import { engineFraction, engineProgress, pageEngine, pageModel, type RemoteEngine, type ShippedModel } from '../app/engine';
 import { embedPageUrl, setModelsFolder } from '../app/engine-files';
 import { encodeHash, fieldFor, fieldsOf, formatValue, limitsOf, parseValue, type Field, type Value } from '../app/state';
 import { canvasesPainted, paintEverywhere } from './canvas';
@@ -72,7 +72,8 @@ export abstract class EngineElement extends HTMLElement {
     return [...fieldsOf(element).map((f) => f.attribute), ...others, 'controls', 'height'].map((name) => name.toLowerCase());
   }
 
-  constructor(styles: string, hint: string) {
+  /** `models`: the shipped models the widget reads, downloaded as soon as it is on the page, while the engine starts */
+  constructor(styles: string, hint: string, private readonly options: { models?: readonly ShippedModel[] } = {}) {
     super();
     this.root = this.attachShadow({ mode: 'open' });
     this.root.adoptedStyleSheets = [katexSheet()];
@@ -179,6 +180,7 @@ export abstract class EngineElement extends HTMLElement {
     // a page may keep the shipped models elsewhere than beside the widget bundle
     const models = this.getAttribute('models');
     if (models) setModelsFolder(models);
+    for (const name of this.options.models ?? []) pageModel(name).catch(() => undefined);
     if (!this.revealed) {
       waiting.add(this);
       inView.observe(this);
@@ -352,6 +354,30 @@ export abstract class EngineElement extends HTMLElement {
         onStep: this.setter(attribute, also) });
     },
   };
+
+  /** The steps the deck's → and ← go through before it moves to another slide: the setting they
+   * move, and the last step now when it is not the setting's maximum. None: the keys move the deck. */
+  protected readonly stepping?: { attribute: string; last?: () => number };
+
+  /** the deck's →: a step on while there is one (false: the deck moves on) */
+  stepForward(): boolean {
+    return this.stepBy(1);
+  }
+
+  /** the deck's ←: a step back while there is one (false: the deck moves back) */
+  stepBack(): boolean {
+    return this.stepBy(-1);
+  }
+
+  private stepBy(delta: number): boolean {
+    if (!this.stepping) return false;
+    const { attribute, last } = this.stepping;
+    const { min, max } = limitsOf(this.localName, attribute);
+    const step = this.value<number>(attribute) + delta;
+    if (step < min || step > (last?.() ?? max)) return false;
+    this.change({ [attribute]: step });
+    return true;
+  }
 
   /** The reader changed settings: set the attributes (which re-renders) and tell the page. */
   protected change(settings: Record<string, Value>): void {

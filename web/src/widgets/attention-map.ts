@@ -2,7 +2,7 @@
 // with the sentence's words on both axes (rows: the word looking, columns: the words it looks at).
 // A fixed picture (the title slide's), not page state. Attributes: sentence, layer, head, compact
 // (no hint line, sized for a slide's side column).
-import { pageModel, type RemoteEngine } from '../app/engine';
+import type { RemoteEngine } from '../app/engine';
 import { readSentence, runModel, weightsName } from '../app/coreference-reading';
 import { SEMINAR_SENTENCE } from '../app/state';
 import { shortLabel } from '../math/text';
@@ -29,13 +29,7 @@ export class AttentionMap extends EngineElement {
   private readonly map = new Heatmap({ xLabel: 'key word', yLabel: 'query word', tint: 'weights', width: 290, height: 270 });
 
   constructor() {
-    super(styles, 'each row is one word\'s attention over the sentence and sums to 1; the row of “it” lights up where the model finds what “it” means.');
-  }
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    // the model's files download while the engine starts (the picture is the first thing a reader sees)
-    pageModel('coreference').catch(() => undefined);
+    super(styles, 'each row is one word\'s attention over the sentence and sums to 1; the row of “it” lights up where the model finds what “it” means.', { models: ['coreference'] });
   }
 
   /** in place before the first draw: the labels take the text colour the page gives the widget */

@@ -6,7 +6,7 @@
 // Attributes: example, matrices (the reader's own), causal, scaled, query, step (0–5), check.
 import type { RemoteEngine } from '../app/engine';
 import { DECK_EXAMPLE, WRITEUP_EXAMPLE, type PrintedMatrices, type WorkedExample } from '../app/seminar';
-import { limitsOf, type Value, type WorkedExampleName } from '../app/state';
+import type { Value, WorkedExampleName } from '../app/state';
 import type { AttentionResult, HeadResult } from '../engine/index';
 import { formatNumber } from '../math/format';
 import { at, type MatrixData } from '../math/matrix';
@@ -167,17 +167,7 @@ export class AttentionSteps extends EngineElement {
     super(styles, 'hover a result cell to light up the rows and columns it was computed from.');
   }
 
-  /** the deck's → and ←: a stage on or back while there is one (false: the deck moves on) */
-  readonly stepForward = (): boolean => this.stepBy(1);
-  readonly stepBack = (): boolean => this.stepBy(-1);
-
-  private stepBy(delta: number): boolean {
-    const { min, max } = limitsOf(TAG, 'step');
-    const step = this.value<number>('step') + delta;
-    if (step < min || step > max) return false;
-    this.change({ step });
-    return true;
-  }
+  protected override readonly stepping = { attribute: 'step' };
 
   protected override layout(): HTMLElement {
     const switches = h('span', { className: 'group', attrs: { role: 'group', 'aria-label': 'switches' } },

@@ -5,7 +5,7 @@
 // the attention is shown regardless. Once the reader has trained a coreference model on the
 // training slide, the explorer offers it beside the shipped one.
 // Settings: sentence, token (the query word; −1 = "it"), layer, head, view (heatmap | head | model).
-import { pageModel, type RemoteEngine } from '../app/engine';
+import type { RemoteEngine } from '../app/engine';
 import {
   queryRow, readIt, readingNotes, readSentence, runModel, weightsName, type ItReading, type SentenceReading,
 } from '../app/coreference-reading';
@@ -213,12 +213,11 @@ export class Explorer extends EngineElement {
   };
 
   constructor() {
-    super(styles, HINTS.shipped);
+    super(styles, HINTS.shipped, { models: ['coreference'] });
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
-    pageModel('coreference').catch(() => undefined);
     trainedModels.addEventListener('change', this.onTrained);
   }
 

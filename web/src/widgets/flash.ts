@@ -134,22 +134,11 @@ export class Flash extends EngineElement {
     super(styles, 'new maxima rescale ℓ; flash’s memory grows like n, naive’s like n².');
   }
 
-  stepForward(): boolean {
-    const { step, tiles } = this.stepping();
-    if (step >= tiles) return false;
-    this.change({ step: step + 1 });
-    return true;
-  }
-
-  stepBack(): boolean {
-    const { step } = this.stepping();
-    if (step <= 0) return false;
-    this.change({ step: step - 1 });
-    return true;
-  }
+  /** the deck's → and ← walk the tiles of the small case */
+  protected override readonly stepping = { attribute: 'step', last: () => this.tileProgress().tiles };
 
   /** the tiles of the small case and how many are done */
-  private stepping(): { step: number; tiles: number } {
+  private tileProgress(): { step: number; tiles: number } {
     const tiles = tileCount(this.value<number>('n'), Number(this.value<string>('blockRows')), Number(this.value<string>('blockCols')));
     return { step: Math.min(this.value<number>('step'), tiles), tiles };
   }

@@ -3,7 +3,7 @@
 // softmax → weighted sum), one step per key press, every intermediate a heatmap with its shape.
 // Attributes: layer, head (0-based), step (1–4).
 import { pageModel, type RemoteEngine } from '../app/engine';
-import { limitsOf, SEMINAR_SENTENCE } from '../app/state';
+import { SEMINAR_SENTENCE } from '../app/state';
 import type { AttentionResult, HeadResult, MatrixData, ModelConfig } from '../engine/index';
 import { formatNumber } from '../math/format';
 import { at, row } from '../math/matrix';
@@ -83,17 +83,7 @@ export class FourSteps extends EngineElement {
     super(styles, 'in layer 1, head 0, the row of “it” puts almost all its weight on “mat”, the noun it refers to.');
   }
 
-  /** the deck's → and ←: a step on or back while there is one (false: the deck moves on) */
-  readonly stepForward = (): boolean => this.stepBy(1);
-  readonly stepBack = (): boolean => this.stepBy(-1);
-
-  private stepBy(delta: number): boolean {
-    const { min, max } = limitsOf(TAG, 'step');
-    const step = this.value<number>('step') + delta;
-    if (step < min || step > max) return false;
-    this.change({ step });
-    return true;
-  }
+  protected override readonly stepping = { attribute: 'step' };
 
   protected async render(_engine: RemoteEngine): Promise<void> {
     await loadTypesetting();

@@ -3,7 +3,7 @@
 // matrix, Concat lays them side by side (n×h·d_k) and W_O (d×d) mixes them back to n×d. Every
 // matrix is the engine's trace of a forward pass; the shapes are read from it and from the config.
 // Settings: sentence, layer, token (the query row compared across heads; −1 = "it").
-import { pageModel, type RemoteEngine } from '../app/engine';
+import type { RemoteEngine } from '../app/engine';
 import { queryRow, readingNotes, readSentence, runModel, weightsName, type SentenceReading } from '../app/coreference-reading';
 import { css } from '../math/colormap';
 import { formatNumber } from '../math/format';
@@ -99,12 +99,7 @@ export class MultiHead extends EngineElement {
   private readonly out = new MatrixBlock('MultiHead output');
 
   constructor() {
-    super(styles, 'each head has its own W_Q, W_K, W_V and so its own pattern; Concat puts the heads\' n×d_k outputs side by side and W_O mixes them into one n×d.');
-  }
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    pageModel('coreference').catch(() => undefined);
+    super(styles, 'each head has its own W_Q, W_K, W_V and so its own pattern; Concat puts the heads\' n×d_k outputs side by side and W_O mixes them into one n×d.', { models: ['coreference'] });
   }
 
   protected override layout(): HTMLElement[] {
