@@ -51,11 +51,16 @@ build_engine() {
 }
 
 # the npm package in build/package: the TypeScript layer, its contract, both engine builds, the
-# widget bundle and the reveal.js plugin (so it comes after web); then the reveal.js example deck
+# widget bundle and the reveal.js plugin (so it comes after web) with their declarations; then the
+# reveal.js example deck
 build_package() {
   rm -rf build/package
   npx tsc -p web/tsconfig.package.json
   cp web/src/engine/attnlab.d.mts build/package/
+  # the declarations of attnlab/widgets and attnlab/reveal in build/package/types, beside those of
+  # the sources they name (tsc writes no .d.mts it was given: the engine's contract is copied)
+  npx tsc -p web/tsconfig.widgets.json
+  cp web/src/engine/attnlab.d.mts build/package/types/engine/
   mkdir -p build/package/engine/web build/package/engine/node
   cp build/wasm/module/web/* build/wasm-threads/module/web/* build/package/engine/web/
   cp build/wasm/module/node/* build/wasm-threads/module/node/* build/package/engine/node/
@@ -63,7 +68,6 @@ build_package() {
   # attnlab/widgets: the page's build without the deck (the bundle, embed.html, the chunks, engine, models)
   mkdir -p build/package/widgets
   cp -r web/dist/attnlab-widgets.js web/dist/attnlab-reveal.js web/dist/embed.html web/dist/assets web/dist/models build/package/widgets/
-  cp web/src/widgets/attnlab-widgets.d.ts web/src/attnlab-reveal.d.ts build/package/widgets/
   build_examples
 }
 

@@ -49,6 +49,7 @@ EMSCRIPTEN_BINDINGS(attnlab) {
       .function("config", &ModelHandle::config)
       .function("tokenize", &ModelHandle::tokenize)
       .function("decode", &ModelHandle::decode)
+      .function("specialTokens", &ModelHandle::special_tokens)
       .function("forward", &ModelHandle::forward)
       .function("nextTokenProbabilities", &ModelHandle::next_token_probabilities)
       .function("startGeneration", &ModelHandle::start_generation)

@@ -105,6 +105,20 @@ val ModelHandle::decode(const val& ids) const {
   }, ids);
 }
 
+// the same in every vocabulary: it must start with them (see Tokenizer)
+val ModelHandle::special_tokens() const {
+  return guarded([] {
+    val ids = val::object();
+    ids.set("pad", Tokenizer::kPad);
+    ids.set("unk", Tokenizer::kUnk);
+    ids.set("bos", Tokenizer::kBos);
+    ids.set("eos", Tokenizer::kEos);
+    ids.set("mask", Tokenizer::kMask);
+    ids.set("sep", Tokenizer::kSep);
+    return ids;
+  });
+}
+
 val ModelHandle::forward(const val& options) const {
   return guarded([&] {
     const int top = static_cast<int>(model_.config().vocab_size) - 1;

@@ -1,8 +1,10 @@
 // Checks shared by the widget tests: whether canvases show a picture, the page's main-thread tasks
-// in a browser trace and its long tasks, and screenshots of one slide at the deck's two reference sizes in both
-// themes, for a person to look at.
+// in a browser trace and its long tasks, what a package entry declares, and screenshots of one slide
+// at the deck's two reference sizes in both themes, for a person to look at.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { openPage, packageEngine, SCREENSHOTS } from './browser.mjs';
 import { DIST } from './server.mjs';
 
@@ -25,6 +27,18 @@ export async function shippedModel(name) {
   const folder = join(DIST, 'models', name);
   return engine.loadModel({ weights: new Uint8Array(readFileSync(join(folder, 'model.safetensors'))),
     config: readFileSync(join(folder, 'config.json'), 'utf8'), vocab: readFileSync(join(folder, 'vocab.json'), 'utf8') });
+}
+
+/** the values a package entry ("attnlab/widgets") exports, as its declarations tell TypeScript */
+export function declaredExports(entry) {
+  const root = new URL('../../', import.meta.url);
+  const { exports } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
+  const file = fileURLToPath(new URL(exports[entry.replace(/^attnlab/, '.')].types, root));
+  const program = ts.createProgram([file], { noEmit: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext });
+  const checker = program.getTypeChecker();
+  return checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(file)))
+    .filter((s) => (s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s).flags & ts.SymbolFlags.Value)
+    .map((s) => s.name).sort();
 }
 
 /** distinct colours on each visible canvas inside `locator` (a blank canvas has one), once its widget has painted */

@@ -262,6 +262,25 @@ for (const threads of [1, 'auto']) {
       assertThrows(() => model.forward({ tokens: ids }), /disposed/);
     });
 
+    it('names the special tokens by the ids every vocabulary gives them', () => {
+      for (const name of ['coreference', 'fortunes', 'reverse-seq2seq', 'sort']) {
+        const vocab = readFileSync(new URL(`../../web/public/models/${name}/vocab.json`, import.meta.url), 'utf8');
+        const { tokens } = JSON.parse(vocab);
+        const model = engine.createModel({ config: { ...SMALL_MODEL, vocab_size: tokens.length }, vocab });
+        const specials = model.specialTokens();
+        assert.deepEqual(Object.keys(specials).sort(), ['bos', 'eos', 'mask', 'pad', 'sep', 'unk']);
+        for (const [special, id] of Object.entries(specials)) {
+          const text = `[${special.toUpperCase()}]`;
+          assert.equal(tokens[id], text, `${name}: ${text}`);
+          assert.deepEqual([...model.tokenize(text).ids], [id], `${name}: ${text} reads as its id`);
+        }
+        model.dispose();
+      }
+      const bare = engine.createModel({ config: SMALL_MODEL });
+      assert.deepEqual(bare.specialTokens(), { pad: 0, unk: 1, bos: 2, eos: 3, mask: 4, sep: 5 });
+      bare.dispose();
+    });
+
     it('refuses bad input with a clear error and keeps working', () => {
       const model = engine.createModel({ config: SMALL_MODEL, vocab: vocabJson(['a', 'b', 'c', 'd', 'e', 'f']) });
       const c = fixtures('attention.json').find((f) => f.name === 'mha_d8_h2_n6');
@@ -290,6 +309,7 @@ for (const threads of [1, 'auto']) {
         [() => engine.setThreads(engine.info.maxThreads + 1), /threads must be between 1 and/],
         [() => engine.attention({ ...DECK, mask: 'diagonal' }), /mask must be "none" or "causal"/],
         [() => engine.attention(null), /expected an options object/],
+        [() => engine.attention(), /expected an options object/],
       ];
       for (const [call, pattern] of badInputs) {
         assertThrows(call, pattern);

@@ -2,7 +2,7 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,10 +13,10 @@ it('installs from its tarball into a scratch project and runs there', { timeout:
   const scratch = mkdtempSync(join(tmpdir(), 'attnlab-scratch-'));
   const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', scratch], { cwd: root, encoding: 'utf8' }));
   const files = packed[0].files.map((f) => f.path);
-  for (const f of ['build/package/index.js', 'build/package/index.d.ts', 'build/package/attnlab.d.mts',
-    'build/package/worker-client.js', 'build/package/engine/web/attnlab.wasm', 'build/package/engine/node/attnlab-threads.worker.js',
-    'build/package/widgets/attnlab-widgets.js', 'build/package/widgets/attnlab-widgets.d.ts', 'build/package/widgets/models/sort/model.safetensors',
-    'build/package/widgets/attnlab-reveal.js', 'build/package/widgets/attnlab-reveal.d.ts']) {
+  const entries = Object.values(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).exports)
+    .flatMap((entry) => Object.values(entry).map((file) => file.replace(/^\.\//, '')));
+  for (const f of [...entries, 'build/package/attnlab.d.mts', 'build/package/engine/web/attnlab.wasm',
+    'build/package/engine/node/attnlab-threads.worker.js', 'build/package/widgets/models/sort/model.safetensors']) {
     assert.ok(files.includes(f), `the tarball holds ${f}`);
   }
   assert.ok(!files.some((f) => f.startsWith('src/') || f.startsWith('tests/')), 'sources and tests stay out');

@@ -8,16 +8,27 @@
 // - pictures are repainted at the deck's scale (Reveal.getScale()) when it changes; pointer
 //   positions follow the scale by themselves;
 // - `?print-pdf` renders every widget at once (a PDF page per fragment shows that stage).
-// Widgets on slides the deck does not show are not drawn; one engine serves the whole deck. The
-// plugin's types are declared once, in its contract (attnlab-reveal.d.ts).
-import type { RevealPlugin } from './attnlab-reveal';
+// Widgets on slides the deck does not show are not drawn; one engine serves the whole deck.
 import { fieldFor, formatValue, parseValue, type IntField } from './app/state';
 import { revealAllWidgets } from './primitives/engine-element';
 import { handFocusBackAfterPointer, isForwardedKey, replayForwardedKey } from './primitives/keys';
 import { loadWidget, WIDGET_TAGS } from './widgets/index';
-import './widgets/bundle';
+// with the extension: the package's declarations keep these paths, and Node's resolution needs it
+import './widgets/bundle.js';
 
-export { engineInfo, useModelsFrom, widgets } from './widgets/bundle';
+export { engineInfo, useModelsFrom, widgets } from './widgets/bundle.js';
+
+/** what the plugin uses of reveal.js's API (reveal.js 6) */
+export interface RevealDeck {
+  on(type: string, listener: (event: Event) => void): void;
+  getRevealElement(): HTMLElement | null;
+  getCurrentSlide(): HTMLElement | undefined;
+}
+
+export interface RevealPlugin {
+  id: string;
+  init(deck: RevealDeck): void;
+}
 
 const WIDGETS = WIDGET_TAGS.join(',');
 
@@ -65,7 +76,7 @@ function showStages(scope: ParentNode): void {
   }
 }
 
-/** the plugin for Reveal.initialize({ plugins: [AttnlabReveal] }) */
+/** The plugin: Reveal.initialize({ plugins: [AttnlabReveal] }). */
 export default function AttnlabReveal(): RevealPlugin {
   return {
     id: 'attnlab',

@@ -1,7 +1,8 @@
 /**
  * The raw WebAssembly engine as Embind exports it (src/bindings/bindings.cpp): the contract the
  * package's TypeScript layer (index.ts) is written against, and that tests/js/contract.test.mjs
- * checks against the compiled module.
+ * checks against the compiled module. The package's Engine and Model pass most calls through
+ * unchanged: those take their declarations and documentation from here.
  *
  * Every function takes one options object and returns plain objects of typed arrays that
  * JavaScript owns. Bad input throws an `Error` whose message starts with "attnlab:" and names the
@@ -207,11 +208,30 @@ export interface GenerationState {
   trace?: Record<string, MatrixData>;
 }
 
+/** The ids of the special tokens, which every vocabulary starts with. */
+export interface SpecialTokens {
+  /** [PAD], filling a sequence out to a length */
+  pad: number;
+  /** [UNK], any piece outside the vocabulary */
+  unk: number;
+  /** [BOS], the start of a sequence (and of a decoder's output) */
+  bos: number;
+  /** [EOS], the end of a sequence: generation stops after it */
+  eos: number;
+  /** [MASK], a hidden token an encoder predicts */
+  mask: number;
+  /** [SEP], between the parts of a sequence */
+  sep: number;
+}
+
 export interface RawModel {
   config(): Required<ModelConfig>;
   tokenize(text: string): { ids: Int32Array; pieces: string[] };
   decode(ids: ArrayLike<number>): string;
-  /** logits that are not finite (weights large enough to overflow the activations) throw */
+  specialTokens(): SpecialTokens;
+  /** logits (n × vocab), and the named intermediates when asked for; `causal` switches the
+   * self-attention mask (absent: the architecture's own). Logits that are not finite (weights
+   * large enough to overflow the activations) throw. */
   forward(options: ForwardOptions): { logits: MatrixData; trace?: Record<string, MatrixData> };
   nextTokenProbabilities(options: { tokens: ArrayLike<number> } & SamplingOptions): Float32Array;
   /** clears the KV cache and runs the prompt through it */
@@ -389,15 +409,16 @@ export interface AttnlabModule {
   /** the most bytes of the heap in use at once since the last reset (or the start); `reset` starts
    * a new high-water mark from what is in use now */
   memoryPeak(options: { reset?: boolean }): number;
-  /** times a kernel in the engine on seeded random (n × d) input: a warm-up (unless `warmUp` is
-   * false), then the median of at least `repeats` calls lasting at least `minMs` (defaults 7 and
-   * 300). single_head: softmax(QKᵀ/√d)·V by the fused path, blocks of query rows (d = 64,
-   * n ≤ 8192); naive: the same forming the whole n×n matrix; flash: the same tile by tile with an
-   * online softmax (n ≤ 32768); projections: x·W for Q, K, V and the output (d = 64);
-   * feed_forward: GELU FFN with d_ff = 4d (d = 64); multi_head: 8 heads, d_model = d (512), with
-   * projections; head: one head from x as attention({ x, wQ, wK, wV }) computes it, the three
-   * (d × d) projections then single_head's path (d = 64). `peakBytes`: the heap's high-water mark during the run above what was in use
-   * before (inputs, outputs and workspace) */
+  /** times a kernel in the engine (a measurement: median ms and GFLOP/s) on seeded random (n × d)
+   * input: a warm-up (unless `warmUp` is false), then the median of at least `repeats` calls
+   * lasting at least `minMs` (defaults 7 and 300). single_head: softmax(QKᵀ/√d)·V by the fused
+   * path, blocks of query rows (d = 64, n ≤ 8192); naive: the same forming the whole n×n matrix;
+   * flash: the same tile by tile with an online softmax (n ≤ 32768); projections: x·W for Q, K, V
+   * and the output (d = 64); feed_forward: GELU FFN with d_ff = 4d (d = 64); multi_head: 8 heads,
+   * d_model = d (512), with projections; head: one head from x as attention({ x, wQ, wK, wV })
+   * computes it, the three (d × d) projections then single_head's path (d = 64). `peakBytes`: the
+   * heap's high-water mark during the run above what was in use before (inputs, outputs and
+   * workspace) */
   benchmark(options: { kernel: BenchmarkKernel; n: number; d?: number; repeats?: number; minMs?: number; warmUp?: boolean }): { medianMs: number; gflops: number; repeats: number; peakBytes: number };
   /** Node builds only: lets the process exit while engine threads wait for work */
   unrefThreads?(): void;
@@ -432,28 +453,34 @@ export interface AttnlabModule {
   /** −slope_head·|i − j| for n queries (the last n positions) and m keys */
   alibiBias(options: { heads: number; head: number; n: number; m?: number }): MatrixData;
 
-  /** how a loss at the last position reaches each input: through a tanh RNN, or one attention head */
+  /** a loss at the last position, back to every input: through a tanh RNN (vanishing) and through
+   * one causal attention head (one step away) */
   rnnGradientFlow(options: RnnGradientFlowOptions): RnnGradientFlow;
-  /** the variance of q·k that 1/√d_k undoes */
+  /** mean and variance of q·k for random q, k (≈ 0 and dK), and of q·k/√dK (variance ≈ 1): the
+   * variance that 1/√d_k undoes */
   dotProductStatistics(options: DotProductStatisticsOptions): DotProductStatistics;
-  /** one softmax row: its weights, entropy, largest weight and Jacobian */
+  /** softmax(scale·scores/temperature) with its entropy, largest weight and Jacobian */
   softmaxRow(options: SoftmaxRowOptions): SoftmaxRow;
-  /** a seeded stack of `layers` blocks (default 12; d default 64, heads of 16, FFN 4·d; n default 16
+  /** gradient norms down a deep stack of blocks, with or without residuals and norms: a seeded
+   * stack of `layers` blocks (default 12; d default 64, heads of 16, FFN 4·d; n default 16
    * positions, causal) at GPT-2's initialisation, and ℒ = Σ x_L ⊙ R for a fixed R ~ N(0, 1): the
    * gradient's norm at every block's input (entry L: the output), over every block's parameters,
    * and the stream's norm entering every block */
   depthGradients(options: { layers?: number; d?: number; n?: number; norm?: 'layer_norm' | 'rms_norm' | 'none'; preNorm?: boolean; residual?: boolean; seed?: number }): {
     inputGradientNorms: Float32Array; parameterGradientNorms: Float32Array; activationNorms: Float32Array;
   };
-  /** σ(x) and σ′(x) of an FFN's non-linearity at every x; for 'swiglu', its gate's Swish z·σ(z) */
+  /** an FFN non-linearity and its derivative, σ(x) and σ′(x), at every x; for 'swiglu', its gate's
+   * Swish z·σ(z) */
   activationCurve(options: { activation: 'relu' | 'gelu' | 'gelu_tanh' | 'swiglu'; x: Numbers }): { y: Float32Array; derivative: Float32Array };
-  /** parameters of one feed-forward network: 2·d·dFF + dFF + d, plus d·dFF + dFF for SwiGLU's gate */
+  /** an FFN's parameter count: 2·d·dFF + dFF + d, plus d·dFF + dFF for SwiGLU's gate */
   feedForwardParameters(options: { d: number; dFF: number; activation?: 'relu' | 'gelu' | 'gelu_tanh' | 'swiglu' }): number;
-  /** a grey (height × width) image cut into patch × patch squares in raster order, each flattened
-   * row by row (N × patch²), and embedded by a seeded E ~ N(0, 1/patch²) of (patch² × d) */
+  /** an image as a sequence of embedded patches: a grey (height × width) image cut into
+   * patch × patch squares in raster order, each flattened row by row (N × patch²), and embedded by
+   * a seeded E ~ N(0, 1/patch²) of (patch² × d) */
   patchEmbedding(options: { image: Numbers; height: number; width: number; patch: number; d: number; seed?: number }): { patches: MatrixData; embedded: MatrixData };
 
   attentionSteps(options: SingleHeadInput | MultiHeadInput): RawAttentionSteps;
+  /** attention in one call: the output by the fast path, or with `trace` the stages asked for */
   attention(options: AttentionOptions): AttentionResult;
   /** maxParameterBytes: the largest model to build (default 256 MiB, 268435456 bytes) */
   modelFromConfig(options: { config: ModelConfig; seed?: number; vocab?: string; maxParameterBytes?: number }): RawModel;

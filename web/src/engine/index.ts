@@ -10,17 +10,15 @@
  * hold engine memory (AttentionStepper, Model, Trainer) free it when garbage-collected or on dispose().
  */
 import type {
-  AttentionOptions, AttentionResult, AttentionStage, AttnlabModule, BuildInfo, CoreferenceSentence, DotProductStatistics,
-  DotProductStatisticsOptions, ForwardOptions, GenerationOutputs, GenerationState, MatrixData, ModelConfig,
-  MultiHeadInput, RawAttentionSteps, RawModel,
-  RawTrainer, RnnGradientFlow, RnnGradientFlowOptions, SamplingOptions, SingleHeadInput, SoftmaxRow,
-  SoftmaxRowOptions, TaskName, TrainerOptions, TrainingExample, TrainingStep,
+  AttentionResult, AttentionStage, AttnlabModule, BuildInfo, CoreferenceSentence, GenerationOutputs, GenerationState,
+  MatrixData, ModelConfig, MultiHeadInput, RawAttentionSteps, RawModel, RawTrainer, SamplingOptions, SingleHeadInput,
+  TaskName, TrainerOptions, TrainingExample, TrainingStep,
 } from './attnlab.mjs';
 
 export type {
   AttentionInput, AttentionOptions, AttentionPart, AttentionResult, AttentionStage, BuildInfo, DotProductStatistics, DotProductStatisticsOptions,
   FlashTile, ForwardOptions, GenerationOutputs, GenerationState, HeadResult, MatrixData, ModelConfig, MultiHeadInput, Numbers, RnnGradientFlow,
-  RnnGradientFlowOptions, SamplingOptions, SingleHeadInput, SoftmaxRow, SoftmaxRowOptions, TaskName, TrainerOptions,
+  RnnGradientFlowOptions, SamplingOptions, SingleHeadInput, SoftmaxRow, SoftmaxRowOptions, SpecialTokens, TaskName, TrainerOptions,
   TrainingExample, TrainingStep, CoreferenceSentence,
 } from './attnlab.mjs';
 
@@ -141,6 +139,24 @@ export async function loadAttnlab(options: LoadOptions = {}): Promise<Engine> {
   return engine;
 }
 
+/** Defines each of `calls` on the prototype as the same call of the object `target` gives for the
+ * instance: the wrappers' calls that change nothing on the way, declared once (in attnlab.d.mts). */
+function forwardCalls<Instance, Target>(prototype: Instance, calls: readonly (keyof Target & string)[], target: (self: Instance) => Target): void {
+  for (const call of calls) {
+    Object.defineProperty(prototype, call, {
+      value(this: Instance, ...args: unknown[]) {
+        const object = target(this);
+        const method = object[call] as (...args: unknown[]) => unknown;
+        // exactly the arguments it declares (Embind refuses another count): a missing options
+        // object reaches the engine as undefined, and is refused there with an attnlab error
+        return method.apply(object, Array.from({ length: method.length }, (_, i) => args[i]));
+      },
+      writable: true,
+      configurable: true,
+    });
+  }
+}
+
 // Engine memory held by a wrapper is freed when the wrapper is collected, unless disposed first.
 const registry = new FinalizationRegistry<{ delete(): void }>((handle) => handle.delete());
 
@@ -153,10 +169,12 @@ abstract class EngineObject<Handle extends { delete(): void }> {
     registry.register(this, handle, this);
   }
 
-  protected get live(): Handle {
+  /** the engine object, or an error once disposed (a field: the worker hands out only the
+   * classes' methods and getters) */
+  protected readonly live = (): Handle => {
     if (!this.handle) throw new Error(`attnlab: this ${this.kind} was disposed`);
     return this.handle;
-  }
+  };
 
   /** frees the engine memory now rather than when collected */
   dispose(): void {
@@ -174,53 +192,50 @@ export class AttentionStepper extends EngineObject<RawAttentionSteps> {
   }
 
   /** all stages, "start" first */
-  get stages(): AttentionStage[] { return this.live.stages(); }
+  get stages(): AttentionStage[] { return this.live().stages(); }
   /** the last stage that ran */
-  get stage(): AttentionStage { return this.live.stage(); }
+  get stage(): AttentionStage { return this.live().stage(); }
   get finished(): boolean { const s = this.stages; return this.stage === s[s.length - 1]; }
   /** runs the next stage; returns everything computed so far */
   advance(): AttentionResult {
-    this.live.advance();
-    return this.live.result();
+    this.live().advance();
+    return this.live().result();
   }
   runAll(): AttentionResult {
-    this.live.runAll();
-    return this.live.result();
+    this.live().runAll();
+    return this.live().result();
   }
-  result(): AttentionResult { return this.live.result(); }
+  result(): AttentionResult { return this.live().result(); }
 }
+
+/** Model calls that take their arguments and return their result as RawModel's do */
+const MODEL_CALLS = ['tokenize', 'decode', 'specialTokens', 'forward', 'nextTokenProbabilities', 'generate', 'save'] as const satisfies
+  readonly (keyof RawModel)[];
+
+export interface Model extends Pick<RawModel, typeof MODEL_CALLS[number]> {}
 
 /** A Transformer with its tokenizer and a KV cache for generation. */
 export class Model extends EngineObject<RawModel> {
+  static {
+    forwardCalls(this.prototype, MODEL_CALLS, (model: Model) => model.live());
+  }
+
   constructor(handle: RawModel) {
     super(handle, 'Model');
   }
 
-  get config(): Required<ModelConfig> { return this.live.config(); }
-  tokenize(text: string): { ids: Int32Array; pieces: string[] } { return this.live.tokenize(text); }
-  decode(ids: ArrayLike<number>): string { return this.live.decode(ids); }
-  /** logits (n × vocab), and the named intermediates when asked for; `causal` switches the
-   * self-attention mask (absent: the architecture's own) */
-  forward(options: ForwardOptions): { logits: MatrixData; trace?: Record<string, MatrixData> } {
-    return this.live.forward(options);
-  }
-  nextTokenProbabilities(options: { tokens: ArrayLike<number> } & SamplingOptions): Float32Array {
-    return this.live.nextTokenProbabilities(options);
-  }
+  get config(): Required<ModelConfig> { return this.live().config(); }
   startGeneration(tokens: ArrayLike<number>, outputs: GenerationOutputs = {}): GenerationState {
-    return this.live.startGeneration({ tokens, ...outputs });
+    return this.live().startGeneration({ tokens, ...outputs });
   }
   generateStep(options: SamplingOptions & GenerationOutputs = {}): GenerationState & { token: number; probabilities: Float32Array } {
-    return this.live.generateStep(options);
+    return this.live().generateStep(options);
   }
   /** one layer's KV cache so far: a row of keys and of values per position */
-  kvCache(layer: number): { keys: MatrixData; values: MatrixData } { return this.live.kvCache({ layer }); }
-  /** the prompt and its continuation (greedy at temperature 0); an encoder-decoder model reads `source` */
-  generate(options: Parameters<RawModel['generate']>[0]): Int32Array { return this.live.generate(options); }
-  save(): { weights: Uint8Array; config: string; vocab?: string } { return this.live.save(); }
+  kvCache(layer: number): { keys: MatrixData; values: MatrixData } { return this.live().kvCache({ layer }); }
   /** one layer's attention on these tokens, stage by stage (cross: an encoder-decoder's cross-attention) */
   attentionSteps(options: { tokens: ArrayLike<number>; layer: number; source?: ArrayLike<number>; cross?: boolean }): AttentionStepper {
-    return new AttentionStepper(this.live.attentionSteps(options));
+    return new AttentionStepper(this.live().attentionSteps(options));
   }
 }
 
@@ -232,27 +247,42 @@ export class Trainer extends EngineObject<RawTrainer> {
 
   /** one AdamW step on a fresh batch: loss and accuracy before the update, and the trace of the
    * batch's first example when asked for (true: every tensor; or a list of names) */
-  step(options: { trace?: boolean | string[] } = {}): TrainingStep { return this.live.step(options); }
-  get stepsDone(): number { return this.live.progress().stepsDone; }
-  get totalSteps(): number { return this.live.progress().totalSteps; }
-  get task(): TaskName { return this.live.progress().task; }
+  step(options: { trace?: boolean | string[] } = {}): TrainingStep { return this.live().step(options); }
+  get stepsDone(): number { return this.live().progress().stepsDone; }
+  get totalSteps(): number { return this.live().progress().totalSteps; }
+  get task(): TaskName { return this.live().progress().task; }
   /** share of held-out examples solved exactly */
-  heldOutAccuracy(options: { count?: number; seed?: number } = {}): number { return this.live.heldOutAccuracy(options); }
+  heldOutAccuracy(options: { count?: number; seed?: number } = {}): number { return this.live().heldOutAccuracy(options); }
   /** mean cross-entropy (nats per target) over held-out examples (default 200, seed 2026) */
-  heldOutLoss(options: { count?: number; seed?: number } = {}): number { return this.live.heldOutLoss(options); }
+  heldOutLoss(options: { count?: number; seed?: number } = {}): number { return this.live().heldOutLoss(options); }
   /** the learning rate of steps 1 … totalSteps */
-  get schedule(): Float32Array { return this.live.schedule(); }
+  get schedule(): Float32Array { return this.live().schedule(); }
   /** the model's parameter count */
-  get parameters(): number { return this.live.progress().parameters; }
+  get parameters(): number { return this.live().progress().parameters; }
   /** a Model with a copy of the weights so far (it does not follow later steps) */
-  model(): Model { return new Model(this.live.model()); }
+  model(): Model { return new Model(this.live().model()); }
   example(options: { split?: 'train' | 'heldOut'; seed?: number } = {}): TrainingExample {
-    return this.live.example(options);
+    return this.live().example(options);
   }
 }
 
-/** The loaded engine. */
+/** Engine calls that take their arguments and return their result as the module's do */
+const ENGINE_CALLS = [
+  'memoryInUse', 'benchmark',
+  'positionalTable', 'positionSimilarity', 'sinusoidalShiftMatrix', 'sinusoidalShift', 'norms', 'attentionBudget',
+  'randomNormal', 'ropeApply', 'ropeRotation', 'alibiSlopes', 'alibiBias',
+  'rnnGradientFlow', 'dotProductStatistics', 'softmaxRow', 'depthGradients', 'activationCurve', 'feedForwardParameters',
+  'patchEmbedding', 'attention',
+] as const satisfies readonly (keyof AttnlabModule)[];
+
+export interface Engine extends Pick<AttnlabModule, typeof ENGINE_CALLS[number]> {}
+
+/** The loaded engine: the module's calls (attnlab.d.mts), with its objects wrapped and its threads counted. */
 export class Engine {
+  static {
+    forwardCalls(this.prototype, ENGINE_CALLS, (engine: Engine) => engine.raw);
+  }
+
   private threadsUsed = 1;
 
   constructor(private readonly raw: AttnlabModule) {}
@@ -267,49 +297,13 @@ export class Engine {
     this.raw.unrefThreads?.();  // Node: idle engine threads must not keep the process alive
     return this.threadsUsed;
   }
-  /** bytes of the WebAssembly heap in use */
-  memoryInUse(): number { return this.raw.memoryInUse(); }
   /** the most heap bytes in use at once since the last reset; `reset` starts a new mark from now */
   memoryPeak(options: { reset?: boolean } = {}): number { return this.raw.memoryPeak(options); }
-  /** times an attention kernel (a measurement: median ms and GFLOP/s) */
-  benchmark(options: Parameters<AttnlabModule['benchmark']>[0]): ReturnType<AttnlabModule['benchmark']> {
-    return this.raw.benchmark(options);
-  }
-
-  positionalTable(options: Parameters<AttnlabModule['positionalTable']>[0]): MatrixData { return this.raw.positionalTable(options); }
-  positionSimilarity(options: Parameters<AttnlabModule['positionSimilarity']>[0]): MatrixData { return this.raw.positionSimilarity(options); }
-  sinusoidalShiftMatrix(options: Parameters<AttnlabModule['sinusoidalShiftMatrix']>[0]): MatrixData { return this.raw.sinusoidalShiftMatrix(options); }
-  sinusoidalShift(options: Parameters<AttnlabModule['sinusoidalShift']>[0]): MatrixData { return this.raw.sinusoidalShift(options); }
-  norms(options: Parameters<AttnlabModule['norms']>[0]): ReturnType<AttnlabModule['norms']> { return this.raw.norms(options); }
-  attentionBudget(options: Parameters<AttnlabModule['attentionBudget']>[0]): ReturnType<AttnlabModule['attentionBudget']> { return this.raw.attentionBudget(options); }
-  randomNormal(options: Parameters<AttnlabModule['randomNormal']>[0]): MatrixData { return this.raw.randomNormal(options); }
-  ropeApply(options: Parameters<AttnlabModule['ropeApply']>[0]): MatrixData { return this.raw.ropeApply(options); }
-  ropeRotation(options: Parameters<AttnlabModule['ropeRotation']>[0]): MatrixData { return this.raw.ropeRotation(options); }
-  alibiSlopes(options: { heads: number }): Float32Array { return this.raw.alibiSlopes(options); }
-  alibiBias(options: Parameters<AttnlabModule['alibiBias']>[0]): MatrixData { return this.raw.alibiBias(options); }
-
-  /** a loss at the last position, back to every input: through a tanh RNN (vanishing) and through
-   * one causal attention head (one step away) */
-  rnnGradientFlow(options: RnnGradientFlowOptions): RnnGradientFlow { return this.raw.rnnGradientFlow(options); }
-  /** mean and variance of q·k for random q, k (≈ 0 and dK), and of q·k/√dK (variance ≈ 1) */
-  dotProductStatistics(options: DotProductStatisticsOptions): DotProductStatistics { return this.raw.dotProductStatistics(options); }
-  /** softmax(scale·scores/temperature) with its entropy, largest weight and Jacobian */
-  softmaxRow(options: SoftmaxRowOptions): SoftmaxRow { return this.raw.softmaxRow(options); }
-  /** gradient norms down a deep stack of blocks, with or without residuals and norms */
-  depthGradients(options: Parameters<AttnlabModule['depthGradients']>[0]): ReturnType<AttnlabModule['depthGradients']> { return this.raw.depthGradients(options); }
-  /** an FFN non-linearity and its derivative at every x */
-  activationCurve(options: Parameters<AttnlabModule['activationCurve']>[0]): ReturnType<AttnlabModule['activationCurve']> { return this.raw.activationCurve(options); }
-  /** an FFN's parameter count */
-  feedForwardParameters(options: Parameters<AttnlabModule['feedForwardParameters']>[0]): number { return this.raw.feedForwardParameters(options); }
-  /** an image as a sequence of embedded patches */
-  patchEmbedding(options: Parameters<AttnlabModule['patchEmbedding']>[0]): ReturnType<AttnlabModule['patchEmbedding']> { return this.raw.patchEmbedding(options); }
 
   /** a stepper for attention, advanced by the caller */
   attentionSteps(options: SingleHeadInput | MultiHeadInput): AttentionStepper {
     return new AttentionStepper(this.raw.attentionSteps(options));
   }
-  /** attention in one call: the output by the fast path, or with `trace` the stages asked for */
-  attention(options: AttentionOptions): AttentionResult { return this.raw.attention(options); }
 
   /** a model with freshly initialised, seeded weights (and a vocab.json text to tokenize with) */
   createModel(options: { config: ModelConfig; seed?: number; vocab?: string }): Model {

@@ -5,7 +5,7 @@
 // where the page is cross-origin isolated, the single-thread one elsewhere.
 import { pageEngine } from '../app/engine';
 import { setHomeFolder, setModelsFolder } from '../app/engine-files';
-import type { EngineInfo } from '../engine/index';
+import type { EngineInfo } from '../engine/index.js';
 import { loadWidget, WIDGET_TAGS } from './index';
 
 // its folder holds embed.html and models/ too

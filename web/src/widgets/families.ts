@@ -37,8 +37,6 @@ const styles = `
 /** the longest string the reverse task trains on (see LetterSequenceTask) */
 const MAX_LETTERS = 8;
 const PATTERN_CELL = 8;
-const EOS = 3;
-const BOS = 2;
 
 interface Family {
   title: string;
@@ -97,6 +95,7 @@ export class Families extends EngineElement {
     if (this.root.activeElement !== view.text) view.text.value = typed;
     if (letters.length < 2) throw new Error('Type two to eight letters a–z.');
     const config = await reverse.config();
+    const { bos, eos } = await reverse.specialTokens();
     const layer = Math.min(this.value<number>('layer'), config.n_decoder_layers - 1);
     const head = Math.min(this.value<number>('head'), config.n_heads - 1);
     view.layer.replaceChildren(...Array.from({ length: config.n_decoder_layers }, (_, l) => new Option(`decoder layer ${l + 1}`, String(l))));
@@ -106,12 +105,12 @@ export class Families extends EngineElement {
 
     // the decoder writes greedily from [BOS] until [EOS]; then one traced pass over what it wrote
     const source = (await reverse.tokenize(letters.join(''))).ids;
-    const written = await reverse.generate({ source, tokens: [BOS], maxNew: letters.length + 1, temperature: 0, stop: EOS });
+    const written = await reverse.generate({ source, tokens: [bos], maxNew: letters.length + 1, temperature: 0, stop: eos });
     const name = `decoder.layer${layer}.cross.head${head}.weights`;
     // the positions that wrote something: [BOS] and the letters (the [EOS] written last reads nothing after)
-    const reading = written[written.length - 1] === EOS ? written.slice(0, -1) : written;
+    const reading = written[written.length - 1] === eos ? written.slice(0, -1) : written;
     const { trace } = await reverse.forward({ source, tokens: reading, trace: [name] });
-    const output = Array.from(written.slice(1)).filter((t) => t !== EOS);
+    const output = Array.from(written.slice(1)).filter((t) => t !== eos);
     const outputText = await reverse.decode(output);
     const weights = trace![name];
     // decoder row i reads [BOS] y_1 … y_i and predicts y_{i+1}: the row's own label is what it writes
@@ -149,11 +148,12 @@ export class Families extends EngineElement {
     const sentence = (await coreference.tokenize(SEMINAR_SENTENCE)).ids.slice(0, 8);
     const letters = (await sort.tokenize('patterns')).ids;
     const source = (await reverse.tokenize('letters')).ids;
+    const { bos } = await reverse.specialTokens();
     const masked = (prefix: string) => `${prefix}layer0.attn.head0.masked`;
     const [encoder, decoder, seq2seq] = await Promise.all([
       coreference.forward({ tokens: sentence, trace: [masked('')] }),
       sort.forward({ tokens: letters, trace: [masked('')] }),
-      reverse.forward({ source, tokens: [BOS, ...source.slice(0, 5)], trace: [masked('decoder.'), 'decoder.layer0.cross.head0.masked'] }),
+      reverse.forward({ source, tokens: [bos, ...source.slice(0, 5)], trace: [masked('decoder.'), 'decoder.layer0.cross.head0.masked'] }),
     ]);
     drawPattern(view.patterns[0][0], encoder.trace![masked('')]);
     drawPattern(view.patterns[1][0], decoder.trace![masked('')]);

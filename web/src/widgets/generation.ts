@@ -32,8 +32,6 @@ const styles = `
 const MODEL = 'fortunes';
 /** the vocabulary's first ids (see Tokenizer) */
 const SPECIALS = ['[PAD]', '[UNK]', '[BOS]', '[EOS]', '[MASK]', '[SEP]'];
-/** a fortune ends here: both continuations stop after it */
-const EOS = 3;
 /** the most likely tokens drawn as bars */
 const BARS = 14;
 const CHART = { width: 540, height: 130 };
@@ -69,6 +67,7 @@ export class Generation extends EngineElement {
     const config = await model.config();
     const text = this.value<string>('text');
     const prompt = (await model.tokenize(`[BOS]${text}`)).ids;
+    const { eos } = await model.specialTokens();  // a fortune ends here: both continuations stop after it
     const room = config.n_ctx - prompt.length;
     if (room < 1) throw new Error(`The text is longer than the model's context of ${config.n_ctx} characters.`);
     const steps = Math.min(this.value<number>('step'), room);
@@ -86,10 +85,10 @@ export class Generation extends EngineElement {
     this.syncControls(text, steps, room, config.vocab_size, layer, head, config.n_layers, config.n_heads);
 
     // both continuations, step by step through the KV cache
-    const greedy = await model.generate({ tokens: prompt, maxNew: steps, temperature: 0, stop: EOS });
+    const greedy = await model.generate({ tokens: prompt, maxNew: steps, temperature: 0, stop: eos });
     const sampled = [...prompt];
     await model.startGeneration(prompt);
-    while (sampled.length < prompt.length + steps && sampled[sampled.length - 1] !== EOS) sampled.push((await model.generateStep(sampling)).token);
+    while (sampled.length < prompt.length + steps && sampled[sampled.length - 1] !== eos) sampled.push((await model.generateStep(sampling)).token);
     const generated = sampled.length - prompt.length;  // fewer than asked when [EOS] came first
     const chosen = generated === 0 ? -1 : Math.min(this.value<number>('token') < 0 ? generated - 1 : this.value<number>('token'), generated - 1);
 
