@@ -53,8 +53,7 @@ describe('the offline file', () => {
     for (const id of ids) {
       await page.evaluate((slide) => { location.hash = `#${slide}`; }, id);
       await page.locator(`section#${id}.active`).waitFor();
-      // a widget that measures the engine has drawn (not measured every point: minutes on one thread)
-      await slideReady(page, undefined, { measured: false });
+      await slideReady(page);
       const failed = await page.locator('section.slide.active *').evaluateAll((elements) => elements
         .filter((e) => e.shadowRoot?.querySelector('.error')).map((e) => `${e.localName}: ${e.shadowRoot.querySelector('.error').textContent}`));
       assert.deepEqual(failed, [], id);

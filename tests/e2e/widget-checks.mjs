@@ -79,31 +79,26 @@ export function tasksBetween(trace, from, to) {
   }));
 }
 
-/** the widgets that time or train in the browser once shown, busy until their last point is in */
-export const MEASURING_WIDGETS = ['attn-complexity', 'attn-flash', 'attn-scaling-laws'];
-
 /** every widget under `scope` (default: the active slide) is defined and has painted its latest
  * picture; those in the window have written their latest numbers into their screen-reader tables
- * too (the others write theirs when they come into view). With `measured: false`, a measuring
- * widget is ready once it has painted a first picture, however many points it still has to go.
- * After two minutes it fails, naming the widgets still waited for. */
-export async function slideReady(page, scope = 'section.slide.active', { measured = true } = {}) {
-  const pending = ([selector, measuring]) => {
+ * too (the others write theirs when they come into view). A widget that measures the engine is ready
+ * once it has painted its first points (its progress line tells of the rest). After two minutes it fails, naming the widgets still waited for. */
+export async function slideReady(page, scope = 'section.slide.active') {
+  const pending = (selector) => {
     const inWindow = (e) => {
       const box = e.getBoundingClientRect();
       return e.checkVisibility() && box.bottom > 0 && box.right > 0 && box.top < innerHeight && box.left < innerWidth;
     };
-    const painted = (e) => e.dataset.ready === 'true' && (!e.hasAttribute('aria-busy') || measuring.includes(e.localName));
+    const painted = (e) => e.dataset.ready === 'true' && !e.hasAttribute('aria-busy');
     return [...document.querySelectorAll(`${selector} *`)].filter((e) => e.localName.startsWith('attn-'))
       .filter((e) => !(customElements.get(e.localName) && painted(e) && !(inWindow(e) && e.shadowRoot?.querySelector('.sr-table[aria-busy]'))))
       .map((e) => `<${e.localName}> in #${e.closest('section')?.id}: ${customElements.get(e.localName) ? '' : 'undefined, '}`
         + `ready=${e.dataset.ready}, busy=${e.hasAttribute('aria-busy')}, says "${e.shadowRoot?.textContent.trim().slice(0, 80) ?? ''}"`);
   };
-  const args = [scope, measured ? [] : MEASURING_WIDGETS];
   try {
-    await page.waitForFunction(`(${pending})(${JSON.stringify(args)}).length === 0`, null, { timeout: 120000 });
+    await page.waitForFunction(`(${pending})(${JSON.stringify(scope)}).length === 0`, null, { timeout: 120000 });
   } catch (error) {
-    const left = await page.evaluate(pending, args).catch(() => []);
+    const left = await page.evaluate(pending, scope).catch(() => []);
     throw new Error(`${error.message}; not ready: ${left.join('; ') || 'none (it was the page)'}`);
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatFactor, formatMagnitude, isPowerOfTen, logAxis, powerOfTen, superscript } from '../../web/src/math/magnitude';
+import { formatFactor, formatMagnitude, isPowerOfTen, powerOfTen, superscript } from '../../web/src/math/magnitude';
 
 describe('superscript and powerOfTen', () => {
   it('writes whole numbers as superscripts, with a superscript minus', () => {
@@ -53,20 +53,5 @@ describe('formatMagnitude', () => {
     expect(formatMagnitude(0)).toBe('0');
     expect(formatMagnitude(-0.5)).toBe('−0.5');
     expect(formatMagnitude(Infinity)).toBe('∞');
-  });
-});
-
-describe('logAxis', () => {
-  it('puts powers of ten at aligned multiples of a round number of decades, ending on ticks', () => {
-    const { ticks, range } = logAxis(4e-45, 87);
-    expect(ticks.map((t) => Math.round(Math.log10(t)))).toEqual([-50, -40, -30, -20, -10, 0, 10]);
-    expect(range).toEqual([1e-50, 1e10]);
-    const small = logAxis(0.05, 300);
-    expect(small.ticks.map((t) => Math.round(Math.log10(t)))).toEqual([-2, -1, 0, 1, 2, 3]);
-  });
-  it('uses 1-2-5 steps over fewer than three decades', () => {
-    const { ticks, range } = logAxis(84, 253);
-    expect(ticks).toEqual([10, 20, 50, 100, 200, 500, 1000]);
-    expect(range).toEqual([10, 1000]);
   });
 });

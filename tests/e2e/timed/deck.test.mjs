@@ -9,8 +9,6 @@ import { openPage, SCREENSHOTS, setUp } from '../browser.mjs';
 import { DIST, serve } from '../server.mjs';
 import { longTasksBetween, nextFrames, recordLongTasks, slideReady, tasksBetween } from '../widget-checks.mjs';
 
-/** the slide's widgets have drawn; the deck's tests do not wait for a measuring widget's last point */
-const drawn = (page, scope) => slideReady(page, scope, { measured: false });
 
 const SHOTS = `${SCREENSHOTS}deck/`;
 mkdirSync(SHOTS, { recursive: true });
@@ -33,14 +31,14 @@ async function walkTraced() {
   const { page, problems, close } = await openPage(browser, server.url, { init: recordLongTasks });
   const ids = await slideIds(page);
   const now = () => page.evaluate(() => performance.now());
-  await drawn(page);
+  await slideReady(page);
   /** the page's clock when its first slide is drawn: the walk starts */
   const walking = await now();
   /** [from, to] on the page's clock: while a measuring slide is shown */
   const measuring = [];
   for (let presses = 0; presses < 200; presses++) {
     const id = await activeSlide(page);
-    await drawn(page);
+    await slideReady(page);
     await page.waitForTimeout(READING_MS);
     if (id === ids[ids.length - 1]) break;
     const pressed = await now();
@@ -78,13 +76,13 @@ describe('the deck', () => {
     await page.locator('#engine-info', { hasText: 'SIMD on' }).waitFor({ timeout: 60000 });
     const seen = [await activeSlide(page)];
     for (let presses = 0; presses < 200 && seen.length < ids.length; presses++) {
-      await drawn(page);
+      await slideReady(page);
       await page.keyboard.press('ArrowRight');
       const now = await activeSlide(page);
       if (now !== seen[seen.length - 1]) seen.push(now);
     }
     assert.deepEqual(seen, ids, 'every slide in order');
-    await drawn(page);
+    await slideReady(page);
     assert.equal(await counter(page), `${ids.length} / ${ids.length}`);
     await page.keyboard.press('Home');
     assert.equal(await activeSlide(page), ids[0]);
@@ -217,7 +215,7 @@ describe('the deck', () => {
     const visible = await page.locator('section.slide').evaluateAll((slides) => slides.filter((s) => s.checkVisibility()).length);
     assert.equal(visible, await page.locator('section.slide').count());
     // every slide's widgets draw at once here, so measure after all of them have drawn
-    await drawn(page, 'body');
+    await slideReady(page, 'body');
     await page.evaluate(() => document.fonts.ready);
     // (KaTeX's MathML copy is clipped to nothing; a scroller may hold wider content)
     const wide = await page.evaluate(() => {
@@ -302,7 +300,7 @@ describe('the deck', () => {
         for (const [i, id] of ids.entries()) {
           await page.goto(`${server.url}#${id}`);
           await page.locator(`section#${id}.active`).waitFor();
-          await drawn(page);
+          await slideReady(page);
           await nextFrames(page);
           await page.screenshot({ path: `${SHOTS}${String(i + 1).padStart(2, '0')}-${id}-${viewport.width}-${colorScheme}.png` });
         }

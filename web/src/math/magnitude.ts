@@ -1,7 +1,6 @@
 // Numbers that span tens of orders of magnitude, written the way a slide reads them: powers of ten
 // with superscripts ("10⁻³³"), and how many times one number is another ("×2.7", "3.1 × 10⁻³⁵").
 // DOM-free.
-import { niceTicks } from './ticks';
 
 const SUPERSCRIPTS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
 
@@ -62,24 +61,4 @@ export function formatMagnitude(v: number, digits = 2): string {
   if (isPowerOfTen(v) && (v < 0.01 || v >= 1000)) return powerOfTen(Math.round(Math.log10(v)));
   if (v >= 0.01 && v < 1e5) return String(Number(v.toPrecision(digits)));
   return scientificText(scientific(Math.log10(v), digits), digits);
-}
-
-/** Ticks of a logarithmic axis over [lo, hi] (0 < lo ≤ hi) and the axis's ends. Over three decades
- * or more: powers of ten every k decades (k from 1, 2, 3, 4, 5, 10, 15, 20, … so that at most
- * `target` + 1 ticks show), at multiples of k, with the axis ending on a tick at both ends; over
- * fewer: niceTicks' 1-2-5 steps. */
-export function logAxis(lo: number, hi: number, target = 6): { ticks: number[]; range: [number, number] } {
-  const a = Math.floor(Math.log10(lo));
-  const b = Math.ceil(Math.log10(hi));
-  if (b - a < 3) {
-    const ticks = niceTicks(lo, hi, true);
-    return { ticks, range: [Math.min(lo, ticks[0]), Math.max(hi, ticks[ticks.length - 1])] };
-  }
-  const steps = [1, 2, 3, 4, 5, 10, 15, 20, 25, 30, 40, 50, 100];
-  const every = steps.find((k) => Math.ceil(b / k) - Math.floor(a / k) <= target) ?? Math.ceil((b - a) / target);
-  const start = Math.floor(a / every) * every;
-  const end = Math.ceil(b / every) * every;
-  const ticks: number[] = [];
-  for (let e = start; e <= end; e += every) ticks.push(10 ** e);
-  return { ticks, range: [ticks[0], ticks[ticks.length - 1]] };
 }

@@ -1,9 +1,13 @@
-// A line/point plot of one or more series on linear or logarithmic axes, with ticks, axis names,
-// a legend and a table of the numbers for screen readers: the shared way widgets draw curves.
+// The plot every widget draws its curves with: series of points and lines on linear or logarithmic
+// axes, with ticks chosen for the range (or given, such as the sizes measured) written with
+// superscript powers, a legend, labels at the ends of curves, series picked out while the others
+// fade, exact zeros of a log axis on a strip of their own, and a table of the numbers for screen
+// readers. Series take their colours from one palette that reads on the light and the dark theme;
+// text, frame and gridlines take the theme's own.
 import { formatNumber, formatSignificant } from '../math/format';
-import { niceTicks } from '../math/ticks';
-import { CANVAS_FONT, foreground, sharpCanvas, type SharpCanvas } from './canvas';
-import { ScreenReaderTable } from './screen-reader-table';
+import { axisTicks, formatTick, spreadLabels, thinTicks } from '../math/ticks';
+import { CANVAS_FONT, sharpCanvas, type SharpCanvas } from './canvas';
+import { ScreenReaderTable, type TableRows } from './screen-reader-table';
 
 export interface Series {
   name: string;
@@ -11,8 +15,14 @@ export interface Series {
   y: ArrayLike<number>;
   /** one of the palette's colours (see SERIES_COLOURS) */
   colour: string;
-  /** "line" (default), "points", or both; "dashed" for reference lines */
+  /** "line" (default), "points", or both; "dashed" for fits and reference lines */
   style?: 'line' | 'points' | 'line+points' | 'dashed';
+  /** picked out: drawn over the others, bolder, while the series not picked out fade */
+  emphasised?: boolean;
+  /** written beside its last point, where the eye already is */
+  label?: string;
+  /** false: drawn and in the table, not in the legend (a fit that its points' entry names) */
+  legend?: boolean;
 }
 
 export interface PlotOptions {
@@ -22,15 +32,39 @@ export interface PlotOptions {
   yLog?: boolean;
   width: number;
   height: number;
-  /** fixed ranges; default: the data's */
+  /** fixed ranges; default: the data's, out to the round ticks around it */
   xRange?: [number, number];
   yRange?: [number, number];
+  /** the ticks to show (the sizes measured, say); default: round values chosen for the range */
+  xTicks?: readonly number[];
+  yTicks?: readonly number[];
+  /** on a log y axis, exact zeros drawn hollow on a strip below it rather than left out (an underflow is a result) */
+  zeroStrip?: boolean;
+  /** a heading above the picture */
+  title?: string;
+  /** false: no legend (the widget names the series once for several plots) */
+  legend?: boolean;
+  /** the table of the numbers; default: one row per point (its series, x and y) */
+  table?: (series: readonly Series[]) => TableRows;
 }
 
-/** colour-blind-safe series colours (Okabe–Ito) */
+/** Series colours: the Okabe–Ito hues (told apart with any colour vision), orange and sky blue
+ * darkened, so that each keeps 3:1 contrast on the light theme's white and the dark theme's
+ * near-black alike. */
 export const SERIES_COLOURS = {
-  blue: '#0072B2', orange: '#E69F00', green: '#009E73', vermillion: '#D55E00', purple: '#CC79A7', sky: '#56B4E9',
+  blue: '#0072B2', orange: '#C48500', green: '#009E73', vermillion: '#D55E00', purple: '#CC79A7', sky: '#3594D4',
 } as const;
+
+/** a series not picked out while another is */
+const FADED = 0.4;
+const MARGIN = { left: 24, top: 8, right: 10, bottom: 38 };
+/** the strip of exact zeros below a log axis */
+const ZERO_STRIP = 24;
+const LABEL_GAP = 13;
+/** the short dash in its series' colour that leads to a curve's label */
+const LABEL_DASH = 10;
+
+const usable = (v: number, log: boolean) => Number.isFinite(v) && (!log || v > 0);
 
 /** the legend's sample of a series, drawn as the series is: a line, a dashed line, a dot, or a line through a dot */
 function legendSwatch(s: Series): HTMLElement {
@@ -50,40 +84,76 @@ function legendSwatch(s: Series): HTMLElement {
   return swatch;
 }
 
-const M = { left: 58, top: 10, right: 12, bottom: 40 };
+/** the lowest and highest usable value of `values` over every series, or undefined when none is */
+function extent(series: readonly Series[], pick: (s: Series) => ArrayLike<number>, log: boolean): [number, number] | undefined {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const s of series) {
+    const values = pick(s);
+    for (let i = 0; i < values.length; i++) {
+      if (!usable(values[i], log)) continue;
+      lo = Math.min(lo, values[i]);
+      hi = Math.max(hi, values[i]);
+    }
+  }
+  if (!Number.isFinite(lo)) return undefined;
+  return lo === hi ? (log ? [lo / 2, hi * 2] : [lo - 1, hi + 1]) : [lo, hi];
+}
+
+/** the theme's colours where the plot is: text, muted text, and the lines of the grid */
+function axisColours(element: Element): { text: string; muted: string; grid: string } {
+  const style = getComputedStyle(element);
+  const text = style.color || '#222';
+  return {
+    text,
+    muted: style.getPropertyValue('--muted').trim() || text,
+    grid: style.getPropertyValue('--border').trim() || text,
+  };
+}
 
 export class Plot {
   readonly element: HTMLElement;
   private readonly picture: SharpCanvas;
   private readonly legend: HTMLElement;
+  private readonly heading: HTMLElement;
   private readonly table = new ScreenReaderTable();
 
   constructor(private options: PlotOptions) {
     this.element = document.createElement('figure');
     this.element.className = 'plot';
     this.element.style.margin = '0';
+    this.heading = document.createElement('h4');
+    this.heading.className = 'plot-title';
+    this.heading.style.cssText = 'margin:0 0 2px;font-size:13px;font-weight:600';
     this.picture = sharpCanvas(`${options.yLabel} against ${options.xLabel}`);
+    this.picture.canvas.style.display = 'block';
     this.legend = document.createElement('figcaption');
     this.legend.className = 'legend muted';
-    this.legend.style.cssText = 'display:flex;flex-wrap:wrap;gap:4px 14px;margin-top:2px';
-    this.element.append(this.picture.canvas, this.legend, this.table.element);
+    this.legend.style.cssText = 'display:flex;flex-wrap:wrap;gap:0 12px;margin-top:2px;font-size:12px';
+    this.element.append(this.heading, this.picture.canvas, this.legend, this.table.element);
+    this.configure({});
   }
 
+  /** changes some options; the next draw() uses them */
   configure(options: Partial<PlotOptions>): void {
     this.options = { ...this.options, ...options };
+    const { title, legend } = this.options;
+    this.heading.textContent = title ?? '';
+    this.heading.hidden = !title;
+    this.legend.hidden = legend === false;
   }
 
+  /** draws the series (in a later frame, see canvas.ts), their legend, and their table */
   draw(series: readonly Series[]): void {
-    const { width, height } = this.options;
-    this.picture.draw(width, height, (g) => this.paint(g, series));
-    this.legend.replaceChildren(...series.map((s) => {
-      const item = document.createElement('span');
-      item.append(legendSwatch(s), s.name);
-      return item;
-    }));
+    // painted in a later frame, and again when the theme changes: with the options of this drawing
+    const options = this.options;
+    const { width, height, xLog, yLog, xLabel, yLabel, table } = options;
+    // the picked-out series last, over the others
+    const order = [...series].sort((a, b) => Number(Boolean(a.emphasised)) - Number(Boolean(b.emphasised)));
+    this.picture.draw(width, height, (g) => this.paint(g, order, options));
+    this.fillLegend(series);
     // on a log axis values span decades: fixed decimals would read tiny ones as 0
-    const { xLog, yLog, xLabel, yLabel } = this.options;
-    this.table.fill({
+    this.table.fill(table?.(series) ?? {
       caption: `${yLabel} against ${xLabel}`,
       head: ['series', xLabel, yLabel],
       rows: series.flatMap((s) => Array.from(s.x, (x, i) => [s.name, x, s.y[i]] as [string, number, number])),
@@ -91,96 +161,153 @@ export class Plot {
     });
   }
 
-  private paint(g: CanvasRenderingContext2D, series: readonly Series[]): void {
-    const { width, height, xLog = false, yLog = false } = this.options;
-    const usable = (v: number, log: boolean) => Number.isFinite(v) && (!log || v > 0);
-    const extent = (pick: (s: Series) => ArrayLike<number>, log: boolean, fixed?: [number, number]): [number, number] => {
-      if (fixed) return fixed;
-      let lo = Infinity;
-      let hi = -Infinity;
-      for (const s of series) for (const v of Array.from(pick(s))) if (usable(v, log)) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
-      if (!Number.isFinite(lo)) return log ? [1, 10] : [0, 1];
-      if (lo === hi) return log ? [lo / 2, hi * 2] : [lo - 1, hi + 1];
-      return [lo, hi];
-    };
-    const [x0, x1] = extent((s) => s.x, xLog, this.options.xRange);
-    const [y0, y1] = extent((s) => s.y, yLog, this.options.yRange);
-    const xTicks = niceTicks(x0, x1, xLog);
-    const yTicks = niceTicks(y0, y1, yLog);
-    const [xa, xb] = [Math.min(x0, xTicks[0]), Math.max(x1, xTicks[xTicks.length - 1])];
-    const [ya, yb] = [Math.min(y0, yTicks[0]), Math.max(y1, yTicks[yTicks.length - 1])];
-    const t = (v: number, a: number, b: number, log: boolean) => (log ? Math.log(v / a) / Math.log(b / a) : (v - a) / (b - a));
+  /** one entry per listed series, those not picked out dimmed while one is */
+  private fillLegend(series: readonly Series[]): void {
+    if (this.options.legend === false) return;
+    const picking = series.some((s) => s.emphasised);
+    this.legend.replaceChildren(...series.filter((s) => s.legend !== false).map((s) => {
+      const item = document.createElement('span');
+      item.append(legendSwatch(s), s.name);
+      if (picking && !s.emphasised) item.style.opacity = '0.5';
+      return item;
+    }));
+  }
+
+  /** paints the axes, the series in order (the picked-out last) and their labels */
+  private paint(g: CanvasRenderingContext2D, series: readonly Series[], options: PlotOptions): void {
+    const { width, height, xLog = false, yLog = false, zeroStrip = false } = options;
+    const colours = axisColours(this.element);
     g.font = CANVAS_FONT;
-    // room for the widest y tick ("1e−10") beside the rotated axis name
-    const left = Math.max(M.left, 26 + Math.max(...yTicks.map((v) => g.measureText(tickText(v)).width)));
-    const pw = width - left - M.right;
-    const ph = height - M.top - M.bottom;
-    const px = (v: number) => left + t(v, xa, xb, xLog) * pw;
-    const py = (v: number) => M.top + (1 - t(v, ya, yb, yLog)) * ph;
-    const fg = foreground(this.element);
-    g.strokeStyle = fg;
-    g.globalAlpha = 0.18;
+    // an axis with nothing on it yet spans one decade, or 0 to 1
+    const nothing = (log: boolean): [number, number] => (log ? [1, 10] : [0, 1]);
+    const x = axisTicks(...(extent(series, (s) => s.x, xLog) ?? nothing(xLog)), { log: xLog, chosen: options.xTicks, fixed: options.xRange });
+    const y = axisTicks(...(extent(series, (s) => s.y, yLog) ?? nothing(yLog)), { log: yLog, chosen: options.yTicks, fixed: options.yRange });
+    const zeros = zeroStrip && yLog && series.some((s) => Array.from(s.y).includes(0));
+    const strip = zeros ? ZERO_STRIP : 0;
+
+    const yTexts = y.ticks.map((v) => formatTick(v, yLog));
+    const left = MARGIN.left + 6 + Math.max(8, ...yTexts.map((t) => g.measureText(t).width), zeros ? g.measureText('0').width : 0);
+    const labelled = series.filter((s) => s.label);
+    const labelRoom = labelled.length ? 4 + LABEL_DASH + 3 + Math.max(...labelled.map((s) => g.measureText(s.label!).width)) : 0;
+    const pw = width - left - MARGIN.right - labelRoom;
+    const ph = height - MARGIN.top - MARGIN.bottom - strip;
+    const unit = (v: number, [a, b]: [number, number], log: boolean) => (log ? Math.log(v / a) / Math.log(b / a) : (v - a) / (b - a || 1));
+    const px = (v: number) => left + unit(v, x.range, xLog) * pw;
+    const py = (v: number) => MARGIN.top + (1 - unit(v, y.range, yLog)) * ph;
+    const bottom = MARGIN.top + ph;
+    const zeroY = bottom + strip / 2 + 2;
+
+    // the grid, in the theme's muted line colour, and the frame
     g.lineWidth = 1;
-    for (const v of xTicks) { g.beginPath(); g.moveTo(px(v), M.top); g.lineTo(px(v), M.top + ph); g.stroke(); }
-    for (const v of yTicks) { g.beginPath(); g.moveTo(left, py(v)); g.lineTo(left + pw, py(v)); g.stroke(); }
-    g.globalAlpha = 1;
-    g.strokeRect(left, M.top, pw, ph);
-    g.fillStyle = fg;
-    g.textAlign = 'center';
-    g.textBaseline = 'top';
-    for (const v of xTicks) {
-      // the last label may be wider than the right margin: keep it on the canvas
-      const text = tickText(v);
-      g.fillText(text, Math.min(px(v), width - g.measureText(text).width / 2 - 1), M.top + ph + 4);
+    g.strokeStyle = colours.grid;
+    for (const v of x.ticks) { g.beginPath(); g.moveTo(px(v), MARGIN.top); g.lineTo(px(v), bottom); g.stroke(); }
+    for (const v of y.ticks) { g.beginPath(); g.moveTo(left, py(v)); g.lineTo(left + pw, py(v)); g.stroke(); }
+    g.strokeStyle = colours.muted;
+    g.strokeRect(left, MARGIN.top, pw, ph);
+    if (zeros) {
+      // a broken axis: the strip of exact zeros lies below every positive value
+      g.setLineDash([3, 3]);
+      g.strokeRect(left, bottom + 4, pw, strip - 4);
+      g.setLineDash([]);
     }
-    g.fillText(this.options.xLabel, left + pw / 2, M.top + ph + 22);
+
+    // tick labels in muted text, the axis names in the text colour
+    g.fillStyle = colours.muted;
     g.textAlign = 'right';
     g.textBaseline = 'middle';
-    for (const v of yTicks) g.fillText(tickText(v), left - 5, py(v));
-    g.save();
-    g.translate(12, M.top + ph / 2);
-    g.rotate(-Math.PI / 2);
+    y.ticks.forEach((v, i) => g.fillText(yTexts[i], left - 5, py(v)));
+    if (zeros) g.fillText('0', left - 5, zeroY);
     g.textAlign = 'center';
-    g.fillText(this.options.yLabel, 0, 0);
+    g.textBaseline = 'top';
+    const xTexts = x.ticks.map((v) => formatTick(v, xLog));
+    const xWidths = xTexts.map((t) => g.measureText(t).width);
+    for (const i of thinTicks(x.ticks.map(px), xWidths)) {
+      // the last label may be wider than the right margin: keep it on the canvas
+      g.fillText(xTexts[i], Math.min(px(x.ticks[i]), width - xWidths[i] / 2 - 1), bottom + strip + 4);
+    }
+    g.fillStyle = colours.text;
+    g.fillText(options.xLabel, left + pw / 2, bottom + strip + 20);
+    g.save();
+    g.translate(12, MARGIN.top + ph / 2);
+    g.rotate(-Math.PI / 2);
+    g.textBaseline = 'middle';
+    g.fillText(options.yLabel, 0, 0);
     g.restore();
+
+    const picking = series.some((s) => s.emphasised);
     g.save();
     g.beginPath();
-    g.rect(left, M.top, pw, ph);
+    g.rect(left, MARGIN.top, pw, ph + strip);
     g.clip();
     for (const s of series) {
       const style = s.style ?? 'line';
-      g.strokeStyle = s.colour;
-      g.fillStyle = s.colour;
-      g.lineWidth = 2;
+      const bold = picking && s.emphasised;
+      g.globalAlpha = picking && !s.emphasised ? FADED : 1;
+      g.strokeStyle = g.fillStyle = s.colour;
+      g.lineWidth = bold ? 3 : 2;
       g.setLineDash(style === 'dashed' ? [6, 4] : []);
+      const at = (i: number) => usable(s.x[i], xLog) && usable(s.y[i], yLog);
       if (style !== 'points') {
         g.beginPath();
         let pen = false;
         for (let i = 0; i < s.x.length; i++) {
-          if (!usable(s.x[i], xLog) || !usable(s.y[i], yLog)) { pen = false; continue; }
+          if (!at(i)) { pen = false; continue; }
           if (pen) g.lineTo(px(s.x[i]), py(s.y[i]));
           else g.moveTo(px(s.x[i]), py(s.y[i]));
           pen = true;
         }
         g.stroke();
       }
-      if (style === 'points' || style === 'line+points') {
-        for (let i = 0; i < s.x.length; i++) {
-          if (!usable(s.x[i], xLog) || !usable(s.y[i], yLog)) continue;
-          g.beginPath();
-          g.arc(px(s.x[i]), py(s.y[i]), 3.2, 0, 2 * Math.PI);
+      g.setLineDash([]);
+      if (style !== 'points' && style !== 'line+points') continue;
+      const radius = (s.x.length > 24 ? 2.2 : 3.2) + (bold ? 1.5 : 0);
+      for (let i = 0; i < s.x.length; i++) {
+        g.beginPath();
+        if (at(i)) {
+          g.arc(px(s.x[i]), py(s.y[i]), radius, 0, 2 * Math.PI);
           g.fill();
+          // a ring in the text colour picks the points out in either theme
+          if (bold) {
+            g.lineWidth = 1.5;
+            g.strokeStyle = colours.text;
+            g.stroke();
+            g.strokeStyle = s.colour;
+          }
+        } else if (zeros && s.y[i] === 0 && usable(s.x[i], xLog)) {
+          // hollow: no value to draw, only that it is exactly 0
+          g.lineWidth = 1.5;
+          g.arc(px(s.x[i]), zeroY, radius + 0.5, 0, 2 * Math.PI);
+          g.stroke();
         }
       }
     }
     g.restore();
+    // each label at its series' last point
+    const ends = labelled.flatMap((s) => {
+      for (let i = s.x.length - 1; i >= 0; i--) if (usable(s.x[i], xLog) && usable(s.y[i], yLog)) return [{ series: s, x: px(s.x[i]), y: py(s.y[i]) }];
+      return [];
+    });
+    this.paintLabels(g, ends, picking, colours.text, [MARGIN.top + 5, bottom - 5]);
   }
-}
 
-function tickText(v: number): string {
-  const a = Math.abs(v);
-  if (a !== 0 && (a >= 1e5 || a < 1e-3)) return v.toExponential(0).replace('-', '−');
-  // as few decimals as show the tick exactly (0.001 needs three, 2.5 one)
-  const decimals = [0, 1, 2, 3].find((d) => Math.abs(Number(v.toFixed(d)) - v) <= 1e-9 * Math.max(1, a)) ?? 4;
-  return formatNumber(v, decimals);
+  /** labels right of the points `ends` give, moved apart where they would overlap, each behind a
+   * dash in its series' colour (the text itself in the text colour, readable on either theme) */
+  private paintLabels(g: CanvasRenderingContext2D, ends: readonly { series: Series; x: number; y: number }[], picking: boolean,
+    text: string, [top, bottom]: [number, number]): void {
+    const ys = spreadLabels(ends.map((e) => e.y), LABEL_GAP, top, bottom);
+    g.textAlign = 'left';
+    g.textBaseline = 'middle';
+    ends.forEach(({ series, x, y }, i) => {
+      g.globalAlpha = picking && !series.emphasised ? FADED : 1;
+      g.strokeStyle = series.colour;
+      g.lineWidth = 2;
+      g.beginPath();
+      g.moveTo(x + 3, y);
+      g.lineTo(x + 4 + LABEL_DASH, ys[i]);
+      g.stroke();
+      g.fillStyle = text;
+      g.fillText(series.label!, x + 4 + LABEL_DASH + 3, ys[i]);
+    });
+    g.globalAlpha = 1;
+  }
 }

@@ -13,11 +13,10 @@ import type { RemoteEngine } from '../app/engine';
 import { COMPLEXITY_LENGTHS, COMPLEXITY_WIDTHS } from '../app/state';
 import { doublings, endSlopes, overtakes, timingsAgree } from '../math/complexity';
 import { formatNumber, formatSignificant } from '../math/format';
-import { formatMagnitude, logAxis } from '../math/magnitude';
 import { fitPowerLaw, powerLawAt, type PowerLaw } from '../math/power-law';
-import { CANVAS_FONT, foreground, sharpCanvas, type SharpCanvas } from '../primitives/canvas';
+import { BackgroundJob } from '../primitives/background-job';
 import { EngineElement } from '../primitives/engine-element';
-import { SERIES_COLOURS } from '../primitives/plot';
+import { Plot, SERIES_COLOURS, type Series } from '../primitives/plot';
 import { ScreenReaderTable } from '../primitives/screen-reader-table';
 
 type Kernel = 'single_head' | 'projections' | 'feed_forward';
@@ -73,8 +72,6 @@ const styles = `
 .progress progress { width: 100px; flex: none; }
 .plots { display: flex; flex-wrap: wrap; gap: 2px 12px; align-items: flex-start; }
 .plots figure { margin: 0; max-width: 100%; }
-.legend { display: flex; flex-wrap: wrap; gap: 0 9px; font-size: 12px; margin: 0; font-variant-numeric: tabular-nums; }
-.legend .dim { opacity: 0.45; }
 .dot { display: inline-block; width: 9px; height: 9px; border-radius: 50%; margin-right: 4px; vertical-align: baseline; }
 .bar { display: inline-block; width: 14px; height: 3px; margin-right: 4px; vertical-align: middle; }
 table.costs { border-collapse: collapse; font-size: 13px; font-variant-numeric: tabular-nums; }
@@ -96,8 +93,8 @@ table.steps th { font-weight: 600; color: var(--muted); font-size: 12px; }
 
 /** a point's median in each pass so far, the rate of its fastest, and the calls timed over every pass */
 interface Measured { medians: number[]; medianMs: number; gflops: number; repeats: number }
-interface Job { kernel: Kernel; n: number; d: number }
-const keyOf = ({ kernel, n, d }: Job) => `${kernel} ${n} ${d}`;
+interface Point { kernel: Kernel; n: number; d: number }
+const keyOf = ({ kernel, n, d }: Point) => `${kernel} ${n} ${d}`;
 
 /** one kernel's (or the layer's) measured points in a plot, with its fitted law */
 interface Curve { key: SeriesKey; points: [number, number][]; fit?: PowerLaw }
@@ -105,111 +102,10 @@ interface Curve { key: SeriesKey; points: [number, number][]; fit?: PowerLaw }
 /** the factor by which a log axis reaches beyond its first and last value */
 const MARGIN = 1.15;
 
-/** measured times on log-log axes, x ticks at the measured sizes; one series can be picked out */
-class LogLogPlot {
-  readonly element = document.createElement('figure');
-  readonly legend = document.createElement('figcaption');
-  private readonly picture: SharpCanvas;
-
-  constructor(label: string, private readonly size: { width: number; height: number; xLabel: string }) {
-    this.picture = sharpCanvas(label);
-    this.legend.className = 'legend';
-    this.element.style.width = `${size.width}px`;
-    this.element.append(this.picture.canvas, this.legend);
-  }
-
-  draw(curves: readonly Curve[], xTicks: readonly number[], xLabel: string, chosen?: SeriesKey): void {
-    this.picture.draw(this.size.width, this.size.height, (g) => this.paint(g, curves, xTicks, xLabel, chosen));
-  }
-
-  private paint(g: CanvasRenderingContext2D, curves: readonly Curve[], xTicks: readonly number[], xLabel: string, chosen?: SeriesKey): void {
-    const { width, height } = this.size;
-    const times = curves.flatMap((c) => c.points.map(([, y]) => y)).filter((y) => y > 0 && Number.isFinite(y));
-    // no y ticks until something is measured: the axis has no numbers to show yet; a little room
-    // beyond the fastest and slowest time, so that no point sits on the frame
-    const yAxis = times.length ? logAxis(Math.min(...times) / MARGIN, Math.max(...times) * MARGIN) : undefined;
-    g.font = CANVAS_FONT;
-    const fg = foreground(this.element);
-    const left = 26 + Math.max(16, ...(yAxis?.ticks ?? []).map((v) => g.measureText(formatMagnitude(v)).width));
-    const [top, right, bottom] = [8, 12, 34];
-    const pw = width - left - right;
-    const ph = height - top - bottom;
-    const [x0, x1] = [xTicks[0] / MARGIN, xTicks[xTicks.length - 1] * MARGIN];
-    const px = (x: number) => left + (Math.log(x / x0) / Math.log(x1 / x0)) * pw;
-    const [y0, y1] = yAxis?.range ?? [1, 10];
-    const py = (y: number) => top + (1 - Math.log(y / y0) / Math.log(y1 / y0)) * ph;
-
-    g.strokeStyle = fg;
-    g.lineWidth = 1;
-    g.globalAlpha = 0.18;
-    for (const x of xTicks) { g.beginPath(); g.moveTo(px(x), top); g.lineTo(px(x), top + ph); g.stroke(); }
-    for (const y of yAxis?.ticks ?? []) { g.beginPath(); g.moveTo(left, py(y)); g.lineTo(left + pw, py(y)); g.stroke(); }
-    g.globalAlpha = 1;
-    g.strokeRect(left, top, pw, ph);
-    g.fillStyle = fg;
-    g.textAlign = 'center';
-    g.textBaseline = 'top';
-    for (const x of xTicks) g.fillText(String(x), px(x), top + ph + 4);
-    g.fillText(xLabel, left + pw / 2, top + ph + 19);
-    g.textAlign = 'right';
-    g.textBaseline = 'middle';
-    for (const y of yAxis?.ticks ?? []) g.fillText(formatMagnitude(y), left - 5, py(y));
-    g.save();
-    g.translate(11, top + ph / 2);
-    g.rotate(-Math.PI / 2);
-    g.textAlign = 'center';
-    g.fillText('time (ms, log)', 0, 0);
-    g.restore();
-    if (!yAxis) return;
-
-    g.save();
-    g.beginPath();
-    g.rect(left, top, pw, ph);
-    g.clip();
-    // the chosen series on top, the others faded behind it
-    const order = [...curves].sort((a, b) => Number(a.key === chosen) - Number(b.key === chosen));
-    for (const curve of order) {
-      const picked = curve.key === chosen;
-      g.globalAlpha = chosen === undefined || picked ? 1 : 0.22;
-      g.strokeStyle = g.fillStyle = COLOURS[curve.key];
-      const xs = curve.points.map(([x]) => x);
-      if (curve.fit && xs.length >= 2) {
-        g.lineWidth = picked ? 2.5 : 1.5;
-        g.setLineDash([6, 4]);
-        g.beginPath();
-        g.moveTo(px(xs[0]), py(powerLawAt(curve.fit, xs[0])));
-        g.lineTo(px(xs[xs.length - 1]), py(powerLawAt(curve.fit, xs[xs.length - 1])));
-        g.stroke();
-        g.setLineDash([]);
-      }
-      if (curve.key === 'layer') {
-        g.lineWidth = picked ? 3 : 2;
-        g.beginPath();
-        curve.points.forEach(([x, y], i) => (i === 0 ? g.moveTo(px(x), py(y)) : g.lineTo(px(x), py(y))));
-        g.stroke();
-      } else {
-        for (const [x, y] of curve.points) {
-          g.beginPath();
-          g.arc(px(x), py(y), picked ? 5 : 3.5, 0, 2 * Math.PI);
-          g.fill();
-          if (picked) {
-            // a ring in the text colour picks the points out in either theme
-            g.lineWidth = 1.5;
-            g.strokeStyle = fg;
-            g.stroke();
-            g.strokeStyle = COLOURS[curve.key];
-          }
-        }
-      }
-    }
-    g.restore();
-  }
-}
-
 export class Complexity extends EngineElement {
   static readonly observedAttributes = EngineElement.attributesOf('attn-complexity');
-  private readonly byN = new LogLogPlot('measured time against n on log-log axes, with fitted lines', { width: 420, height: 200, xLabel: 'n' });
-  private readonly byD = new LogLogPlot('measured time against d on log-log axes, with fitted lines', { width: 345, height: 200, xLabel: 'd' });
+  private readonly byN = new Plot({ xLabel: 'n', yLabel: 'time (ms, log)', xLog: true, yLog: true, width: 420, height: 200 });
+  private readonly byD = new Plot({ xLabel: 'd', yLabel: 'time (ms, log)', xLog: true, yLog: true, width: 345, height: 200 });
   private readonly numbers = new ScreenReaderTable();
   /** every point measured, by kernel, n and d, kept until "Measure again" */
   private readonly measured = new Map<string, Measured>();
@@ -219,59 +115,26 @@ export class Complexity extends EngineElement {
   private readonly warmed = new Set<Kernel>();
   private view?: ReturnType<Complexity['build']>;
   private chosen?: SeriesKey;
-  /** the reader stopped the measurement; a new setting or a button starts it again */
-  private cancelled = false;
-  /** a point is being measured, and more follow */
-  private measuring = false;
-  /** points are missing and nothing stops them but the widget being off screen */
-  private due = false;
+  /** the measurement: one point per slice, while the widget is on screen */
+  private measuring?: BackgroundJob;
   private settings = '';
   private elapsedMs = 0;
   private threads?: number;
-  /** whether the widget's box meets the viewport, as the observer last said */
-  private intersecting = false;
-  private readonly watcher = new IntersectionObserver((entries) => {
-    this.intersecting = entries[entries.length - 1].isIntersecting;
-    this.resumeIfShown();
-  });
-  private readonly onRedraw = () => this.resumeIfShown();
 
   constructor() {
     super(styles, 'slope ≈ 2 in n for attention, ≈ 1 for the projections and the FFN; in d, the other way round.');
   }
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.watcher.observe(this);
-    // a deck shows a slide by making it visible, which an IntersectionObserver does not report
-    addEventListener('attn-redraw', this.onRedraw);
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.watcher.unobserve(this);
-    removeEventListener('attn-redraw', this.onRedraw);
-  }
-
-  /** on screen now: not scrolled away (the observer's word, which costs no layout), and not on a
-   * hidden slide (every slide of a deck lies in the viewport, only the shown one visible) */
-  private onScreen(): boolean {
-    return this.isConnected && this.intersecting && this.checkVisibility({ visibilityProperty: true });
-  }
-
-  private resumeIfShown(): void {
-    if (this.due && !this.measuring && this.onScreen()) this.update();
-  }
-
-  /** the points to measure, in order: each n for the three kernels in turn, then the d sweep */
-  private plan(d: number, maxN: number): Job[] {
-    const jobs = new Map<string, Job>();
+  /** the points to measure at the current settings, in order: each n for the three kernels in turn, then the d sweep */
+  private plan(): Point[] {
+    const d = Number(this.value<string>('d'));
+    const points = new Map<string, Point>();
     const add = (n: number, width: number) => {
-      for (const k of KERNELS) jobs.set(keyOf({ kernel: k.kernel, n, d: width }), { kernel: k.kernel, n, d: width });
+      for (const k of KERNELS) points.set(keyOf({ kernel: k.kernel, n, d: width }), { kernel: k.kernel, n, d: width });
     };
-    for (const n of doublings(SHORTEST_N, maxN)) add(n, d);
+    for (const n of doublings(SHORTEST_N, Number(this.value<string>('maxN')))) add(n, d);
     for (const width of D_SWEEP) add(D_SWEEP_N, width);
-    return [...jobs.values()];
+    return [...points.values()];
   }
 
   protected async render(engine: RemoteEngine): Promise<void> {
@@ -281,140 +144,135 @@ export class Complexity extends EngineElement {
     if (!view.root.isConnected) this.body.replaceChildren(view.root);
     for (const [value, button] of view.widths) button.setAttribute('aria-pressed', String(Number(value) === d));
     for (const [value, button] of view.lengths) button.setAttribute('aria-pressed', String(Number(value) === maxN));
-    // a new setting measures what it lacks, even after a cancel
-    if (`${d} ${maxN}` !== this.settings) {
-      this.settings = `${d} ${maxN}`;
-      this.cancelled = false;
-    }
     const lengths = doublings(SHORTEST_N, maxN);
     for (const n of lengths.filter((n) => n <= RNN_LONGEST && !this.steps.has(n))) {
       this.steps.set(n, (await engine.rnnGradientFlow({ length: n, hidden: 1, input: 1 })).sequentialSteps);
     }
     this.threads ??= (await engine.info()).threadsUsed;
-
-    const plan = this.plan(d, maxN);
-    let next = this.nextMeasurement(plan);
-    this.measuring = next !== undefined && !this.cancelled && this.onScreen();
-    this.syncButtons(next !== undefined);
-    if (this.measuring && next) {
-      this.report(plan, next);
-      const start = performance.now();
-      let result: Awaited<ReturnType<RemoteEngine['benchmark']>>;
-      try {
-        result = await engine.benchmark({ ...next.job, repeats: REPEATS, minMs: MIN_MS, warmUp: !this.warmed.has(next.job.kernel) });
-      } catch (error) {
-        // stopped, as by Cancel: the message shows, the points stay, and Continue tries again
-        this.measuring = false;
-        this.cancelled = true;
-        this.report(plan);
-        this.syncButtons(true);
-        throw error;
-      }
-      this.elapsedMs += performance.now() - start;
-      this.warmed.add(next.job.kernel);
-      const before = this.measured.get(keyOf(next.job));
-      const fastest = before && before.medianMs <= result.medianMs ? before : result;
-      this.measured.set(keyOf(next.job), { medians: [...before?.medians ?? [], result.medianMs], medianMs: fastest.medianMs,
-        gflops: fastest.gflops, repeats: result.repeats + (before?.repeats ?? 0) });
-      next = this.nextMeasurement(plan);
+    this.measuring ??= new BackgroundJob(this, {
+      remaining: () => this.nextMeasurement(this.plan()) !== undefined,
+      slice: () => this.measureNext(engine),
+      report: () => this.report(),
+    });
+    this.draw();
+    // a new setting measures what it lacks, even after a cancel
+    if (`${d} ${maxN}` !== this.settings) {
+      this.settings = `${d} ${maxN}`;
+      this.measure();
     }
-    this.due = next !== undefined && !this.cancelled;
-    this.draw(d, maxN);
-    // the next measurement in a render of its own: the page paints in between, and the widget
-    // stays busy (aria-busy) until the last one is in
-    this.measuring &&= this.due && this.onScreen();
-    if (this.measuring) this.update();
-    // the table of numbers once a measurement ends: laying it out at every point would cost the page
-    else this.fillNumbers();
-    this.report(plan, this.measuring ? next : undefined);
-    this.syncButtons(next !== undefined);
+    this.report();
   }
 
-  private passes(job: Job): number {
-    return this.measured.get(keyOf(job))?.medians.length ?? 0;
+  /** starts (or continues) measuring; an engine call that fails stops it, keeping the points */
+  private measure(): void {
+    this.measuring?.start().catch((error: unknown) => this.showError(error instanceof Error ? error.message : String(error)));
+  }
+
+  /** measures the next point of the plan, and draws it */
+  private async measureNext(engine: RemoteEngine): Promise<void> {
+    const next = this.nextMeasurement(this.plan());
+    if (!next) return;
+    const start = performance.now();
+    const result = await engine.benchmark({ ...next.point, repeats: REPEATS, minMs: MIN_MS, warmUp: !this.warmed.has(next.point.kernel) });
+    this.elapsedMs += performance.now() - start;
+    this.warmed.add(next.point.kernel);
+    const before = this.measured.get(keyOf(next.point));
+    const fastest = before && before.medianMs <= result.medianMs ? before : result;
+    this.measured.set(keyOf(next.point), { medians: [...before?.medians ?? [], result.medianMs], medianMs: fastest.medianMs,
+      gflops: fastest.gflops, repeats: result.repeats + (before?.repeats ?? 0) });
+    this.draw();
+  }
+
+  private passes(point: Point): number {
+    return this.measured.get(keyOf(point))?.medians.length ?? 0;
   }
 
   /** the passes a point needs, as far as its timings so far tell */
-  private passesNeeded(job: Job): number {
-    const passes = this.passes(job);
+  private passesNeeded(point: Point): number {
+    const passes = this.passes(point);
     if (passes < MIN_PASSES) return MIN_PASSES;
-    return passes >= MAX_PASSES || timingsAgree(this.measured.get(keyOf(job))!.medians, AGREEMENT) ? passes : passes + 1;
+    return passes >= MAX_PASSES || timingsAgree(this.measured.get(keyOf(point))!.medians, AGREEMENT) ? passes : passes + 1;
   }
 
   /** the next measurement: the first point of the plan in the earliest pass not done */
-  private nextMeasurement(plan: readonly Job[]): { job: Job; pass: number } | undefined {
-    const pending = plan.filter((job) => this.passes(job) < this.passesNeeded(job));
+  private nextMeasurement(plan: readonly Point[]): { point: Point; pass: number } | undefined {
+    const pending = plan.filter((point) => this.passes(point) < this.passesNeeded(point));
     if (pending.length === 0) return undefined;
-    const pass = Math.min(...pending.map((job) => this.passes(job))) + 1;
-    return { job: pending.find((job) => this.passes(job) + 1 === pass)!, pass };
+    const pass = Math.min(...pending.map((point) => this.passes(point))) + 1;
+    return { point: pending.find((point) => this.passes(point) + 1 === pass)!, pass };
   }
 
-  /** the progress bar (one step per measurement; a point that needs another pass adds one) and
-   * what it is doing; `next`: the measurement running, or coming next */
-  private report(plan: readonly Job[], next?: { job: Job; pass: number }): void {
-    const view = this.view!;
-    const total = plan.reduce((sum, job) => sum + this.passesNeeded(job), 0);
-    const done = plan.reduce((sum, job) => sum + this.passes(job), 0);
+  /** the progress bar (one step per measurement; a point that needs another pass adds one), what
+   * the measurement is doing, and the buttons; the table of numbers once it stops */
+  private report(): void {
+    const view = this.view;
+    const state = this.measuring?.state;
+    if (!view || !state) return;
+    const plan = this.plan();
+    const total = plan.reduce((sum, point) => sum + this.passesNeeded(point), 0);
+    const done = plan.reduce((sum, point) => sum + this.passes(point), 0);
     view.bar.max = total;
     view.bar.value = done;
     const threads = `${this.threads} thread${this.threads === 1 ? '' : 's'}`;
     const agreement = `${formatNumber(100 * (AGREEMENT - 1), 0)} %`;
+    const next = this.nextMeasurement(plan);
+    const active = state === 'running' || state === 'stopping';
     let text: string;
-    if (next) {
-      const { job, pass } = next;
-      const name = NAMES[KERNELS.find((k) => k.kernel === job.kernel)!.key];
-      text = `Measuring ${name} at n = ${job.n}, d = ${job.d}, pass ${pass}: ${done + 1} of ${total}…`;
-    } else if (done === total) {
-      const apart = plan.filter((job) => !timingsAgree(this.measured.get(keyOf(job))!.medians, AGREEMENT)).length;
+    if (state === 'stopping') text = 'Stopping after the point being measured…';
+    else if (active && next) {
+      const { point, pass } = next;
+      const name = NAMES[KERNELS.find((k) => k.kernel === point.kernel)!.key];
+      text = `Measuring ${name} at n = ${point.n}, d = ${point.d}, pass ${pass}: ${done + 1} of ${total}…`;
+    } else if (!next) {
+      const apart = plan.filter((point) => !timingsAgree(this.measured.get(keyOf(point))!.medians, AGREEMENT)).length;
       text = `${plan.length} points, ${done} calls, ${formatNumber(this.elapsedMs / 1000, 1)} s on ${threads}; `
         + (apart === 0 ? `every point’s two fastest passes agree within ${agreement}.`
           : `${apart} ${apart === 1 ? 'point still varies' : 'points still vary'} by over ${agreement} (a busy machine).`);
-    } else if (this.cancelled) text = `Stopped after ${done} of ${total} measurements; the points measured are kept.`;
+    } else if (state === 'stopped') text = `Stopped after ${done} of ${total} measurements; the points measured are kept.`;
     else if (done === 0) text = `Measures when this slide is shown: ${plan.length} points, at least ${MIN_PASSES} passes.`;
     else text = `Paused after ${done} of ${total} measurements while the slide is hidden.`;
     view.status.textContent = text;
-    view.progress.dataset.state = next ? 'measuring' : done === total ? 'done' : this.cancelled ? 'cancelled' : 'waiting';
+    view.progress.dataset.state = active ? 'measuring' : !next ? 'done' : state === 'stopped' ? 'cancelled' : 'waiting';
     // screen readers hear where the measurement ended, not every step of it
-    view.said.textContent = next ? '' : text;
-  }
+    view.said.textContent = active ? '' : text;
+    // laying the table out at every point would cost the page
+    if (!active) this.fillNumbers();
 
-  private syncButtons(missing: boolean): void {
-    const view = this.view!;
     const focused = this.root.activeElement;
-    view.cancel.hidden = !this.measuring;
-    view.cancel.disabled = this.cancelled;
-    view.resume.hidden = this.measuring || !missing || !this.cancelled;
-    view.again.hidden = this.measuring;
+    view.cancel.hidden = !active && state !== 'waiting';
+    view.cancel.disabled = state === 'stopping';
+    view.resume.hidden = state !== 'stopped' || !next;
+    view.again.hidden = active;
     // a button that disappears under the keyboard hands the focus to the one that replaces it
     if (focused instanceof HTMLButtonElement && focused.hidden) (view.resume.hidden ? view.again : view.resume).focus();
   }
 
   /** the plots, the table and the lines below from the points measured so far */
-  private draw(d: number, maxN: number): void {
+  private draw(): void {
     const view = this.view!;
+    const d = Number(this.value<string>('d'));
+    const maxN = Number(this.value<string>('maxN'));
     const lengths = doublings(SHORTEST_N, maxN);
-    const curve = (sizes: number[], job: (size: number) => Job): [number, number][] =>
+    const curve = (sizes: number[], point: (size: number) => Point): [number, number][] =>
       sizes.flatMap((size) => {
-        const m = this.measured.get(keyOf(job(size)));
+        const m = this.measured.get(keyOf(point(size)));
         return m ? [[size, m.medianMs] as [number, number]] : [];
       });
     const fitted = (key: SeriesKey, points: [number, number][]): Curve =>
       ({ key, points, fit: points.length >= 2 ? fitPowerLaw(points) : undefined });
     /** the three kernels and their sum where all three are measured */
-    const curves = (sizes: number[], job: (kernel: Kernel, size: number) => Job): Curve[] => {
-      const kernels = KERNELS.map((k) => fitted(k.key, curve(sizes, (size) => job(k.kernel, size))));
+    const curves = (sizes: number[], point: (kernel: Kernel, size: number) => Point): Curve[] => {
+      const kernels = KERNELS.map((k) => fitted(k.key, curve(sizes, (size) => point(k.kernel, size))));
       const layer = sizes.flatMap((size) => {
-        const parts = KERNELS.map((k) => this.measured.get(keyOf(job(k.kernel, size))));
+        const parts = KERNELS.map((k) => this.measured.get(keyOf(point(k.kernel, size))));
         return parts.every(Boolean) ? [[size, parts.reduce((sum, m) => sum + m!.medianMs, 0)] as [number, number]] : [];
       });
       return [...kernels, { key: 'layer', points: layer }];
     };
     const inN = curves(lengths, (kernel, n) => ({ kernel, n, d }));
     const inD = curves(D_SWEEP, (kernel, width) => ({ kernel, n: D_SWEEP_N, d: width }));
-    this.byN.draw(inN, lengths, `n (tokens), at d = ${d}`, this.chosen);
-    this.byD.draw(inD, D_SWEEP, `d (width), at n = ${D_SWEEP_N}`, this.chosen);
-    this.fillLegend(this.byN.legend, inN);
-    this.fillLegend(this.byD.legend, inD);
+    this.plotCurves(this.byN, inN, lengths, `n (tokens), at d = ${d}`);
+    this.plotCurves(this.byD, inD, D_SWEEP, `d (width), at n = ${D_SWEEP_N}`);
 
     const slopeText = (c: Curve) => {
       if (c.key !== 'layer') return c.fit ? formatNumber(c.fit.exponent, 2) : '—';
@@ -457,23 +315,24 @@ export class Complexity extends EngineElement {
     });
   }
 
-  /** each series' name and fitted slope under a plot, the ones not chosen faded */
-  private fillLegend(legend: HTMLElement, curves: readonly Curve[]): void {
-    if (legend.childElementCount !== curves.length) {
-      legend.replaceChildren(...curves.map((c) => {
-        const swatch = document.createElement('span');
-        swatch.className = c.key === 'layer' ? 'bar' : 'dot';
-        swatch.style.background = COLOURS[c.key];
-        const item = document.createElement('span');
-        item.append(swatch, document.createElement('span'));
-        return item;
-      }));
-    }
-    curves.forEach((c, i) => {
-      const item = legend.children[i];
-      item.classList.toggle('dim', this.chosen !== undefined && this.chosen !== c.key);
-      item.lastElementChild!.textContent = `${NAMES[c.key]}${c.fit ? ` ${formatNumber(c.fit.exponent, 2)}` : ''}`;
-    });
+  /** Measured times on log-log axes, x ticks at the sizes measured: each kernel's points with its
+   * fitted law dashed and its slope at the end, and their sum as a line; the chosen series picked out. */
+  private plotCurves(plot: Plot, curves: readonly Curve[], sizes: readonly number[], xLabel: string): void {
+    const times = curves.flatMap((c) => c.points.map(([, y]) => y));
+    // a little room beyond the first and last size, the fastest and slowest time, so that no point
+    // sits on the frame; no y ticks until something is measured
+    plot.configure({ xLabel, xTicks: sizes, xRange: [sizes[0] / MARGIN, sizes[sizes.length - 1] * MARGIN],
+      yRange: times.length ? [Math.min(...times) / MARGIN, Math.max(...times) * MARGIN] : undefined, yTicks: times.length ? undefined : [] });
+    plot.draw(curves.flatMap((c): Series[] => {
+      const common = { colour: COLOURS[c.key], emphasised: c.key === this.chosen };
+      const xs = c.points.map(([x]) => x);
+      const measured: Series = { ...common, name: NAMES[c.key], style: c.key === 'layer' ? 'line' : 'points', x: xs, y: c.points.map(([, y]) => y) };
+      if (!c.fit || xs.length < 2) return [measured];
+      const ends = [xs[0], xs[xs.length - 1]];
+      const fit = c.fit;
+      return [measured, { ...common, name: `${NAMES[c.key]}: fitted slope ${formatNumber(fit.exponent, 2)}`, style: 'dashed', legend: false,
+        label: formatNumber(fit.exponent, 2), x: ends, y: ends.map((x) => powerLawAt(fit, x)) }];
+    }));
   }
 
   /** where attention overtakes the rest of the layer, from the measured times */
@@ -502,7 +361,7 @@ export class Complexity extends EngineElement {
 
   private choose(series: SeriesKey): void {
     this.chosen = this.chosen === series ? undefined : series;
-    this.draw(Number(this.value<string>('d')), Number(this.value<string>('maxN')));
+    this.draw();
   }
 
   private build() {
@@ -550,20 +409,13 @@ export class Complexity extends EngineElement {
       actions.append(b);
       return b;
     };
-    const cancel = action('Cancel', () => {
-      this.cancelled = true;
-      cancel.disabled = true;
-      status.textContent = 'Stopping after the point being measured…';
-    });
-    const resume = action('Continue', () => {
-      this.cancelled = false;
-      this.update();
-    });
+    const cancel = action('Cancel', () => void this.measuring?.stop());
+    const resume = action('Continue', () => this.measure());
     const again = action('Measure again', () => {
       this.measured.clear();
       this.elapsedMs = 0;
-      this.cancelled = false;
-      this.update();
+      this.draw();
+      this.measure();
     });
     controls.append(widths.element, lengths.element, actions);
 
@@ -612,7 +464,7 @@ export class Complexity extends EngineElement {
     table.append(tbody);
     const note = document.createElement('p');
     note.className = 'note';
-    note.textContent = `┄ least-squares fits, their slopes beside the names; ━ the sum: the layer. Each point is its fastest median `
+    note.textContent = `┄ least-squares fits, their slopes at their ends; ━ the sum: the layer. Each point is its fastest median `
       + `of at least ${REPEATS} calls over at least ${MIN_MS} ms, over ${MIN_PASSES}–${MAX_PASSES} passes; attention is one head (d_k = d_v = d), the projections x·W_Q, x·W_K, x·W_V and ·W_O.`;
     // as on the first slide: the steps that must run one after another
     const stepsTable = document.createElement('table');

@@ -7,12 +7,10 @@
 // Settings: layers (the depth), norm ('pre', 'post', 'none').
 import type { RemoteEngine } from '../app/engine';
 import { limitsOf, NORM_PLACEMENTS } from '../app/state';
-import { formatFactor, formatMagnitude, logAxis } from '../math/magnitude';
+import { formatFactor, formatMagnitude } from '../math/magnitude';
 import { niceTicks } from '../math/ticks';
-import { CANVAS_FONT, foreground, sharpCanvas, type SharpCanvas } from '../primitives/canvas';
 import { EngineElement } from '../primitives/engine-element';
-import { SERIES_COLOURS } from '../primitives/plot';
-import { ScreenReaderTable } from '../primitives/screen-reader-table';
+import { Plot, SERIES_COLOURS } from '../primitives/plot';
 import { slider } from '../primitives/slider';
 
 type Placement = (typeof NORM_PLACEMENTS)[number];
@@ -47,127 +45,15 @@ const styles = `
 .legend .setup { margin-left: auto; color: var(--muted); }
 .legend .series::before { content: ''; display: inline-block; width: 18px; height: 3px; margin-right: 6px; vertical-align: middle; background: var(--swatch); }
 .plots { display: flex; flex-wrap: wrap; gap: 4px 14px; align-items: flex-start; }
-/* as wide as its picture (a caption wraps under it), narrower on a phone */
+/* as wide as its picture (a title wraps under it), narrower on a phone */
 .plots figure { margin: 0; max-width: 100%; }
-.plots figcaption { font-size: 13px; font-weight: 600; margin: 0 0 2px; }
+.plots .plot-title { font-size: 13px; }
 .ratios { display: flex; flex-wrap: wrap; gap: 10px; margin: 6px 0 0; }
 .ratios .panel { flex: 1 1 0; min-width: 15em; display: flex; align-items: baseline; gap: 10px; padding: 4px 12px; }
 .ratios strong { font-size: 26px; line-height: 1.15; white-space: nowrap; font-variant-numeric: tabular-nums; }
 .ratios span { font-size: 13px; }
 .summary { margin: 6px 0 0; font-size: 14px; }
 `;
-
-interface Line {
-  name: string;
-  colour: string;
-  /** x of each value, and the values (≥ 0; 0 is drawn on the strip below the axis) */
-  x: readonly number[];
-  y: ArrayLike<number>;
-}
-
-/** positive values on a logarithmic y axis, and a strip below it for values that are exactly 0 */
-class LogPlot {
-  readonly element = document.createElement('figure');
-  readonly caption = document.createElement('figcaption');
-  private readonly picture: SharpCanvas;
-
-  constructor(label: string, private readonly size: { width: number; height: number; xLabel: string; yLabel: string }) {
-    this.picture = sharpCanvas(label);
-    this.element.style.width = `${size.width}px`;
-    this.element.append(this.caption, this.picture.canvas);
-  }
-
-  draw(lines: readonly Line[], xRange: [number, number]): void {
-    const { width, height } = this.size;
-    this.picture.draw(width, height, (g) => this.paint(g, lines, xRange));
-  }
-
-  private paint(g: CanvasRenderingContext2D, lines: readonly Line[], [x0, x1]: [number, number]): void {
-    const { width, height, xLabel, yLabel } = this.size;
-    const values = lines.flatMap((l) => Array.from(l.y));
-    const positive = values.filter((v) => v > 0 && Number.isFinite(v));
-    const zeros = values.some((v) => v === 0);
-    let lo = positive.length ? Math.min(...positive) : 0.1;
-    let hi = positive.length ? Math.max(...positive) : 10;
-    if (lo === hi) [lo, hi] = [lo / 2, hi * 2];
-    const { ticks: yTicks, range: [ya, yb] } = logAxis(lo, hi);
-    const xTicks = niceTicks(x0, x1).filter((v) => Number.isInteger(v) && v >= x0 && v <= x1);
-    g.font = CANVAS_FONT;
-    const fg = foreground(this.element);
-    const tickWidth = Math.max(...[...yTicks, 0].map((v) => g.measureText(formatMagnitude(v)).width));
-    const left = 26 + tickWidth;
-    const right = 10;
-    const top = 8;
-    const strip = zeros ? 24 : 0;
-    const bottom = 36 + strip;
-    const pw = width - left - right;
-    const ph = height - top - bottom;
-    const px = (v: number) => left + ((v - x0) / (x1 - x0 || 1)) * pw;
-    const py = (v: number) => top + (1 - Math.log(v / ya) / Math.log(yb / ya)) * ph;
-    const zeroY = top + ph + strip / 2 + 2;
-
-    g.strokeStyle = fg;
-    g.lineWidth = 1;
-    g.globalAlpha = 0.18;
-    for (const v of xTicks) { g.beginPath(); g.moveTo(px(v), top); g.lineTo(px(v), top + ph); g.stroke(); }
-    for (const v of yTicks) { g.beginPath(); g.moveTo(left, py(v)); g.lineTo(left + pw, py(v)); g.stroke(); }
-    g.globalAlpha = 1;
-    g.strokeRect(left, top, pw, ph);
-    g.fillStyle = fg;
-    g.textAlign = 'right';
-    g.textBaseline = 'middle';
-    for (const v of yTicks) g.fillText(formatMagnitude(v), left - 5, py(v));
-    if (zeros) {
-      // a broken axis: the strip of exact zeros lies below every positive value
-      g.globalAlpha = 0.5;
-      g.setLineDash([3, 3]);
-      g.strokeRect(left, top + ph + 4, pw, strip - 4);
-      g.setLineDash([]);
-      g.globalAlpha = 1;
-      g.fillText('0', left - 5, zeroY);
-    }
-    g.textAlign = 'center';
-    g.textBaseline = 'top';
-    for (const v of xTicks) g.fillText(String(v), px(v), top + ph + strip + 4);
-    g.fillText(xLabel, left + pw / 2, top + ph + strip + 20);
-    g.save();
-    g.translate(11, top + ph / 2);
-    g.rotate(-Math.PI / 2);
-    g.textBaseline = 'middle';
-    g.fillText(yLabel, 0, 0);
-    g.restore();
-
-    const radius = lines[0] && lines[0].x.length > 24 ? 2 : 3;
-    for (const line of lines) {
-      g.strokeStyle = line.colour;
-      g.fillStyle = line.colour;
-      g.lineWidth = 2;
-      g.beginPath();
-      let pen = false;
-      line.x.forEach((x, i) => {
-        const v = line.y[i];
-        if (!(v > 0) || !Number.isFinite(v)) { pen = false; return; }
-        if (pen) g.lineTo(px(x), py(v));
-        else g.moveTo(px(x), py(v));
-        pen = true;
-      });
-      g.stroke();
-      line.x.forEach((x, i) => {
-        const v = line.y[i];
-        g.beginPath();
-        if (v > 0 && Number.isFinite(v)) {
-          g.arc(px(x), py(v), radius, 0, 2 * Math.PI);
-          g.fill();
-        } else if (v === 0) {
-          // hollow: no value to draw, only that it is 0
-          g.lineWidth = 1.5;
-          g.arc(px(x), zeroY, radius + 0.5, 0, 2 * Math.PI);
-          g.stroke();
-        }
-      });
-    }
-  }
-}
 
 interface Measured {
   with: { parameterGradientNorms: Float32Array; activationNorms: Float32Array };
@@ -176,12 +62,11 @@ interface Measured {
 
 export class DepthGradients extends EngineElement {
   static readonly observedAttributes = EngineElement.attributesOf('attn-depth-gradients');
-  private readonly gradients = new LogPlot('the gradient norm over each layer\'s parameters, with and without residual connections, on a log scale',
-    { width: 470, height: 290, xLabel: 'layer', yLabel: '‖∂ℒ/∂θ_layer‖ (log)' });
-  private readonly stream = new LogPlot('the norm of the stream entering each layer, with and without residual connections, on a log scale',
-    { width: 290, height: 290, xLabel: 'after l layers (0: the input)', yLabel: '‖x_l‖ (log)' });
-  private readonly numbers = new ScreenReaderTable();
-  private readonly streamNumbers = new ScreenReaderTable();
+  // both named once, by the legend above them; an underflow to 0 is drawn, not left out
+  private readonly gradients = new Plot({ title: 'Gradient reaching each layer’s weights', xLabel: 'layer', yLabel: '‖∂ℒ/∂θ_layer‖ (log)',
+    yLog: true, zeroStrip: true, legend: false, width: 470, height: 290 });
+  private readonly stream = new Plot({ title: 'The stream between the layers', xLabel: 'after l layers (0: the input)', yLabel: '‖x_l‖ (log)',
+    yLog: true, zeroStrip: true, legend: false, width: 290, height: 290 });
   private view?: ReturnType<DepthGradients['build']>;
 
   constructor() {
@@ -202,27 +87,10 @@ export class DepthGradients extends EngineElement {
     ]);
     const measured: Measured = { with: withSkips, without: withoutSkips };
     view.zeroNote.hidden = !SERIES.some((s) => [...measured[s.key].parameterGradientNorms, ...measured[s.key].activationNorms].includes(0));
-    const layerAxis = Array.from({ length: layers }, (_, i) => i + 1);
-    const streamAxis = Array.from({ length: layers + 1 }, (_, i) => i);
-    this.gradients.draw(SERIES.map((s) => ({ name: s.name, colour: s.colour, x: layerAxis, y: measured[s.key].parameterGradientNorms })), [1, layers]);
-    this.stream.draw(SERIES.map((s) => ({ name: s.name, colour: s.colour, x: streamAxis, y: measured[s.key].activationNorms })), [0, layers]);
-    this.gradients.caption.textContent = 'Gradient reaching each layer’s weights';
-    this.stream.caption.textContent = 'The stream between the layers';
-    view.setup.textContent = `${layers} layers, ${PLACEMENT_NAMES[placement]}, d = ${WIDTH}, ${POSITIONS} positions, seed ${SEED}`;
-
     const where = `${PLACEMENT_NAMES[placement]}, ${layers} layers`;
-    this.numbers.fill({
-      caption: `parameter gradient norm per layer (${where})`,
-      head: ['layer', ...SERIES.map((s) => s.name)],
-      rows: layerAxis.map((l, i) => [String(l), ...SERIES.map((s) => measured[s.key].parameterGradientNorms[i])] as [string, ...number[]]),
-      format: (v) => formatExact(v),
-    });
-    this.streamNumbers.fill({
-      caption: `norm of the stream after l layers (${where})`,
-      head: ['after l layers', ...SERIES.map((s) => s.name)],
-      rows: streamAxis.map((l) => [String(l), ...SERIES.map((s) => measured[s.key].activationNorms[l])] as [string, ...number[]]),
-      format: (v) => formatExact(v),
-    });
+    this.drawNorms(this.gradients, measured, 'parameterGradientNorms', 1, layers, `parameter gradient norm per layer (${where})`, 'layer');
+    this.drawNorms(this.stream, measured, 'activationNorms', 0, layers, `norm of the stream after l layers (${where})`, 'after l layers');
+    view.setup.textContent = `${layers} layers, ${PLACEMENT_NAMES[placement]}, d = ${WIDTH}, ${POSITIONS} positions, seed ${SEED}`;
 
     SERIES.forEach((s, k) => {
       const norms = measured[s.key].parameterGradientNorms;
@@ -235,6 +103,23 @@ export class DepthGradients extends EngineElement {
         : `${s.name}: layer 1’s gradient (${formatMagnitude(first)}) over layer ${layers}’s (${formatMagnitude(last)})`;
     });
     view.summary.textContent = this.summary(measured, layers);
+  }
+
+  /** one kind of norm with residuals and without, at x = first … last, and its table: one row per x */
+  private drawNorms(plot: Plot, measured: Measured, norms: keyof Measured['with'], first: number, last: number, caption: string, xName: string): void {
+    const x = Array.from({ length: last - first + 1 }, (_, i) => first + i);
+    // whole ticks only, and half a step of room at the ends so that no point sits on the frame
+    plot.configure({
+      xRange: [first - 0.5, last + 0.5],
+      xTicks: niceTicks(first, last).filter((v) => Number.isInteger(v) && v >= first && v <= last),
+      table: () => ({
+        caption,
+        head: [xName, ...SERIES.map((s) => s.name)],
+        rows: x.map((v, i) => [String(v), ...SERIES.map((s) => measured[s.key][norms][i])] as [string, ...number[]]),
+        format: (v) => formatExact(v),
+      }),
+    });
+    plot.draw(SERIES.map((s) => ({ name: s.name, colour: s.colour, style: 'line+points', x, y: measured[s.key][norms] })));
   }
 
   /** what the numbers say about the claim "without residuals, early layers get orders of magnitude less gradient" */
@@ -312,7 +197,7 @@ export class DepthGradients extends EngineElement {
     });
     const summary = document.createElement('p');
     summary.className = 'summary';
-    root.append(controls, legend, plots, ratios, summary, this.numbers.element, this.streamNumbers.element);
+    root.append(controls, legend, plots, ratios, summary);
     return { root, layers, placements, ratios: tiles, summary, zeroNote, setup };
   }
 }

@@ -22,8 +22,6 @@ const BUTTONS: Record<Activation, string> = { relu: 'ReLU', gelu: 'GELU', gelu_t
 const COLOURS: Record<Activation, string> = {
   relu: SERIES_COLOURS.orange, gelu: SERIES_COLOURS.blue, gelu_tanh: SERIES_COLOURS.green, swiglu: SERIES_COLOURS.purple,
 };
-/** the other curves, faint: the colour at half its strength */
-const FAINT = '80';
 /** where the curves are drawn: 161 points on [−4, 4] */
 const X = Array.from({ length: 161 }, (_, i) => Number((-4 + i * 0.05).toFixed(2)));
 const GPT2_SMALL = { d: 768, dFF: 3072 };
@@ -47,9 +45,8 @@ const styles = `
 .group button { padding: 1px 9px; font-size: 14px; }
 .curves { display: flex; flex-wrap: wrap; gap: 2px 16px; }
 /* the legend wraps under its plot rather than widening it */
-.curves > div { flex: 0 1 ${PLOT.width}px; min-width: 0; }
-.curves .legend { font-size: 12px; }
-.curves h4, .token h4 { margin: 0; font-size: 13px; font-weight: 600; }
+.curves > figure { flex: 0 1 ${PLOT.width}px; min-width: 0; }
+.token h4 { margin: 0; font-size: 13px; font-weight: 600; }
 .token { margin-top: 2px; }
 .token h4 .note { font-weight: normal; color: var(--muted); }
 .strips { display: grid; grid-template-columns: max-content max-content max-content; gap: 2px 10px; align-items: center; margin: 2px 0 0; }
@@ -82,8 +79,9 @@ interface View {
 
 export class Ffn extends EngineElement {
   static readonly observedAttributes = EngineElement.attributesOf('attn-ffn');
-  private readonly curve = new Plot({ xLabel: 'x', yLabel: 'σ(x)', ...PLOT, xRange: [-4, 4], yRange: [-1, 4] });
-  private readonly slope = new Plot({ xLabel: 'x', yLabel: 'σ′(x)', ...PLOT, xRange: [-4, 4], yRange: [-0.2, 1.2] });
+  private readonly curve = new Plot({ title: 'the non-linearity σ(x)', xLabel: 'x', yLabel: 'σ(x)', ...PLOT, xRange: [-4, 4], yRange: [-1, 4] });
+  private readonly slope = new Plot({ title: 'its slope σ′(x), what the gradient is multiplied by', xLabel: 'x', yLabel: 'σ′(x)', ...PLOT,
+    xRange: [-4, 4], yRange: [-0.2, 1.2] });
   private readonly strips = STAGES.map((s) => new Heatmap({
     xLabel: 'dimension', yLabel: s.title, tint: 'signed', width: 64 * CELL, height: 16, axes: false, legend: false,
     onHover: (cell) => this.explain(cell?.col),
@@ -128,15 +126,14 @@ export class Ffn extends EngineElement {
     const rows = matrices.map((m) => m.data.slice(token * m.cols, (token + 1) * m.cols));
     this.rows = rows;
 
-    // the chosen curve last, so that it is drawn over the faint ones
-    const order = [...ACTIVATIONS.filter((a) => a !== activation), activation];
-    const series = (pick: (c: Curve) => Float32Array): Series[] => order.map((a) => ({
-      name: NAMES[a], x: X, y: pick(curves.get(a)!), colour: a === activation ? COLOURS[a] : COLOURS[a] + FAINT,
+    // the chosen curve picked out, the others faint behind it
+    const series = (pick: (c: Curve) => Float32Array): Series[] => ACTIVATIONS.map((a) => ({
+      name: NAMES[a], x: X, y: pick(curves.get(a)!), colour: COLOURS[a], emphasised: a === activation,
     }));
     const word = pieces[token];
     const [hidden, act] = [rows[1], rows[2]];
     this.curve.draw([...series((c) => c.y),
-      { name: `“${word}”: its ${hidden.length} hidden units`, x: hidden, y: act, colour: SERIES_COLOURS.vermillion, style: 'points' }]);
+      { name: `“${word}”: its ${hidden.length} hidden units`, x: hidden, y: act, colour: SERIES_COLOURS.vermillion, style: 'points', emphasised: true }]);
     this.slope.draw(series((c) => c.derivative));
 
     const name = (label: string) => `“${word}”, ${label}`;
@@ -234,13 +231,7 @@ export class Ffn extends EngineElement {
 
     const curves = document.createElement('div');
     curves.className = 'curves';
-    const figure = (title: string, plot: Plot) => {
-      const f = document.createElement('div');
-      f.append(Object.assign(document.createElement('h4'), { textContent: title }), plot.element);
-      curves.append(f);
-    };
-    figure('the non-linearity σ(x)', this.curve);
-    figure('its slope σ′(x), what the gradient is multiplied by', this.slope);
+    curves.append(this.curve.element, this.slope.element);
 
     const token = document.createElement('div');
     token.className = 'token';

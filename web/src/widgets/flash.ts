@@ -18,13 +18,13 @@ import {
   normalisersFromWeights, rowMaxima, rowsAfter, sweepPlan, sweepShare, tileCount,
   type RowState, type SweepKernel, type SweepPoint,
 } from '../math/flash';
-import { formatBytes, formatNumber, formatSignificant } from '../math/format';
+import { formatBytes, formatCount, formatNumber, formatSignificant } from '../math/format';
 import { at, largestDifference, maxAbsFinite } from '../math/matrix';
 import { fitPowerLaw } from '../math/power-law';
+import { BackgroundJob, type JobState } from '../primitives/background-job';
 import { CANVAS_FONT, foreground, sharpCanvas, themeColours } from '../primitives/canvas';
 import { EngineElement } from '../primitives/engine-element';
 import { tickStep } from '../primitives/heatmap';
-import { whenIdle } from '../primitives/idle';
 import { Plot, SERIES_COLOURS, type Series } from '../primitives/plot';
 import { ScreenReaderTable } from '../primitives/screen-reader-table';
 import { slider } from '../primitives/slider';
@@ -96,7 +96,8 @@ interface Measurement {
   peakBytes: number;
 }
 
-type SweepState = 'paused' | 'running' | 'stopping' | 'stopped' | 'done';
+/** what the sweep's state is called on the page (data-sweep) */
+const SWEEP_STATES: Record<JobState, string> = { waiting: 'paused', running: 'running', stopping: 'stopping', stopped: 'stopped', done: 'done' };
 
 const pointKey = (p: SweepPoint) => `${p.kernel}:${p.n}`;
 
@@ -107,8 +108,6 @@ const timingOptions = (n: number) => (n < FIT_FROM ? { repeats: 3, minMs: 60, wa
 function formatDuration(ms: number): string {
   return ms < 1000 ? `${formatSignificant(ms, 3)} ms` : `${formatSignificant(ms / 1000, 3)} s`;
 }
-
-const count = (n: number) => n.toLocaleString('en');
 
 export class Flash extends EngineElement {
   static readonly observedAttributes = EngineElement.attributesOf(TAG);
@@ -121,12 +120,8 @@ export class Flash extends EngineElement {
   private small?: SmallCase;
   /** the sweep's results by point (an Error when the engine refused it) */
   private readonly measured = new Map<string, Measurement | Error>();
-  private sweep?: { stop: boolean; wake?: () => void };
-  private sweepState: SweepState = 'paused';
-  /** the point the engine is timing now */
-  private timing?: SweepPoint;
-  /** the reader cancelled: no new sweep until they ask, or change the longest n */
-  private cancelled = false;
+  /** the timing: one engine call per slice, while the widget is on screen */
+  private sweep?: BackgroundJob;
   /** the longest n asked for last: asking for another starts the timing again after a cancel */
   private longest = 0;
 
@@ -154,10 +149,6 @@ export class Flash extends EngineElement {
     view.blockRows.value = String(blockRows);
     view.blockCols.value = String(blockCols);
     view.longest.value = String(longest);
-    if (longest !== this.longest) {
-      this.longest = longest;
-      this.cancelled = false;
-    }
 
     const small = await this.smallCase(engine, n, blockRows, blockCols);
     const tiles = small.flash.flash!.tiles;
@@ -167,10 +158,22 @@ export class Flash extends EngineElement {
     this.drawGrid(small, rows, step, blockRows, blockCols);
     this.explain(small, rows, step, blockRows, blockCols);
 
+    this.sweep ??= new BackgroundJob(this, {
+      remaining: () => this.pending().length > 0,
+      slice: () => this.timeNext(engine),
+      report: () => this.reportSweep(),
+    });
     this.drawSweep();
-    if (!this.sweep && !this.cancelled && this.pending().length > 0) {
-      this.runSweep(engine).catch((error: unknown) => this.showError(`The timing failed: ${error instanceof Error ? error.message : String(error)}`));
+    // a new longest n times what it lacks, even after a cancel
+    if (longest !== this.longest) {
+      this.longest = longest;
+      this.startSweep();
     }
+  }
+
+  /** starts (or continues) the timing; a failure other than the engine refusing a point stops it */
+  private startSweep(): void {
+    this.sweep?.start().catch((error: unknown) => this.showError(`The timing failed: ${error instanceof Error ? error.message : String(error)}`));
   }
 
   /** flash and naive attention on the same seeded input (one head: W_Q, W_K, W_V are d × d) */
@@ -330,100 +333,52 @@ export class Flash extends EngineElement {
     return sweepPlan(Number(this.value<string>('maxN')), NAIVE_LONGEST).filter((p) => !this.measured.has(pointKey(p)));
   }
 
-  /** one engine call per point, while the widget is on screen, until done or cancelled */
-  private async runSweep(engine: RemoteEngine): Promise<void> {
-    const sweep: { stop: boolean; wake?: () => void } = { stop: false };
-    this.sweep = sweep;
+  /** times the next point (an Error is kept as its result: the engine refused it), and draws it */
+  private async timeNext(engine: RemoteEngine): Promise<void> {
+    const next = this.pending()[0];
+    if (!next) return;
+    let result: Measurement | Error;
     try {
-      for (;;) {
-        // after the page's own work (other widgets drawing): it would share the cores with the timing
-        await new Promise<void>((resolve) => whenIdle(resolve));
-        const next = this.pending()[0];
-        if (!next || sweep.stop) break;
-        // off screen (another slide, or taken off the page) the engine is left to the rest of the page
-        if (!this.onScreen()) {
-          this.setSweepState('paused');
-          await this.untilOnScreen(sweep);
-          continue;
-        }
-        this.timing = next;
-        this.setSweepState('running');
-        let result: Measurement | Error;
-        try {
-          result = await engine.benchmark({ kernel: next.kernel, n: next.n, d: TIMED_WIDTH, ...timingOptions(next.n) });
-        } catch (error) {
-          result = error instanceof Error ? error : new Error(String(error));
-        }
-        this.timing = undefined;
-        this.measured.set(pointKey(next), result);
-        this.drawSweep();
-      }
-    } finally {
-      this.sweep = undefined;
-      this.setSweepState(this.pending().length === 0 ? 'done' : 'stopped');
+      result = await engine.benchmark({ kernel: next.kernel, n: next.n, d: TIMED_WIDTH, ...timingOptions(next.n) });
+    } catch (error) {
+      result = error instanceof Error ? error : new Error(String(error));
     }
+    this.measured.set(pointKey(next), result);
+    this.drawSweep();
   }
 
-  /** really on screen: on the shown slide (not just laid out), in a visible tab, half of it in the window */
-  private onScreen(): boolean {
-    if (document.visibilityState !== 'visible' || !this.isConnected || !this.checkVisibility({ visibilityProperty: true })) return false;
-    const box = this.getBoundingClientRect();
-    const seen = (start: number, end: number, room: number) => (Math.min(end, room) - Math.max(start, 0)) / Math.min(end - start, room);
-    return box.width > 0 && box.height > 0 && seen(box.left, box.right, innerWidth) > 0.5 && seen(box.top, box.bottom, innerHeight) > 0.5;
-  }
-
-  /** resolves once the widget is on screen, or the sweep is stopped */
-  private untilOnScreen(sweep: { stop: boolean; wake?: () => void }): Promise<void> {
-    return new Promise((resolve) => {
-      const observer = new IntersectionObserver(() => check(), { threshold: [0, 0.25, 0.5, 0.75, 1] });
-      const done = () => {
-        observer.disconnect();
-        removeEventListener('attn-redraw', check);
-        document.removeEventListener('visibilitychange', check);
-        sweep.wake = undefined;
-        resolve();
-      };
-      // the deck shows a slide with "attn-redraw"; scrolling and other hosts move it into view
-      const check = () => { if (sweep.stop || this.onScreen()) done(); };
-      sweep.wake = done;
-      observer.observe(this);
-      addEventListener('attn-redraw', check);
-      document.addEventListener('visibilitychange', check);
-    });
-  }
-
-  private setSweepState(state: SweepState): void {
-    this.sweepState = state;
-    this.dataset.sweep = state;
+  /** the timing's progress, state and button */
+  private reportSweep(): void {
     const view = this.view;
+    const state = this.sweep?.state ?? 'waiting';
+    this.dataset.sweep = SWEEP_STATES[state];
     if (!view) return;
     const plan = sweepPlan(Number(this.value<string>('maxN')), NAIVE_LONGEST);
     const done = plan.filter((p) => this.measured.has(pointKey(p))).length;
     view.progress.value = sweepShare(plan, (p) => this.measured.has(pointKey(p)));
     view.progress.hidden = state === 'done';
-    const running = this.timing;
+    const next = this.pending()[0];
     view.action.textContent = state === 'done' ? 'Measure again' : state === 'stopped' ? 'Measure' : 'Cancel';
     view.action.disabled = state === 'stopping';
     view.state.textContent = {
-      running: running ? `${KERNEL_NAMES[running.kernel]}, n = ${count(running.n)} (${done + 1}/${plan.length})…` : 'timing…',
-      paused: done === 0 ? 'starts when on screen' : 'paused while out of view',
+      running: next ? `${KERNEL_NAMES[next.kernel]}, n = ${formatCount(next.n)} (${done + 1}/${plan.length})…` : 'timing…',
+      waiting: done === 0 ? 'starts when on screen' : 'paused while out of view',
       stopping: 'stopping after this call…',
       stopped: `stopped: ${done} of ${plan.length} points`,
-      done: `${plan.length} calls; slopes fitted from n = ${count(FIT_FROM)}`,
+      done: `${plan.length} calls; slopes fitted from n = ${formatCount(FIT_FROM)}`,
     }[state];
   }
 
+  /** Cancel while timing; Measure (on from where it stopped) or Measure again (anew) after */
   private onAction(): void {
-    if (this.sweep) {
-      this.sweep.stop = true;
-      this.cancelled = true;
-      this.sweep.wake?.();
-      if (this.sweep) this.setSweepState('stopping');
+    const state = this.sweep?.state;
+    if (state === 'running' || state === 'waiting' || state === 'stopping') {
+      void this.sweep?.stop();
       return;
     }
-    if (this.sweepState === 'done') this.measured.clear();
-    this.cancelled = false;
-    this.update();
+    if (state === 'done') this.measured.clear();
+    this.drawSweep();
+    this.startSweep();
   }
 
   /** the measured points so far: time and peak memory against n, the fitted slopes, and what naive could not run */
@@ -449,45 +404,42 @@ export class Flash extends EngineElement {
       name: '∝ n² (slope 2)', colour: SERIES_COLOURS.purple, style: 'dashed',
       x: [lengths[0], lengths[lengths.length - 1]], y: [lengths[0], lengths[lengths.length - 1]].map((n) => middle * n ** 2),
     }] : [];
-    const xRange: [number, number] = [lengths[0], lengths[lengths.length - 1]];
+    // ticks at the lengths timed, a little room beyond the first and last so that no point sits on the frame
+    const xAxis = { xTicks: lengths, xRange: [lengths[0] / 1.15, lengths[lengths.length - 1] * 1.15] as [number, number] };
     const notRun = lengths.filter((n) => n > NAIVE_LONGEST);
     const floats = (n: number) => (4 * n * n) / MIB;
-    this.timePlot.configure({ xRange });
-    this.memoryPlot.configure({ xRange });
-    this.timePlot.draw([
-      ...kernels.map((kernel): Series => {
-        const xy = points(kernel).map((p): [number, number] => [p.n, p.medianMs]);
-        return { name: named(kernel, slope(xy)), colour: KERNEL_COLOURS[kernel], style: 'line+points', x: xy.map((p) => p[0]), y: xy.map((p) => p[1]) };
-      }),
-      ...reference,
-    ]);
+    this.timePlot.configure(xAxis);
+    this.memoryPlot.configure(xAxis);
+    /** each kernel's points of one measure against n, named with its fitted slope */
+    const measuredSeries = (value: (m: Measurement) => number) => kernels.map((kernel): Series => {
+      const xy = points(kernel).map((p): [number, number] => [p.n, value(p)]);
+      return { name: named(kernel, slope(xy)), colour: KERNEL_COLOURS[kernel], style: 'line+points', x: xy.map((p) => p[0]), y: xy.map((p) => p[1]) };
+    });
+    this.timePlot.draw([...measuredSeries((m) => m.medianMs), ...reference]);
     this.memoryPlot.draw([
-      ...kernels.map((kernel): Series => {
-        const xy = points(kernel).map((p): [number, number] => [p.n, p.peakBytes / MIB]);
-        return { name: named(kernel, slope(xy)), colour: KERNEL_COLOURS[kernel], style: 'line+points', x: xy.map((p) => p[0]), y: xy.map((p) => p[1]) };
-      }),
+      ...measuredSeries((m) => m.peakBytes / MIB),
       { name: '4n² B: n×n floats', colour: SERIES_COLOURS.purple, style: 'dashed', x: lengths, y: lengths.map(floats) },
       ...(notRun.length > 0 ? [{ name: 'naive not run', colour: SERIES_COLOURS.purple, style: 'points', x: notRun, y: notRun.map(floats) } as const] : []),
     ]);
 
     const failed = plan.flatMap((p) => {
       const m = this.measured.get(pointKey(p));
-      return m instanceof Error ? [`${KERNEL_NAMES[p.kernel]} at n = ${count(p.n)}: ${m.message}`] : [];
+      return m instanceof Error ? [`${KERNEL_NAMES[p.kernel]} at n = ${formatCount(p.n)}: ${m.message}`] : [];
     });
     const naive = points('naive');
     const lines: string[] = [];
     const last = flash[flash.length - 1];
-    if (last) lines.push(`Flash, n = ${count(last.n)}: ${formatDuration(last.medianMs)}, peak ${formatBytes(last.peakBytes)}.`);
+    if (last) lines.push(`Flash, n = ${formatCount(last.n)}: ${formatDuration(last.medianMs)}, peak ${formatBytes(last.peakBytes)}.`);
     const lastNaive = naive[naive.length - 1];
     if (lastNaive) {
-      lines.push(`Naive, n = ${count(lastNaive.n)}: ${formatDuration(lastNaive.medianMs)}, peak ${formatBytes(lastNaive.peakBytes)} `
+      lines.push(`Naive, n = ${formatCount(lastNaive.n)}: ${formatDuration(lastNaive.medianMs)}, peak ${formatBytes(lastNaive.peakBytes)} `
         + `(n×n weights: ${formatBytes(4 * lastNaive.n ** 2)}).`);
     }
     view.summary.replaceChildren(lines.join(' '));
     if (notRun.length > 0) {
       const note = document.createElement('span');
       note.className = 'not-run';
-      note.textContent = ` Naive not run at n = ${notRun.map(count).join(' and ')} (the engine stops it at ${count(NAIVE_LONGEST)}): `
+      note.textContent = ` Naive not run at n = ${notRun.map(formatCount).join(' and ')} (the engine stops it at ${formatCount(NAIVE_LONGEST)}): `
         + `its n×n float32 matrix alone would take ${notRun.map((n) => formatBytes(4 * n * n)).join(' and ')}.`;
       view.summary.append(note);
     }
@@ -505,7 +457,7 @@ export class Flash extends EngineElement {
       ],
       format: (v, column) => (column === 1 ? formatSignificant(v, 4) : String(v)),
     });
-    this.setSweepState(this.sweep ? this.sweepState : this.pending().length === 0 ? 'done' : this.cancelled ? 'stopped' : 'paused');
+    this.reportSweep();
   }
 
   private build() {
@@ -546,7 +498,7 @@ export class Flash extends EngineElement {
     const longest = document.createElement('select');
     longest.setAttribute('aria-label', 'longest n');
     longest.dataset.control = 'maxN';
-    longest.append(...FLASH_LENGTHS.map((v) => new Option(count(Number(v)), v)));
+    longest.append(...FLASH_LENGTHS.map((v) => new Option(formatCount(Number(v)), v)));
     longest.addEventListener('change', () => this.change({ maxN: longest.value }));
     const longestLabel = document.createElement('label');
     longestLabel.className = 'control';

@@ -13,6 +13,7 @@ import { formatCount, formatNumber, formatSignificant } from '../math/format';
 import { formatMagnitude } from '../math/magnitude';
 import { fitPowerLaw, powerLawAt, type PowerLaw } from '../math/power-law';
 import { decreasesStrictly, KAPLAN_2020, lawCurve, median, PUBLISHED_LAWS, type PublishedLaw, type ScalingResource } from '../math/scaling-laws';
+import { BackgroundJob, type JobState } from '../primitives/background-job';
 import { EngineElement } from '../primitives/engine-element';
 import { Plot, SERIES_COLOURS } from '../primitives/plot';
 
@@ -40,8 +41,10 @@ const SIZES: readonly { dModel: number; heads: number }[] = [
 const FFN_FACTOR = 4;
 /** held-out strings the loss is averaged over */
 const EVALUATED = 200;
-/** how long one render trains before the widget renders again (the page paints in between) */
+/** how long one slice trains before the page has its turn (it paints the progress in between) */
 const SLICE_MS = 120;
+/** what the run's state is called on the page (data-state) */
+const RUN_STATES: Record<JobState, string> = { waiting: 'waiting', running: 'training', stopping: 'stopping', stopped: 'cancelled', done: 'done' };
 
 interface Measured {
   parameters: number;
@@ -67,8 +70,6 @@ const styles = `
 .pane { flex: 1 1 296px; min-width: 0; max-width: 420px; }
 .pane h3 { margin: 0 0 3px; font-size: 15px; line-height: 1.3; }
 .pane h3 .muted { font-weight: 400; }
-/* no line box under a plot's picture */
-.plot canvas { display: block; }
 .tabs { display: flex; gap: 4px; margin: 0 0 4px; }
 .tabs button { padding: 1px 8px; font-size: 13px; }
 .constants, .source, .setup, .fit { margin: 3px 0 0; font-size: 12.5px; line-height: 1.35; }
@@ -98,55 +99,17 @@ export class ScalingLaws extends EngineElement {
   private current?: Training;
   /** the seed of the current run; "Run again" takes the next */
   private seed = 1;
-  private cancelled = false;
-  /** a render is training, and will render again for the next steps */
-  private training = false;
-  /** a third of the widget (or of the window, when it is taller) lies in the window */
-  private inWindow = false;
-  /** in the window, on a shown slide, in a shown tab: kept up to date from events, so that the
-   * training loop never asks for a layout */
-  private shown = false;
-  private readonly watcher = new IntersectionObserver((entries) => {
-    const { intersectionRect, boundingClientRect, rootBounds } = entries[entries.length - 1];
-    this.inWindow = intersectionRect.height > 0
-      && intersectionRect.height >= Math.min(boundingClientRect.height, rootBounds?.height ?? innerHeight) / 3;
-    this.checkShown();
-  }, { threshold: Array.from({ length: 21 }, (_, i) => i / 20) });
-  private readonly onRedraw = () => {
-    // observed afresh: the observer reports a change of size only when it crosses a threshold, and
-    // a widget just drawn at its size (an arriving slide's) may cross none
-    this.watcher.unobserve(this);
-    this.watcher.observe(this);
-    this.checkShown();
-  };
+  /** the training: a slice of steps at a time, while the widget is on screen */
+  private training?: BackgroundJob;
 
   constructor() {
     super(styles, 'on log-log axes a power law is a straight line, its slope the exponent: in the published laws and in the toy models.');
   }
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.watcher.observe(this);
-    addEventListener('attn-redraw', this.onRedraw);
-    document.addEventListener('visibilitychange', this.onRedraw);
-  }
-
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.watcher.unobserve(this);
-    removeEventListener('attn-redraw', this.onRedraw);
-    document.removeEventListener('visibilitychange', this.onRedraw);
-    this.inWindow = false;
-    this.shown = false;
+    // taken off the page: the size in training starts over if it comes back
     this.discardTraining();
-  }
-
-  /** Whether it is really on screen now (a deck shows a slide by making it visible, which an
-   * IntersectionObserver does not report); training goes on when it is. */
-  private checkShown(): void {
-    this.shown = this.inWindow && this.isConnected && document.visibilityState === 'visible'
-      && this.checkVisibility({ visibilityProperty: true });
-    if (this.shown && !this.training && !this.cancelled && !this.finished) this.update();
   }
 
   private get finished(): boolean {
@@ -161,25 +124,19 @@ export class ScalingLaws extends EngineElement {
     if (!this.parameters) {
       this.parameters = await countParameters(engine);
       this.drawMeasured();
+      this.training = new BackgroundJob(this, {
+        remaining: () => !this.finished,
+        slice: () => this.trainSlice(engine),
+        report: () => this.report(),
+      });
+      this.train();
     }
-    if (this.cancelled) this.discardTraining();
-    this.training = !this.cancelled && !this.finished && this.shown;
-    try {
-      if (this.training) await this.trainSlice(engine);
-    } catch (error) {
-      // the sizes measured stay; "Run again" starts over
-      this.training = false;
-      this.cancelled = true;
-      this.discardTraining();
-      this.report();
-      throw error;
-    }
-    // the next steps in a render of their own: the page paints in between, and the widget stays
-    // busy (aria-busy) until the last size is measured
-    this.training &&= !this.cancelled && !this.finished && this.shown;
-    if (this.cancelled) this.discardTraining();
     this.report();
-    if (this.training) this.update();
+  }
+
+  /** trains the sizes not measured yet, from where it stopped; a failed call stops it (the sizes measured stay) */
+  private train(): void {
+    this.training?.start().catch((error: unknown) => this.showError(error instanceof Error ? error.message : String(error)));
   }
 
   /** the chosen law, large: its curve, exponent and constants */
@@ -208,14 +165,14 @@ export class ScalingLaws extends EngineElement {
       const trainer = await engine.createTrainer({ task: TASK, seed, steps: STEPS, batchSize: BATCH, learningRate: LEARNING_RATE,
         warmupSteps: WARMUP, size: { dModel, heads, layers: LAYERS, dFF: FFN_FACTOR * dModel } });
       // a Cancel or Run again while it was made
-      if (seed !== this.seed || this.cancelled) return release(trainer);
+      if (seed !== this.seed || this.training?.state !== 'running') return release(trainer);
       this.current = { trainer, steps: 0, stepMs: [], ms: 0 };
     }
     const current = this.current;
     while (current.steps < STEPS && performance.now() - sliceStart < SLICE_MS) {
       const start = performance.now();
       await current.trainer.step();
-      if (this.current !== current || this.cancelled) return;
+      if (this.current !== current || this.training?.state !== 'running') return;
       const ms = performance.now() - start;
       current.stepMs.push(ms);
       current.ms += ms;
@@ -244,8 +201,9 @@ export class ScalingLaws extends EngineElement {
     const parameters = this.parameters ?? [];
     const points = this.measured.map((m) => [m.parameters, m.loss] as [number, number]);
     const fit: PowerLaw | undefined = points.length >= 2 ? fitPowerLaw(points) : undefined;
-    // the axis spans every size from the start, so that it stays put as the points come in
-    const xRange: [number, number] | undefined = parameters.length ? [Math.min(...parameters), Math.max(...parameters)] : undefined;
+    // the axis spans every size from the start, so that it stays put as the points come in, with
+    // room beyond the smallest and largest so that no point sits on the frame
+    const xRange: [number, number] | undefined = parameters.length ? [Math.min(...parameters) / 1.3, Math.max(...parameters) * 1.3] : undefined;
     this.measuredPlot.configure({ xRange });
     const ends = fit ? [points[0][0], points[points.length - 1][0]] : [];
     this.measuredPlot.draw([
@@ -270,26 +228,28 @@ export class ScalingLaws extends EngineElement {
 
   /** the progress bar, what is being done, the buttons, and the size in training */
   private report(): void {
-    const view = this.view!;
+    const view = this.view;
+    if (!view || !this.training) return;
+    // (the job says so once its last slice has returned)
+    const state = this.finished ? 'done' : RUN_STATES[this.training.state];
+    // a stopped run keeps the sizes measured, not the one it was training
+    if (state === 'cancelled') this.discardTraining();
     const done = this.measured.length;
     const steps = this.current?.steps ?? 0;
     view.bar.max = SIZES.length * STEPS;
     view.bar.value = done * STEPS + steps;
-    let state: string;
     let text: string;
-    if (this.finished) {
-      state = 'done';
+    if (state === 'done') {
       const falling = decreasesStrictly(this.measured.map((m) => m.loss));
       text = `${SIZES.length} sizes trained in ${formatNumber(this.measured.reduce((s, m) => s + m.ms, 0) / 1000, 1)} s, one worker call per step; `
         + (falling ? 'the loss falls with every size.' : 'at this seed the loss does not fall with every size.');
-    } else if (this.training) {
-      state = 'training';
+    } else if (state === 'training') {
       text = `Training d_model = ${SIZES[done].dModel} (size ${done + 1} of ${SIZES.length}): step ${steps} of ${STEPS}…`;
-    } else if (this.cancelled) {
-      state = 'cancelled';
+    } else if (state === 'stopping') {
+      text = 'Stopping after this step…';
+    } else if (state === 'cancelled') {
       text = `Stopped after ${done} of ${SIZES.length} sizes; the ${done} measured are kept.`;
     } else {
-      state = 'waiting';
       text = done === 0 && steps === 0 ? `Trains ${SIZES.length} sizes once it is on screen.` : 'Paused while off screen.';
     }
     // written in place, once per training step: no new node for the garbage collector each time
@@ -297,7 +257,8 @@ export class ScalingLaws extends EngineElement {
     view.status.data = text;
     view.seed.data = ` Seed ${this.seed}.`;
     const focused = this.root.activeElement;
-    view.cancel.hidden = state !== 'training' && state !== 'waiting';
+    view.cancel.hidden = state === 'cancelled' || state === 'done';
+    view.cancel.disabled = state === 'stopping';
     view.again.hidden = !view.cancel.hidden;
     // a button that disappears under the keyboard hands the focus to the one that replaces it
     if (focused instanceof HTMLButtonElement && focused.hidden) (view.cancel.hidden ? view.again : view.cancel).focus();
@@ -364,17 +325,13 @@ export class ScalingLaws extends EngineElement {
       b.addEventListener('click', onClick);
       return b;
     };
-    const cancel = button('Cancel', () => {
-      this.cancelled = true;
-      this.update();
-    });
+    const cancel = button('Cancel', () => void this.training?.stop());
     const again = button('Run again', () => {
       this.discardTraining();
       this.measured = [];
       this.seed += 1;
-      this.cancelled = false;
       this.drawMeasured();
-      this.update();
+      this.train();
     });
     run.append(bar, cancel, again, statusLine);
 

@@ -5,7 +5,9 @@
 // held-out example in a chosen layer and head, measured again every few steps. Once paused or done:
 // the held-out accuracy, the model on the reader's own letters (or sentence), its three files to
 // download, and for coreference the explorer reading it. Training starts only when the reader
-// presses Train; changing a setting stops it and starts a fresh model.
+// presses Train, and waits while the widget is off screen (the page's other widgets, which time
+// and train with the same engine, have it to themselves); changing a setting stops it and starts
+// a fresh model.
 // Settings: task (copy | reverse | sort | coreference), size (small | demo | large: the task's demo
 // shape, or a narrower or a deeper model), seed (initialisation and batches).
 import { pageEngine, type RemoteEngine, type RemoteModel } from '../app/engine';
@@ -17,6 +19,7 @@ import type { RemoteTrainer } from '../engine/worker-client';
 import { formatCount, formatNumber } from '../math/format';
 import { argmax } from '../math/ranking';
 import { bucketMeans, bucketSize, formatDuration, letterAnswer, thinned, type LetterTask } from '../math/training';
+import { BackgroundJob, type JobState } from '../primitives/background-job';
 import { canvasesPainted } from '../primitives/canvas';
 import { EngineElement } from '../primitives/engine-element';
 import { download } from '../primitives/export';
@@ -46,7 +49,7 @@ const HELD_OUT_POINTS = 40;
 /** points per curve, however long the run (the schedule is smooth: fewer do) */
 const CURVE_POINTS = 60;
 const SCHEDULE_POINTS = 40;
-/** the least time between two redraws while training */
+/** the least time between two redraws while training: the steps of one slice */
 const DRAW_EVERY_MS = 400;
 const PLOT = { width: 350, height: 130 };
 const RATE_PLOT = { width: 310, height: 120 };
@@ -77,7 +80,6 @@ const styles = `
 .note:empty { display: none; }
 .note { margin: 0 0 4px; font-size: 13px; color: var(--muted); }
 .plots { display: flex; gap: 12px; margin: 0 0 4px; }
-.legend { font-size: 12px; }
 .lower { display: flex; gap: 18px; align-items: flex-start; }
 .attention h4 { margin: 0 0 2px; font-size: 14px; font-weight: 600; }
 .attention .pick { display: flex; gap: 6px; align-items: center; margin: 0 0 2px; font-size: 13px; }
@@ -120,7 +122,8 @@ interface Run {
   /** d_model of the model, and n_ctx: how long a string the letter tasks can take */
   width: number;
   context: number;
-  phase: Phase;
+  /** the training: steps for DRAW_EVERY_MS at a time while the widget is on screen, until paused or done */
+  job: BackgroundJob;
   /** batch loss and accuracy of every step so far */
   loss: number[];
   accuracy: number[];
@@ -132,11 +135,17 @@ interface Run {
   result?: { step: number; accuracy: number };
   /** a copy of the weights when training last stopped: tried and downloaded */
   snapshot?: RemoteModel;
-  /** the training loop while it runs; set `stop` to end it after the current step */
-  loop?: Promise<void>;
-  stop: boolean;
   /** speed of the current stretch of training */
   since?: { time: number; step: number };
+}
+
+/** what the run shows as: a job waiting off screen is still training, one stopped before its first step is ready */
+function phaseOf(run: Run): Phase {
+  const phases: Record<JobState, Phase> = {
+    waiting: 'training', running: 'training', stopping: 'stopping', done: 'done',
+    stopped: run.loss.length === 0 && !run.result ? 'ready' : 'paused',
+  };
+  return phases[run.job.state];
 }
 
 /** changes an element's text only when it differs: each change lays the slide out again */
@@ -168,7 +177,7 @@ export class Training extends EngineElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    if (this.run?.phase === 'training') this.pause();
+    this.pause();
   }
 
   protected async render(engine: RemoteEngine): Promise<void> {
@@ -186,7 +195,7 @@ export class Training extends EngineElement {
     if (this.run?.key !== key || this.resetting) {
       const old = this.run;
       this.run = undefined;
-      const wasTraining = old?.phase === 'training' || old?.phase === 'stopping';
+      const wasTraining = old && (phaseOf(old) === 'training' || phaseOf(old) === 'stopping');
       view.note.textContent = wasTraining && old.key !== key
         ? 'The settings changed, so training stopped; a fresh model waits at step 0.' : '';
       this.resetting = false;
@@ -214,7 +223,20 @@ export class Training extends EngineElement {
           key: `${task} ${size} ${seed}`, task, size, seed, trainer, totalSteps, schedule, parameters,
           example: { tokens: example.tokens, labels }, layers: config.n_layers, heads: config.n_heads, width: config.d_model,
           context: config.n_ctx,
-          phase: 'ready', loss: [], accuracy: [], heldOut: { x: [], y: [] }, attention: { step: 0, maps: [] }, stop: false,
+          loss: [], accuracy: [], heldOut: { x: [], y: [] }, attention: { step: 0, maps: [] },
+          job: new BackgroundJob(this, {
+            remaining: () => run.loss.length < run.totalSteps,
+            slice: () => this.trainSlice(run),
+            settle: () => this.measureModel(run),
+            report: (state) => {
+              // while it trains the picture is drawn between the slices; here only a change of state
+              const running = state === 'running';
+              if (running && run.since) return;
+              // the speed of this stretch: from when it runs again, after a pause or a wait off screen
+              run.since = running ? { time: performance.now(), step: run.loss.length } : undefined;
+              this.drawSoon();
+            },
+          }),
         };
         run.attention = await this.attentionOf(run, model);
         return run;
@@ -229,8 +251,7 @@ export class Training extends EngineElement {
 
   /** stops a run's training and frees what it holds in the worker */
   private async discard(run: Run): Promise<void> {
-    run.stop = true;
-    await run.loop;
+    await run.job.stop();
     run.snapshot?.dispose();
     run.trainer.dispose();
   }
@@ -245,27 +266,21 @@ export class Training extends EngineElement {
 
   // ---- training ----
 
+  /** trains (or resumes) the run, while the widget is on screen */
   private train(): void {
     const run = this.run;
-    if (!run || run.loop || run.phase === 'done') return;
+    if (!run || phaseOf(run) === 'done') return;
     this.view!.note.textContent = '';
-    run.stop = false;
-    run.phase = 'training';
     run.snapshot?.dispose();
     run.snapshot = undefined;
-    run.since = { time: performance.now(), step: run.loss.length };
-    run.loop = this.loop(run).finally(() => {
-      run.loop = undefined;
-      this.drawSoon();
+    run.job.start().catch((error: unknown) => {
+      if (this.run === run) this.showError(`Training stopped: ${error instanceof Error ? error.message : String(error)}`);
     });
   }
 
+  /** pauses after the step running; the model is then measured and offered */
   private pause(): void {
-    const run = this.run;
-    if (!run || run.phase !== 'training') return;
-    run.stop = true;
-    run.phase = 'stopping';
-    this.drawSoon();
+    if (this.run && phaseOf(this.run) === 'training') void this.run.job.stop();
   }
 
   private reset(): void {
@@ -274,44 +289,46 @@ export class Training extends EngineElement {
     this.update();
   }
 
-  /** one step per worker call until the end or a pause; then the held-out accuracy */
-  private async loop(run: Run): Promise<void> {
+  /** one step per worker call for DRAW_EVERY_MS (or to the end, or a pause), then the picture */
+  private async trainSlice(run: Run): Promise<void> {
+    const start = performance.now();
+    do await this.trainStep(run);
+    while (run.job.state === 'running' && run.loss.length < run.totalSteps && performance.now() - start < DRAW_EVERY_MS);
+    await this.drawBetweenSteps();
+  }
+
+  /** one step, and every few steps the example's attention and the held-out loss */
+  private async trainStep(run: Run): Promise<void> {
     const heldOutEvery = ATTENTION_EVERY * Math.ceil(run.totalSteps / (ATTENTION_EVERY * HELD_OUT_POINTS));
-    try {
-      if (!document.hidden) await this.drawBetweenSteps();
-      while (!run.stop && run.loss.length < run.totalSteps) {
-        const step = await run.trainer.step();
-        run.loss.push(step.loss);
-        run.accuracy.push(step.accuracy);
-        const done = step.step === run.totalSteps;
-        if (step.step % ATTENTION_EVERY === 0 || done) {
-          const model = await run.trainer.model();
-          try {
-            run.attention = await this.attentionOf(run, model);
-          } finally {
-            model.dispose();
-          }
-        }
-        if (step.step % heldOutEvery === 0 || done) {
-          const loss = await run.trainer.heldOutLoss({ count: HELD_OUT });
-          run.heldOut.x.push(step.step);
-          run.heldOut.y.push(loss);
-        }
-        if (!document.hidden && performance.now() - this.lastDraw >= DRAW_EVERY_MS) await this.drawBetweenSteps();
+    const step = await run.trainer.step();
+    run.loss.push(step.loss);
+    run.accuracy.push(step.accuracy);
+    const done = step.step === run.totalSteps;
+    if (step.step % ATTENTION_EVERY === 0 || done) {
+      const model = await run.trainer.model();
+      try {
+        run.attention = await this.attentionOf(run, model);
+      } finally {
+        model.dispose();
       }
-      if (this.run !== run) return;  // reset or replaced meanwhile: nothing to show
-      const [accuracy, snapshot] = await Promise.all([run.trainer.heldOutAccuracy({ count: HELD_OUT }), run.trainer.model()]);
-      run.result = { step: run.loss.length, accuracy };
-      run.snapshot = snapshot;
-      if (this.run !== run) return;
-      if (run.task === 'coreference') await this.offerToExplorer(run);
-      run.phase = run.loss.length >= run.totalSteps ? 'done' : 'paused';
-      this.tryOwn();
-    } catch (error) {
-      if (this.run !== run) return;
-      run.phase = 'paused';
-      this.showError(`Training stopped: ${error instanceof Error ? error.message : String(error)}`);
     }
+    if (step.step % heldOutEvery === 0 || done) {
+      const loss = await run.trainer.heldOutLoss({ count: HELD_OUT });
+      run.heldOut.x.push(step.step);
+      run.heldOut.y.push(loss);
+    }
+  }
+
+  /** once training pauses or ends: the held-out accuracy, a copy of the model to try and download,
+   * and for coreference the model handed to the explorer */
+  private async measureModel(run: Run): Promise<void> {
+    if (this.run !== run) return;  // reset or replaced meanwhile: nothing to show
+    const [accuracy, snapshot] = await Promise.all([run.trainer.heldOutAccuracy({ count: HELD_OUT }), run.trainer.model()]);
+    run.result = { step: run.loss.length, accuracy };
+    run.snapshot = snapshot;
+    if (this.run !== run) return;
+    if (run.task === 'coreference') await this.offerToExplorer(run);
+    this.tryOwn();
   }
 
   /** the coreference model so far, for the explorer (a copy of its own: the explorer keeps it) */
@@ -355,7 +372,7 @@ export class Training extends EngineElement {
     const view = this.view;
     if (!view) return;
     const run = this.run;
-    const phase = run?.phase;
+    const phase = run && phaseOf(run);
     const steps = run?.loss.length ?? 0;
     const total = run?.totalSteps ?? 1;
     this.dataset.phase = phase ?? 'starting';
@@ -399,7 +416,7 @@ export class Training extends EngineElement {
   private showStats(run: Run | undefined): void {
     const shown = this.view!.stats;
     const steps = run?.loss.length ?? 0;
-    if (run?.phase === 'training' && run.since && steps > run.since.step) {
+    if (run && phaseOf(run) === 'training' && run.since && steps > run.since.step) {
       const perStep = (performance.now() - run.since.time) / (steps - run.since.step);
       setText(shown, `${formatNumber(1000 / perStep, 1)} steps/s · about ${formatDuration(perStep * (run.totalSteps - steps))} left`);
       shown.title = '';
@@ -428,10 +445,11 @@ export class Training extends EngineElement {
 
   private drawResults(run: Run): void {
     const view = this.view!;
-    const stopped = run.phase === 'paused' || run.phase === 'done';
+    const phase = phaseOf(run);
+    const stopped = phase === 'paused' || phase === 'done';
     const { result } = run;
     view.waiting.hidden = stopped && result !== undefined;
-    setText(view.waiting, run.phase === 'training' || run.phase === 'stopping'
+    setText(view.waiting, phase === 'training' || phase === 'stopping'
       ? 'Training… pause or wait for the end to measure the held-out accuracy, try the model and download it.'
       : 'Press Train. When it pauses or ends: the held-out accuracy, the model on your own input, and its files.');
     view.finished.hidden = !view.waiting.hidden;
@@ -552,7 +570,7 @@ export class Training extends EngineElement {
     const primary = document.createElement('button');
     primary.type = 'button';
     primary.className = 'primary';
-    primary.addEventListener('click', () => (this.run?.phase === 'training' ? this.pause() : this.train()));
+    primary.addEventListener('click', () => (this.run && phaseOf(this.run) === 'training' ? this.pause() : this.train()));
     const reset = document.createElement('button');
     reset.type = 'button';
     reset.textContent = 'Reset';
