@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { at, fromRows, largestDifference, maxAbsFinite, row } from '../../web/src/math/matrix';
+import { at, fromRows, identity, largestDifference, maxAbsFinite, row, submatrix } from '../../web/src/math/matrix';
 
 describe('row-major matrices', () => {
   it('reads entries and rows', () => {
@@ -7,6 +7,17 @@ describe('row-major matrices', () => {
     expect([m.rows, m.cols]).toEqual([2, 3]);
     expect(at(m, 1, 2)).toBe(6);
     expect(row(m, 0)).toEqual([1, 2, 3]);
+  });
+
+  it('writes the identity out row by row', () => {
+    expect(identity(3)).toEqual([1, 0, 0, 0, 1, 0, 0, 0, 1]);
+    expect(identity(1)).toEqual([1]);
+  });
+
+  it('cuts out a block of rows and columns', () => {
+    const m = fromRows([[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]);
+    expect(submatrix(m, { rows: [1, 3], cols: [2, 4] })).toEqual(fromRows([[7, 8], [11, 12]]));
+    expect(submatrix(m, { rows: [0, 1], cols: [0, 1] })).toEqual(fromRows([[1]]));
   });
 
   it('finds the largest finite magnitude', () => {

@@ -30,6 +30,18 @@ export type { ShippedModel };
 
 const models = new Map<ShippedModel, Promise<RemoteModel>>();
 
+/** the generation each model is in the middle of, or last finished */
+const generations = new WeakMap<RemoteModel, Promise<unknown>>();
+
+/** Runs `generation` (startGeneration, its generateStep calls, kvCache reads) once the model's
+ * earlier generations are done: a model holds one generation at a time, and two widgets on a page
+ * share a shipped model, so steps interleaved would grow one another's cache. */
+export function alone<T>(model: RemoteModel, generation: () => Promise<T>): Promise<T> {
+  const next = (generations.get(model) ?? Promise.resolve()).catch(() => undefined).then(generation);
+  generations.set(model, next);
+  return next;
+}
+
 /** A shipped model, fetched (see engine-files.ts) and loaded into the engine worker once. */
 export function pageModel(name: ShippedModel): Promise<RemoteModel> {
   let model = models.get(name);

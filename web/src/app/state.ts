@@ -147,18 +147,18 @@ export const FIELDS: readonly Field[] = [
   { key: 'ff-l', element: FFN, attribute: 'layer', type: 'int', min: 0, max: 1, default: 0 },
 
   // the letters the encoder-decoder reverses, and the decoder layer and head whose cross-attention is drawn
-  { key: 'ed', element: FAMILIES, attribute: 'source', type: 'text', maxLength: 8, default: 'stressed' },
-  { key: 'ed-l', element: FAMILIES, attribute: 'layer', type: 'int', min: 0, max: 7, default: 1 },
+  { key: 'ed', element: FAMILIES, attribute: 'source', label: 'letters to reverse', type: 'text', maxLength: 8, default: 'stressed' },
+  { key: 'ed-l', element: FAMILIES, attribute: 'layer', label: 'decoder layer', type: 'int', min: 0, max: 7, default: 1 },
   { key: 'ed-h', element: FAMILIES, attribute: 'head', type: 'int', min: 0, max: 7, default: 0 },
 
   // the language model's text, its sampling (temperature, top-k with 0 = off, top-p, seed), the
   // characters generated, the generated character whose attention is shown (−1: the last), the head
-  { key: 'gen', element: GENERATION, attribute: 'text', type: 'text', maxLength: 60, default: 'The ' },
+  { key: 'gen', element: GENERATION, attribute: 'text', label: 'text to continue', type: 'text', maxLength: 60, default: 'The ' },
   { key: 'gen-t', element: GENERATION, attribute: 'temperature', type: 'number', min: 0, max: 2, default: 0.8 },
-  { key: 'gen-k', element: GENERATION, attribute: 'topK', type: 'int', min: 0, max: 128, default: 0 },
-  { key: 'gen-p', element: GENERATION, attribute: 'topP', type: 'number', min: 0.05, max: 1, default: 0.95 },
+  { key: 'gen-k', element: GENERATION, attribute: 'topK', label: 'top-k', type: 'int', min: 0, max: 128, default: 0 },
+  { key: 'gen-p', element: GENERATION, attribute: 'topP', label: 'top-p', type: 'number', min: 0.05, max: 1, default: 0.95 },
   { key: 'gen-seed', element: GENERATION, attribute: 'seed', type: 'int', min: 0, max: 99999, default: 1 },
-  { key: 'gen-n', element: GENERATION, attribute: 'step', type: 'int', min: 0, max: 127, default: 40 },
+  { key: 'gen-n', element: GENERATION, attribute: 'step', label: 'characters generated', type: 'int', min: 0, max: 127, default: 40 },
   { key: 'gen-tok', element: GENERATION, attribute: 'token', type: 'int', min: -1, max: 127, default: -1 },
   { key: 'gen-l', element: GENERATION, attribute: 'layer', type: 'int', min: 0, max: 7, default: 0 },
   { key: 'gen-h', element: GENERATION, attribute: 'head', type: 'int', min: 0, max: 7, default: 0 },

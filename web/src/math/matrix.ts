@@ -10,6 +10,11 @@ export function fromRows(rows: readonly (readonly number[])[]): MatrixData {
   return { rows: rows.length, cols, data: Float32Array.from(rows.flat()) };
 }
 
+/** The d × d identity, row-major (a head's W_Q = W_K = W_V = I). */
+export function identity(d: number): number[] {
+  return Array.from({ length: d * d }, (_, i) => (i % (d + 1) === 0 ? 1 : 0));
+}
+
 /** Entry (i, j). */
 export function at(m: MatrixData, i: number, j: number): number {
   return m.data[i * m.cols + j];
@@ -18,6 +23,14 @@ export function at(m: MatrixData, i: number, j: number): number {
 /** Row i as a plain array. */
 export function row(m: MatrixData, i: number): number[] {
   return Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols));
+}
+
+/** Rows [r0, r1) and columns [c0, c1) of m, as a matrix of their own. */
+export function submatrix(m: MatrixData, { rows: [r0, r1], cols: [c0, c1] }: { rows: [number, number]; cols: [number, number] }): MatrixData {
+  const cols = c1 - c0;
+  const data = new Float32Array((r1 - r0) * cols);
+  for (let i = r0; i < r1; i++) data.set(m.data.subarray(i * m.cols + c0, i * m.cols + c1), (i - r0) * cols);
+  return { rows: r1 - r0, cols, data };
 }
 
 /** Largest |entry| over the finite entries (0 for an empty or all-infinite matrix). */

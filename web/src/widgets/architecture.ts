@@ -7,10 +7,10 @@ import { pageModel, type RemoteEngine, type RemoteModel } from '../app/engine';
 import { SEMINAR_SENTENCE } from '../app/state';
 import type { MatrixData, ModelConfig } from '../engine/index';
 import { architectureStacks, type Block } from '../math/architecture';
+import { h } from '../primitives/controls';
 import { EngineElement } from '../primitives/engine-element';
 
 const styles = `
-.families { display: inline-flex; gap: 4px; margin-bottom: 6px; flex-wrap: wrap; }
 .about { margin: 2px 0 6px; font-size: 14px; }
 svg { display: block; height: 445px; width: auto; max-width: 100%; }
 svg text { fill: var(--fg); font: 13px system-ui, "DejaVu Sans", sans-serif; }
@@ -31,23 +31,32 @@ svg .title { font-weight: 700; font-size: 14px; }
 
 type Family = 'encoder-decoder' | 'encoder' | 'decoder';
 
-/** what each family runs on: a model, the tokens it reads, and a line saying what it is */
-interface Run {
-  config: Required<ModelConfig>;
-  trace: Record<string, MatrixData>;
-  about: string;
-}
+/** what each family runs on: a model's config, what it traced reading its tokens, and a line saying what it is */
+type Run = { config: Required<ModelConfig>; trace: Record<string, MatrixData>; about: string };
 
 const BOX = { width: 270, height: 30, gap: 22 };
+const NAMES: Record<Family, string> = {
+  'encoder-decoder': 'Encoder–decoder (original)', encoder: 'Encoder only (BERT)', decoder: 'Decoder only (GPT)',
+};
+/** the shipped, trained models the one-stack families are drawn from, and what they read */
+const SHIPPED = {
+  encoder: { model: 'coreference', text: SEMINAR_SENTENCE,
+    about: (n: number) => `The shipped coreference model (BERT-like, trained), reading “${SEMINAR_SENTENCE}”: n = ${n} tokens.` },
+  decoder: { model: 'sort', text: 'attention',
+    about: (n: number) => `The shipped sorting model (GPT-like, trained), reading the letters of “attention”: n = ${n} tokens.` },
+} as const;
 
 export class Architecture extends EngineElement {
   static readonly observedAttributes = EngineElement.attributesOf('attn-architecture');
   private readonly runs = new Map<Family, Promise<Run>>();
-  private view?: { root: HTMLElement; buttons: Map<Family, HTMLButtonElement>; about: HTMLElement; figure: HTMLElement };
+  private readonly family = this.bound.choices<Family>('family', { text: (family) => NAMES[family], showName: false });
+  private readonly about = h('p', 'about muted');
+  private readonly figure = h('div');
   private untrained?: RemoteModel;
 
   constructor() {
-    super(styles, 'the same block repeats N times; only its shapes change between the encoder and the decoder, and every arrow keeps n × d.');
+    super(styles, 'the same block repeats N times; only its shapes change between the encoder and the decoder, and every arrow keeps n × d.',
+      { models: ['coreference', 'sort'] });
   }
 
   override disconnectedCallback(): void {
@@ -59,9 +68,7 @@ export class Architecture extends EngineElement {
 
   protected async render(engine: RemoteEngine): Promise<void> {
     const family = this.value<Family>('family');
-    const view = (this.view ??= this.build());
-    if (!view.root.isConnected) this.body.replaceChildren(view.root);
-    for (const [f, button] of view.buttons) button.setAttribute('aria-pressed', String(f === family));
+    this.family.set(family);
     let run = this.runs.get(family);
     if (!run) {
       run = this.run(engine, family);
@@ -69,27 +76,21 @@ export class Architecture extends EngineElement {
       run.catch(() => this.runs.delete(family));
     }
     const { config, trace, about } = await run;
-    view.about.textContent = about;
-    view.figure.replaceChildren(this.diagram(architectureStacks(config, trace)));
+    this.about.textContent = about;
+    this.figure.replaceChildren(this.diagram(architectureStacks(config, trace)));
   }
 
   private async run(engine: RemoteEngine, family: Family): Promise<Run> {
-    const coreference = await pageModel('coreference');
-    if (family === 'encoder') {
-      const { ids } = await coreference.tokenize(SEMINAR_SENTENCE);
-      const { trace = {} } = await coreference.forward({ tokens: ids, trace: true });
-      return { config: await coreference.config(), trace,
-        about: `The shipped coreference model (BERT-like, trained), reading “${SEMINAR_SENTENCE}”: n = ${ids.length} tokens.` };
-    }
-    if (family === 'decoder') {
-      const sort = await pageModel('sort');
-      const { ids } = await sort.tokenize('attention');
-      const { trace = {} } = await sort.forward({ tokens: ids, trace: true });
-      return { config: await sort.config(), trace,
-        about: `The shipped sorting model (GPT-like, trained), reading the letters of “attention”: n = ${ids.length} tokens.` };
+    if (family !== 'encoder-decoder') {
+      const { model: name, text, about } = SHIPPED[family];
+      const model = await pageModel(name);
+      const { ids } = await model.tokenize(text);
+      const { trace = {} } = await model.forward({ tokens: ids, trace: true });
+      return { config: await model.config(), trace, about: about(ids.length) };
     }
     // the original layout, at the coreference model's size, with seeded untrained weights: the
     // shapes are what this diagram shows, and they do not depend on training
+    const coreference = await pageModel('coreference');
     const base = await coreference.config();
     const { vocab } = await coreference.save();
     this.untrained ??= await engine.createModel({
@@ -104,68 +105,34 @@ export class Architecture extends EngineElement {
         `“${SEMINAR_SENTENCE}” (n = ${source.length}), the decoder “the cat sat” (m = ${target.length}).` };
   }
 
-  private build() {
-    const root = document.createElement('div');
-    const families = document.createElement('div');
-    families.className = 'families';
-    families.setAttribute('role', 'group');
-    families.dataset.control = 'family';
-    families.setAttribute('aria-label', 'model family');
-    const buttons = new Map<Family, HTMLButtonElement>();
-    const names: Record<Family, string> = { 'encoder-decoder': 'Encoder–decoder (original)', encoder: 'Encoder only (BERT)', decoder: 'Decoder only (GPT)' };
-    for (const family of Object.keys(names) as Family[]) {
-      const b = document.createElement('button');
-      b.textContent = names[family];
-      b.addEventListener('click', () => this.change({ family }));
-      buttons.set(family, b);
-      families.append(b);
-    }
-    const about = document.createElement('p');
-    about.className = 'about muted';
-    const figure = document.createElement('div');
-    root.append(families, about, figure);
-    return { root, buttons, about, figure };
-  }
-
   private diagram(stacks: ReturnType<typeof architectureStacks>): SVGSVGElement {
-    const ns = 'http://www.w3.org/2000/svg';
-    const el = <K extends keyof SVGElementTagNameMap>(tag: K, attributes: Record<string, string | number> = {}, text?: string) => {
-      const node = document.createElementNS(ns, tag);
-      for (const [k, v] of Object.entries(attributes)) node.setAttribute(k, String(v));
-      if (text !== undefined) node.textContent = text;
-      return node;
-    };
     const columnWidth = 380;
     const rows = Math.max(...stacks.map((s) => s.blocks.length));
     const height = 40 + rows * (BOX.height + BOX.gap) + 10;
-    const width = columnWidth * stacks.length;
-    const svg = el('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': 'block diagram of the model with tensor shapes' });
-    const defs = el('defs');
-    const marker = el('marker', { id: 'head', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto' });
-    marker.append(el('path', { d: 'M0,0 L10,5 L0,10 z' }));
-    defs.append(marker);
-    svg.append(defs);
+    const svg = el('svg', { viewBox: `0 0 ${columnWidth * stacks.length} ${height}`, role: 'img', 'aria-label': 'block diagram of the model with tensor shapes' },
+      el('defs', {}, el('marker', { id: 'head', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto' },
+        el('path', { d: 'M0,0 L10,5 L0,10 z' }))));
     // y of block k, counted from the bottom (data flows upwards, as in the paper's figure)
     const top = (k: number) => height - 10 - (k + 1) * (BOX.height + BOX.gap) + BOX.gap;
     stacks.forEach((stack, s) => {
       const x = s * columnWidth + 70;
-      svg.append(el('text', { x: x + BOX.width / 2, y: 18, 'text-anchor': 'middle', class: 'title' }, stack.title));
+      const middle = x + BOX.width / 2;
+      svg.append(el('text', { x: middle, y: 18, 'text-anchor': 'middle', class: 'title' }, stack.title));
       const repeated = stack.blocks.map((b, k) => (b.repeated ? k : -1)).filter((k) => k >= 0);
       if (repeated.length) {
         const lo = top(repeated[repeated.length - 1]) - 8;
         const hi = top(repeated[0]) + BOX.height + 8;
-        svg.append(el('rect', { x: x - 12, y: lo, width: BOX.width + 24, height: hi - lo, rx: 10, class: 'stack' }));
-        svg.append(el('text', { x: x - 20, y: (lo + hi) / 2, 'text-anchor': 'end', class: 'repeat' }, `${stack.layers}×`));
+        svg.append(el('rect', { x: x - 12, y: lo, width: BOX.width + 24, height: hi - lo, rx: 10, class: 'stack' }),
+          el('text', { x: x - 20, y: (lo + hi) / 2, 'text-anchor': 'end', class: 'repeat' }, `${stack.layers}×`));
       }
       stack.blocks.forEach((block: Block, k) => {
         const y = top(k);
-        const link = el('a', { href: `#${block.slide}`, class: `box ${block.kind}` });
-        link.append(el('title', {}, `${block.label}: go to its slide`));
-        link.append(el('rect', { x, y, width: BOX.width, height: BOX.height, rx: 6 }));
-        link.append(el('text', { x: x + BOX.width / 2, y: y + BOX.height / 2 + 4, 'text-anchor': 'middle' }, block.label));
-        svg.append(link);
-        if (k > 0) svg.append(el('line', { x1: x + BOX.width / 2, y1: y + BOX.height + BOX.gap, x2: x + BOX.width / 2, y2: y + BOX.height + 1, class: 'arrow' }));
-        if (block.shapeIn) svg.append(el('text', { x: x + BOX.width / 2 + 8, y: y + BOX.height + BOX.gap / 2 + 5, class: 'shape' }, block.shapeIn));
+        svg.append(el('a', { href: `#${block.slide}`, class: `box ${block.kind}` },
+          el('title', {}, `${block.label}: go to its slide`),
+          el('rect', { x, y, width: BOX.width, height: BOX.height, rx: 6 }),
+          el('text', { x: middle, y: y + BOX.height / 2 + 4, 'text-anchor': 'middle' }, block.label)));
+        if (k > 0) svg.append(el('line', { x1: middle, y1: y + BOX.height + BOX.gap, x2: middle, y2: y + BOX.height + 1, class: 'arrow' }));
+        if (block.shapeIn) svg.append(el('text', { x: middle + 8, y: y + BOX.height + BOX.gap / 2 + 5, class: 'shape' }, block.shapeIn));
       });
     });
     // the encoder's output feeds every decoder layer's cross-attention
@@ -173,11 +140,25 @@ export class Architecture extends EngineElement {
     if (stacks.length === 2 && crossRow !== undefined && crossRow >= 0) {
       const from = { x: 70 + BOX.width, y: top(stacks[0].blocks.length - 1) + BOX.height / 2 };
       const to = { x: columnWidth + 70, y: top(crossRow) + BOX.height / 2 };
-      svg.append(el('path', { d: `M${from.x},${from.y} C${from.x + 50},${from.y} ${to.x - 50},${to.y} ${to.x - 2},${to.y}`, class: 'arrow' }));
-      svg.append(el('text', { x: (from.x + to.x) / 2, y: Math.min(from.y, to.y) - 6, 'text-anchor': 'middle', class: 'shape' }, stacks[0].output));
+      svg.append(el('path', { d: `M${from.x},${from.y} C${from.x + 50},${from.y} ${to.x - 50},${to.y} ${to.x - 2},${to.y}`, class: 'arrow' }),
+        el('text', { x: (from.x + to.x) / 2, y: Math.min(from.y, to.y) - 6, 'text-anchor': 'middle', class: 'shape' }, stacks[0].output));
     }
     return svg;
   }
+
+  protected override layout(): HTMLElement {
+    return h('div', {}, h('div', 'toolbar', this.family.element), this.about, this.figure);
+  }
+}
+
+/** an SVG element with its attributes and children (text for a string) */
+function el<K extends keyof SVGElementTagNameMap>(
+  tag: K, attributes: Record<string, string | number>, ...children: (Node | string)[]
+): SVGElementTagNameMap[K] {
+  const node = document.createElementNS('http://www.w3.org/2000/svg', tag);
+  for (const [k, v] of Object.entries(attributes)) node.setAttribute(k, String(v));
+  node.append(...children);
+  return node;
 }
 
 customElements.get('attn-architecture') ?? customElements.define('attn-architecture', Architecture);

@@ -94,12 +94,7 @@ export class Ffn extends EngineElement {
   private view?: View;
 
   constructor() {
-    super(styles, 'GELU and Swish are smooth ReLUs that let a little negative signal through; the token’s hidden units (dots) lie on GELU, the model’s own curve.');
-  }
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    pageModel('coreference').catch(() => undefined);
+    super(styles, 'GELU and Swish are smooth ReLUs that let a little negative signal through; the token’s hidden units (dots) lie on GELU, the model’s own curve.', { models: ['coreference'] });
   }
 
   protected async render(engine: RemoteEngine): Promise<void> {

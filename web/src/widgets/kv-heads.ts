@@ -8,15 +8,14 @@ import type { RemoteEngine } from '../app/engine';
 import { PICTURE_KV_HEADS, PRECISIONS } from '../app/state';
 import type { MatrixData } from '../engine/index';
 import { formatBytes, formatSignificant } from '../math/format';
+import { fusedProjection, kvHeadOf, sizeProblem } from '../math/gqa';
+import { button, h } from '../primitives/controls';
 import { EngineElement } from '../primitives/engine-element';
 import { Heatmap } from '../primitives/heatmap';
 import { SERIES_COLOURS } from '../primitives/plot';
 import { ScreenReaderTable } from '../primitives/screen-reader-table';
-import { slider } from '../primitives/slider';
 
 const styles = `
-.group { display: inline-flex; gap: 4px; flex-wrap: wrap; }
-.row { display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: center; margin: 0 0 6px; font-size: 14px; }
 .heads { display: flex; flex-wrap: wrap; gap: 4px 6px; margin: 0 0 4px; }
 .heads figure { margin: 0; }
 .heads h5 { margin: 0 0 2px; font-size: 12px; font-weight: 600; border-bottom: 4px solid; padding-bottom: 1px; white-space: nowrap; }
@@ -25,9 +24,9 @@ h4 { margin: 6px 0 4px; font-size: 14px; font-weight: 600; }
 table.budget { border-collapse: collapse; font-size: 14px; font-variant-numeric: tabular-nums; margin: 4px 0; }
 table.budget th, table.budget td { padding: 2px 10px; text-align: right; border-bottom: 1px solid var(--border); white-space: nowrap; }
 table.budget th:first-child { text-align: left; }
+@media (max-width: 799px) { table.budget th, table.budget td { padding: 2px 5px; white-space: normal; } }
 .formula { margin: 4px 0 0; font-size: 14px; }
 .problem { color: var(--bad); font-weight: 600; }
-[hidden] { display: none !important; }
 `;
 
 /** the picture: 8 query heads of width 8 over 10 positions of a seeded N(0, 1) input */
@@ -35,7 +34,8 @@ const PICTURE = { heads: 8, dk: 8, n: 10 } as const;
 /** one colour per key/value head: the series colours, then Okabe–Ito's yellow and a grey */
 const GROUP_COLOURS = [SERIES_COLOURS.blue, SERIES_COLOURS.orange, SERIES_COLOURS.green, SERIES_COLOURS.purple,
   SERIES_COLOURS.vermillion, SERIES_COLOURS.sky, '#F0E442', '#999999'];
-const BYTES: Record<(typeof PRECISIONS)[number], number> = { fp32: 4, fp16: 2, int8: 1 };
+const BYTES: Record<Precision, number> = { fp32: 4, fp16: 2, int8: 1 };
+const PICTURE_NAMES: Record<KvPicture, string> = { 8: 'MHA (8 K/V)', 4: 'GQA (4 K/V)', 2: 'GQA (2 K/V)', 1: 'MQA (1 K/V)' };
 /** models to size with one click: layers, width, query heads, GQA groups */
 const PRESETS = [
   { name: '7B-class', layers: 32, d: 4096, heads: 32, groups: 8 },
@@ -43,6 +43,8 @@ const PRESETS = [
   { name: 'GPT-2 small', layers: 12, d: 768, heads: 12, groups: 4 },
 ] as const;
 
+type KvPicture = (typeof PICTURE_KV_HEADS)[number];
+type Precision = (typeof PRECISIONS)[number];
 type Budget = { parameters: number; kvCacheBytes: number };
 
 /** 1342504960 → "1.34 B" */
@@ -55,9 +57,22 @@ export class KvHeads extends EngineElement {
   static readonly observedAttributes = EngineElement.attributesOf('attn-kv-heads');
   private readonly maps = Array.from({ length: PICTURE.heads }, () =>
     new Heatmap({ xLabel: 'key', yLabel: 'query', tint: 'weights', width: 62, height: 62, legend: false, axes: false }));
+  private readonly headTitles = this.maps.map(() => h('h5'));
   private readonly table = new ScreenReaderTable();
   private inputs?: Promise<{ x: MatrixData; wq: MatrixData; wk: MatrixData; wv: MatrixData; wo: MatrixData }>;
-  private view?: ReturnType<KvHeads['build']>;
+  private readonly picture = this.bound.choices<KvPicture>('picture', { text: (v) => PICTURE_NAMES[v], showName: false });
+  private readonly precision = this.bound.choices<Precision>('precision');
+  private readonly context = this.bound.slider('context', { scale: 'log2' });
+  private readonly sharing = h('p', 'sharing');
+  private readonly modelLine = h('p', 'sharing');
+  private readonly problem = h('p', { className: 'problem', attrs: { role: 'alert' } });
+  private readonly budgetHead = h('tr');
+  private readonly budgetRows = h('tbody');
+  private readonly budget = h('div', {},
+    h('table', 'budget', h('thead', {}, this.budgetHead), this.budgetRows),
+    h('p', { className: 'formula',
+      textContent: 'KV cache = 2 · L · n · g · d_k · bytes;  attention parameters = L · (2d² + 2d·g·d_k + 2d + 2g·d_k)' }),
+    this.table.element);
 
   constructor() {
     super(styles, 'heads of one colour share K and V: MQA keeps 1 of 8 key/value heads, and the KV cache shrinks by the same factor.');
@@ -80,50 +95,42 @@ export class KvHeads extends EngineElement {
   }
 
   protected async render(engine: RemoteEngine): Promise<void> {
-    const g = Number(this.value<string>('picture'));
+    const picture = this.value<KvPicture>('picture');
+    const g = Number(picture);
     const model = {
       layers: this.value<number>('layers'), d: this.value<number>('d'), heads: this.value<number>('heads'),
       groups: this.value<number>('groups'), context: this.value<number>('context'),
     };
-    const precision = this.value<(typeof PRECISIONS)[number]>('precision');
-    const view = (this.view ??= this.build());
-    if (!view.root.isConnected) this.body.replaceChildren(view.root);
-    for (const [value, button] of view.pictureButtons) button.setAttribute('aria-pressed', String(value === String(g)));
-    for (const [value, button] of view.precisionButtons) button.setAttribute('aria-pressed', String(value === precision));
-    view.context.set(Math.round(Math.log2(model.context)));
+    const precision = this.value<Precision>('precision');
+    this.picture.set(picture);
+    this.precision.set(precision);
+    this.context.set(model.context);
 
     // (a) the heads
     const { heads, dk, n } = PICTURE;
     const d = heads * dk;
     const { x, wq, wk, wv, wo } = await this.seeded(engine);
-    const width = d + 2 * g * dk;
-    const cAttnWeight = new Float32Array(d * width);
-    for (let r = 0; r < d; r++) {
-      cAttnWeight.set(wq.data.subarray(r * d, (r + 1) * d), r * width);
-      cAttnWeight.set(wk.data.subarray(r * d, r * d + g * dk), r * width + d);
-      cAttnWeight.set(wv.data.subarray(r * d, r * d + g * dk), r * width + d + g * dk);
-    }
-    const result = await engine.attention({ x: x.data, n, d, heads, kvHeads: g, cAttnWeight, cAttnBias: new Float32Array(width),
+    const cAttnWeight = fusedProjection(wq.data, wk.data, wv.data, d, g * dk);
+    const result = await engine.attention({ x: x.data, n, d, heads, kvHeads: g, cAttnWeight, cAttnBias: new Float32Array(d + 2 * g * dk),
       cProjWeight: wo.data, cProjBias: new Float32Array(d), trace: ['weights'] });
     result.heads.forEach((head, i) => {
-      const group = Math.floor((i * g) / heads);
-      view.headTitles[i]!.textContent = `Q${i} · KV${group}`;
-      view.headTitles[i]!.style.borderColor = GROUP_COLOURS[group]!;
+      const group = kvHeadOf(i, heads, g);
+      this.headTitles[i]!.textContent = `Q${i} · KV${group}`;
+      this.headTitles[i]!.style.borderColor = GROUP_COLOURS[group]!;
       this.maps[i]!.draw(head.weights!);
     });
-    view.sharing.textContent = g === heads ? 'MHA: every query head has its own K and V (8 key/value heads).'
+    this.sharing.textContent = g === heads ? 'MHA: every query head has its own K and V (8 key/value heads).'
       : g === 1 ? 'MQA: all 8 query heads read one K and one V.'
         : `GQA: ${heads / g} query heads share each of ${g} key/value heads.`;
 
     // (b) the budget
-    const fits = model.heads <= model.d && model.d % model.heads === 0 && model.heads % model.groups === 0;
-    view.problem.hidden = fits;
-    view.budget.hidden = !fits;
-    view.modelLine.textContent = `L = ${model.layers} layers, d = ${model.d}, h = ${model.heads} query heads (d_k = ${model.d / model.heads}), `
+    const problem = sizeProblem(model);
+    this.problem.hidden = problem === undefined;
+    this.budget.hidden = problem !== undefined;
+    this.modelLine.textContent = `L = ${model.layers} layers, d = ${model.d}, h = ${model.heads} query heads (d_k = ${model.d / model.heads}), `
       + `n = ${model.context} tokens, ${precision} (${BYTES[precision]} bytes a number)`;
-    if (!fits) {
-      view.problem.textContent = model.d % model.heads !== 0 ? `h = ${model.heads} must divide d = ${model.d}.`
-        : `GQA's g = ${model.groups} must divide h = ${model.heads}.`;
+    if (problem) {
+      this.problem.textContent = problem;
       return;
     }
     const kinds = [['MHA', model.heads], [`GQA, g = ${model.groups}`, model.groups], ['MQA', 1]] as const;
@@ -136,91 +143,25 @@ export class KvHeads extends EngineElement {
       ['KV cache', ...budgets.map((b) => formatBytes(b.kvCacheBytes))],
       ['KV cache vs MHA', ...budgets.map((b) => `${formatSignificant(b.kvCacheBytes / mha.kvCacheBytes, 3)}×`)],
     ];
-    view.head.replaceChildren(...['', ...kinds.map(([name]) => name)].map((text) => Object.assign(document.createElement('th'), { textContent: text })));
-    view.body.replaceChildren(...rows.map(([name, ...cells]) => {
-      const tr = document.createElement('tr');
-      tr.append(Object.assign(document.createElement('th'), { textContent: name, scope: 'row' }),
-        ...cells.map((text) => Object.assign(document.createElement('td'), { textContent: text })));
-      return tr;
-    }));
+    this.budgetHead.replaceChildren(...['', ...kinds.map(([name]) => name)].map((text) => h('th', { textContent: text })));
+    this.budgetRows.replaceChildren(...rows.map(([name, ...cells]) => h('tr', {},
+      h('th', { textContent: name, scope: 'row' }), ...cells.map((text) => h('td', { textContent: text })))));
     // the exact numbers, for screen readers and the CSV download
     this.table.fill({ caption: 'attention parameters and KV-cache bytes, exactly', head: ['', ...kinds.map(([name]) => name)],
       rows: [['parameters', ...budgets.map((b) => b.parameters)], ['KV-cache bytes', ...budgets.map((b) => b.kvCacheBytes)]],
       format: (v) => String(v) });
   }
 
-  private build() {
-    const root = document.createElement('div');
-    const buttons = <T extends string>(values: readonly T[], label: (v: T) => string, control: string, name: string) => {
-      const group = document.createElement('div');
-      group.className = 'group';
-      group.setAttribute('role', 'group');
-      group.setAttribute('aria-label', name);
-      group.dataset.control = control;
-      const map = new Map<T, HTMLButtonElement>();
-      for (const value of values) {
-        const b = document.createElement('button');
-        b.textContent = label(value);
-        b.addEventListener('click', () => this.change({ [control]: value }));
-        map.set(value, b);
-        group.append(b);
-      }
-      return { group, map };
-    };
-    const picture = buttons(PICTURE_KV_HEADS, (v) => ({ 8: 'MHA (8 K/V)', 4: 'GQA (4 K/V)', 2: 'GQA (2 K/V)', 1: 'MQA (1 K/V)' })[v], 'picture', 'key/value heads');
-    const pictureRow = document.createElement('div');
-    pictureRow.className = 'row';
-    pictureRow.append(picture.group);
-    const heads = document.createElement('div');
-    heads.className = 'heads';
-    const headTitles = this.maps.map((map) => {
-      const figure = document.createElement('figure');
-      const title = document.createElement('h5');
-      figure.append(title, map.element);
-      heads.append(figure);
-      return title;
-    });
-    const sharing = document.createElement('p');
-    sharing.className = 'sharing';
-
-    const budgetTitle = document.createElement('h4');
-    budgetTitle.textContent = 'What it costs, for a model you size';
-    const presets = document.createElement('div');
-    presets.className = 'group';
-    presets.dataset.control = 'layers d heads groups';
-    for (const preset of PRESETS) {
-      const b = document.createElement('button');
-      b.textContent = preset.name;
-      b.addEventListener('click', () => this.change({ layers: preset.layers, d: preset.d, heads: preset.heads, groups: preset.groups }));
-      presets.append(b);
-    }
-    const precision = buttons(PRECISIONS, (v) => v, 'precision', 'precision');
-    const context = slider({ label: 'context n', min: 7, max: 20, step: 1, value: 12, format: (e) => String(2 ** e),
-      onInput: (e) => this.change({ context: 2 ** e }) });
-    context.element.dataset.control = 'context';
-    const budgetRow = document.createElement('div');
-    budgetRow.className = 'row';
-    budgetRow.append(presets, precision.group, context.element);
-    const modelLine = document.createElement('p');
-    modelLine.className = 'sharing';
-    const problem = document.createElement('p');
-    problem.className = 'problem';
-    problem.setAttribute('role', 'alert');
-    const budget = document.createElement('div');
-    const table = document.createElement('table');
-    table.className = 'budget';
-    const head = document.createElement('tr');
-    const body = document.createElement('tbody');
-    const thead = document.createElement('thead');
-    thead.append(head);
-    table.append(thead, body);
-    const formula = document.createElement('p');
-    formula.className = 'formula';
-    formula.textContent = 'KV cache = 2 · L · n · g · d_k · bytes;  attention parameters = L · (2d² + 2d·g·d_k + 2d + 2g·d_k)';
-    budget.append(table, formula, this.table.element);
-    root.append(pictureRow, heads, sharing, budgetTitle, budgetRow, modelLine, problem, budget);
-    return { root, pictureButtons: picture.map, precisionButtons: precision.map, context, headTitles, sharing, modelLine,
-      problem, budget, head, body };
+  protected override layout(): HTMLElement {
+    const presets = h('div', { className: 'group', data: { control: 'layers d heads groups' } },
+      ...PRESETS.map(({ name, ...model }) => button(name, () => this.change(model))));
+    return h('div', {},
+      h('div', 'toolbar', this.picture.element),
+      h('div', 'heads', ...this.maps.map((map, i) => h('figure', {}, this.headTitles[i], map.element))),
+      this.sharing,
+      h('h4', { textContent: 'What it costs, for a model you size' }),
+      h('div', 'toolbar', presets, this.precision.element, this.context.element),
+      this.modelLine, this.problem, this.budget);
   }
 }
 

@@ -8,12 +8,13 @@
 import type { RemoteEngine } from '../app/engine';
 import { PATCH_PICTURES, PATCH_SIZES } from '../app/state';
 import { formatNumber } from '../math/format';
-import type { MatrixData } from '../math/matrix';
+import { identity, row, type MatrixData } from '../math/matrix';
 import {
   builtInPicture, centredPixels, decodePixels, encodePixels, invertImage, movePatch, paintStroke, patchAt,
-  patchesPerSide, samePlace, SIDE, type BuiltInPicture,
+  patchesPerSide, samePlace, SIDE,
 } from '../math/patch-image';
 import { foreground, sharpCanvas } from '../primitives/canvas';
+import { button, h } from '../primitives/controls';
 import { EngineElement } from '../primitives/engine-element';
 import { equation, loadTypesetting } from '../primitives/equation';
 import { Heatmap } from '../primitives/heatmap';
@@ -26,11 +27,9 @@ type PatchSize = (typeof PATCH_SIZES)[number];
 const IMAGE_PX = 7 * SIDE;
 
 const styles = `
-.bar { display: flex; flex-wrap: wrap; gap: 6px 16px; align-items: center; margin: 0 0 8px; font-size: 14px; }
-.group { display: inline-flex; gap: 4px; align-items: center; }
-.group > span { color: var(--muted); margin-right: 2px; }
-.bar button { padding: 2px 9px; }
 .stage { display: flex; gap: 4px 20px; align-items: flex-start; margin-bottom: 4px; }
+/* a phone: the embedding under the image, not cut off beside it */
+@media (max-width: 799px) { .stage { flex-wrap: wrap; } }
 .image { margin: 0; flex: none; width: ${IMAGE_PX}px; }
 .image canvas { display: block; touch-action: none; cursor: crosshair; }
 .image p { margin: 3px 0 0; font-size: 13px; line-height: 1.4; font-variant-numeric: tabular-nums; min-height: 2.8em; }
@@ -42,7 +41,6 @@ const styles = `
 .attention { display: flex; gap: 4px 20px; align-items: flex-start; }
 .caption { flex: 1 1 16em; margin: 16px 0 0; font-size: 13.5px; line-height: 1.45; color: var(--muted); max-width: 36em; }
 .caption .eq { font-size: 15px; color: var(--fg); white-space: nowrap; }
-[hidden] { display: none !important; }
 `;
 
 /** E's seed: the same embedding for every picture */
@@ -55,7 +53,6 @@ const CLICK_SLOP = 4;
 const TINT = [255, 128, 0] as const;
 const TINT_OPACITY = 0.78;
 
-const NAMES: Record<BuiltInPicture, string> = { checkerboard: 'checkerboard', stripes: 'stripes', ring: 'ring', letter: 'letter' };
 const HINTS: Record<Picture, string> = {
   checkerboard: 'a white patch attends to white patches, a black one to black ones.',
   stripes: 'patches cut from the same phase of the stripes attend to each other.',
@@ -67,26 +64,34 @@ const HINTS: Record<Picture, string> = {
 /** d, the width of the embedding: at least 32, and at least P² so that E can keep every pixel */
 const embeddingWidth = (patch: number) => Math.max(32, patch * patch);
 
-/** the identity, d × d, row-major */
-const identity = (d: number) => Array.from({ length: d * d }, (_, i) => (i % (d + 1) === 0 ? 1 : 0));
+type Computed = { patch: number; query: number; weights: MatrixData };
 
-interface Computed {
-  patch: number;
-  query: number;
-  weights: MatrixData;
-}
+/** where patch j is in a grid `side` patches wide */
+const place = (j: number, side: number) => `row ${Math.floor(j / side)}, column ${j % side}`;
 
 export class Patches extends EngineElement {
   static readonly observedAttributes = EngineElement.attributesOf('attn-patches');
   private readonly picture = sharpCanvas('the image');
-  private readonly flattened = new Heatmap({ xLabel: 'pixel', yLabel: 'patch', tint: 'signed', width: 64, height: 150,
-    onClick: ({ row }) => this.change({ query: row }) });
-  private readonly embedded = new Heatmap({ xLabel: 'dimension', yLabel: 'patch', tint: 'signed', width: 112, height: 150,
-    onClick: ({ row }) => this.change({ query: row }) });
-  private readonly weights = new Heatmap({ xLabel: 'key patch', yLabel: 'query patch', tint: 'weights', width: 140, height: 140,
-    onClick: ({ row }) => this.change({ query: row }) });
+  /** a click on a row of any of the maps picks that patch */
+  private readonly pickRow = ({ row }: { row: number }) => this.change({ query: row });
+  private readonly flattened = new Heatmap({ xLabel: 'pixel', yLabel: 'patch', tint: 'signed', width: 64, height: 150, onClick: this.pickRow });
+  private readonly embedded = new Heatmap({ xLabel: 'dimension', yLabel: 'patch', tint: 'signed', width: 112, height: 150, onClick: this.pickRow });
+  private readonly weights = new Heatmap({ xLabel: 'key patch', yLabel: 'query patch', tint: 'weights', width: 140, height: 140, onClick: this.pickRow });
   private readonly numbers = new ScreenReaderTable();
-  private view?: ReturnType<Patches['build']>;
+  private readonly pictures = this.bound.choices<Picture>('picture', {
+    choices: PATCH_PICTURES.filter((p) => p !== 'drawn').map((p) => ({ value: p, text: p })), showName: false });
+  // the query keeps its place on the image when the patches change size
+  private readonly sizes = this.bound.choices<PatchSize>('patch', {
+    choices: PATCH_SIZES.map((p) => ({ value: p, text: p, label: `${p} × ${p} patches` })),
+    also: (p) => {
+      const { patch, query } = this.settings();
+      return { query: samePlace(query, patch, Number(p)) };
+    } });
+  private readonly formula = h('div', 'formula');
+  private readonly caption = h('p', 'caption');
+  private readonly titles = { flattened: h('h4'), embedded: h('h4'), weights: h('h4') };
+  private readonly queryLine = h('p');
+  private readonly announce = h('span', { className: 'sr-only', attrs: { 'aria-live': 'polite' } });
   /** the image shown (0 black … 1 white) and what was computed for it */
   private image: Float32Array = new Float32Array(SIDE * SIDE);
   private computed?: Computed;
@@ -97,51 +102,57 @@ export class Patches extends EngineElement {
     super(styles, HINTS.ring);
   }
 
+  /** the patch side P, and the query patch (the last patch when the setting is past it) */
+  private settings(): { patch: number; query: number } {
+    const patch = Number(this.value<PatchSize>('patch'));
+    return { patch, query: Math.min(this.value<number>('query'), patchesPerSide(patch) ** 2 - 1) };
+  }
+
   protected async render(engine: RemoteEngine): Promise<void> {
     const picture = this.value<Picture>('picture');
-    const patch = Number(this.value<PatchSize>('patch'));
+    const { patch, query } = this.settings();
     const side = patchesPerSide(patch);
     const n = side * side;
-    const query = Math.min(this.value<number>('query'), n - 1);
     const d = embeddingWidth(patch);
     this.setHint(HINTS[picture]);
     await loadTypesetting();
-    const view = (this.view ??= this.build());
-    if (!view.root.isConnected) this.body.replaceChildren(view.root);
-    for (const [p, button] of view.pictureButtons) button.setAttribute('aria-pressed', String(p === picture));
-    for (const [p, button] of view.patchButtons) button.setAttribute('aria-pressed', String(Number(p) === patch));
+    // the caption is typeset: written once the typesetting is there (the layout comes before)
+    if (!this.caption.hasChildNodes()) this.caption.append(
+      'One attention head over the patches, with sinusoidal positions added, ', equation('X = x_{\\text{patch}} + PE'),
+      ', and the identity for its projections, ', equation('W_Q = W_K = W_V = I'),
+      '. No vision model is trained here, so the weights ', equation('\\mathrm{softmax}(XX^\\top/\\sqrt{d})'),
+      ' only say how alike two patches are: the same pixels (and nearby places) score high. A trained ViT learns ',
+      equation('W_Q'), ' and ', equation('W_K'), ' that look for what matters instead: edges, parts, the object.');
+    this.pictures.set(picture);
+    this.sizes.set(this.value<PatchSize>('patch'));
 
-    const image = picture === 'drawn' ? decodePixels(this.value<string>('pixels')) : builtInPicture(picture);
-    this.image = image;
+    this.image = picture === 'drawn' ? decodePixels(this.value<string>('pixels')) : builtInPicture(picture);
     const [{ patches, embedded }, table] = await Promise.all([
-      engine.patchEmbedding({ image: centredPixels(image), height: SIDE, width: SIDE, patch, d, seed: SEED }),
+      engine.patchEmbedding({ image: centredPixels(this.image), height: SIDE, width: SIDE, patch, d, seed: SEED }),
       engine.positionalTable({ kind: 'sinusoidal', n, d }),
     ]);
     const x = embedded.data.map((v, i) => v + table.data[i]!);
     const I = identity(d);
-    const result = await engine.attention({ x, n, d, wQ: I, wK: I, wV: I, dK: d, dV: d, trace: ['weights'] });
-    const weights = result.heads[0]!.weights!;
+    const weights = (await engine.attention({ x, n, d, wQ: I, wK: I, wV: I, dK: d, dV: d, trace: ['weights'] })).heads[0]!.weights!;
     this.computed = { patch, query, weights };
 
-    view.formula.replaceChildren(equation(
+    this.formula.replaceChildren(equation(
       `x_{\\text{patch}} = \\mathrm{Flatten}(\\text{patch})\\,E,\\quad E \\in \\mathbb{R}^{${patch * patch} \\times ${d}},\\; E_{ij} \\sim \\mathcal{N}(0,\\, 1/${patch * patch})`));
-    view.flatTitle.textContent = `patches flattened: ${n} × ${patch * patch}`;
-    view.embeddedTitle.textContent = `embedded x_patch: ${n} × ${d}`;
-    view.weightsTitle.textContent = `attention weights: ${n} × ${n}`;
-    this.flattened.draw(patches);
-    this.embedded.draw(embedded);
-    this.weights.draw(weights);
-    for (const map of [this.flattened, this.embedded]) map.setHighlight({ row: query });
-    this.weights.setHighlight({ row: query });
-    const row = Array.from(weights.data.subarray(query * n, (query + 1) * n));
+    this.titles.flattened.textContent = `patches flattened: ${n} × ${patch * patch}`;
+    this.titles.embedded.textContent = `embedded x_patch: ${n} × ${d}`;
+    this.titles.weights.textContent = `attention weights: ${n} × ${n}`;
+    for (const [map, matrix] of [[this.flattened, patches], [this.embedded, embedded], [this.weights, weights]] as const) {
+      map.draw(matrix);
+      map.setHighlight({ row: query });
+    }
+    const queryRow = row(weights, query);
     this.numbers.fill({
-      caption: `the weights of query patch ${query} (row ${Math.floor(query / side)}, column ${query % side}) on every patch`,
-      head: ['patch', 'row', 'column', 'weight'],
-      rows: row.map((w, j) => [String(j), Math.floor(j / side), j % side, w] as [string, ...number[]]),
+      caption: `the weights of query patch ${query} (${place(query, side)}) on every patch`, head: ['patch', 'row', 'column', 'weight'],
+      rows: queryRow.map((w, j) => [String(j), Math.floor(j / side), j % side, w] as [string, ...number[]]),
       format: (v, column) => (column < 2 ? String(v) : formatNumber(v, 5)),
     });
-    this.describeQuery(query, side, row);
-    view.announce.textContent = view.queryLine.textContent;
+    this.describeQuery(query, side, queryRow);
+    this.announce.textContent = this.queryLine.textContent;
     this.picture.canvas.setAttribute('aria-label', `the ${picture === 'drawn' ? 'drawn image' : picture}, cut into ${side} × ${side} patches of ${patch} × ${patch} pixels; ` +
       `query patch ${query} is outlined and the patches it attends to are tinted orange. Arrow keys move the query.`);
     this.drawImage();
@@ -150,7 +161,7 @@ export class Patches extends EngineElement {
   /** the caption under the image: where the query is and where it looks most */
   private describeQuery(query: number, side: number, row: number[]): void {
     const best = row.map((w, j) => [w, j] as const).filter(([, j]) => j !== query).sort((a, b) => b[0] - a[0]).slice(0, 2);
-    this.view!.queryLine.textContent = `query ${query} (row ${Math.floor(query / side)}, column ${query % side}): itself ${formatNumber(row[query]!, 3)}, ` +
+    this.queryLine.textContent = `query ${query} (${place(query, side)}): itself ${formatNumber(row[query]!, 3)}, ` +
       `then ${best.map(([w, j]) => `${j} (${formatNumber(w, 3)})`).join(', ')}`;
   }
 
@@ -159,7 +170,7 @@ export class Patches extends EngineElement {
   private drawImage(): void {
     const image = this.press?.drawing ? this.press.work : this.image;
     const computed = this.press?.drawing ? undefined : this.computed;
-    const patch = computed?.patch ?? Number(this.value<PatchSize>('patch'));
+    const patch = computed?.patch ?? this.settings().patch;
     this.picture.draw(IMAGE_PX, IMAGE_PX, (g, width) => {
       const px = width / SIDE;
       const grey = new ImageData(SIDE, SIDE);
@@ -167,9 +178,7 @@ export class Patches extends EngineElement {
         const v = Math.round(255 * Math.min(1, Math.max(0, image[k]!)));
         grey.data.set([v, v, v, 255], 4 * k);
       }
-      const cells = document.createElement('canvas');
-      cells.width = SIDE;
-      cells.height = SIDE;
+      const cells = h('canvas', { width: SIDE, height: SIDE });
       cells.getContext('2d')!.putImageData(grey, 0, 0);
       g.imageSmoothingEnabled = false;
       g.drawImage(cells, 0, 0, width, width);
@@ -177,13 +186,12 @@ export class Patches extends EngineElement {
       const cell = patch * px;
       if (computed) {
         const { weights, query } = computed;
-        const n = side * side;
-        const row = weights.data.subarray(query * n, (query + 1) * n);
+        const shares = row(weights, query);
         // relative to the largest weight on another patch: the query's weight on itself is often
         // the largest by far, and would leave every other tint too faint to see
-        const top = Math.max(...row.filter((_, j) => j !== query)) || 1;
-        for (let j = 0; j < n; j++) {
-          g.fillStyle = `rgb(${TINT.join(' ')} / ${(TINT_OPACITY * Math.min(1, row[j]! / top)).toFixed(3)})`;
+        const top = Math.max(...shares.filter((_, j) => j !== query)) || 1;
+        for (const [j, w] of shares.entries()) {
+          g.fillStyle = `rgb(${TINT.join(' ')} / ${(TINT_OPACITY * Math.min(1, w / top)).toFixed(3)})`;
           g.fillRect((j % side) * cell, Math.floor(j / side) * cell, cell, cell);
         }
       }
@@ -192,10 +200,8 @@ export class Patches extends EngineElement {
       g.beginPath();
       for (let k = 1; k < side; k++) {
         const at = Math.round(k * cell) + 0.5;
-        g.moveTo(at, 0);
-        g.lineTo(at, width);
-        g.moveTo(0, at);
-        g.lineTo(width, at);
+        g.moveTo(at, 0); g.lineTo(at, width);
+        g.moveTo(0, at); g.lineTo(width, at);
       }
       g.stroke();
       if (computed) {
@@ -266,8 +272,7 @@ export class Patches extends EngineElement {
       this.drawImage();
       return;
     }
-    const patch = Number(this.value<PatchSize>('patch'));
-    const picked = patchAt(press.start.x, press.start.y, patch);
+    const picked = patchAt(press.start.x, press.start.y, this.settings().patch);
     if (picked !== undefined) this.change({ query: picked });
   }
 
@@ -280,23 +285,20 @@ export class Patches extends EngineElement {
   /** hovering the image names the patch under the pointer and the query's weight on it */
   private hoverPatch(e: PointerEvent | undefined): void {
     const computed = this.computed;
-    if (!computed || !this.view) return;
+    if (!computed) return;
     const side = patchesPerSide(computed.patch);
-    const n = side * side;
     const point = e && this.pixelAt(e);
     const j = point && patchAt(point.x, point.y, computed.patch);
-    const row = Array.from(computed.weights.data.subarray(computed.query * n, (computed.query + 1) * n));
+    const queryRow = row(computed.weights, computed.query);
     if (j === undefined) {
-      this.describeQuery(computed.query, side, row);
+      this.describeQuery(computed.query, side, queryRow);
       return;
     }
-    this.view.queryLine.textContent = `patch ${j} (row ${Math.floor(j / side)}, column ${j % side}): query ${computed.query} gives it ${formatNumber(row[j]!, 4)}`;
+    this.queryLine.textContent = `patch ${j} (${place(j, side)}): query ${computed.query} gives it ${formatNumber(queryRow[j]!, 4)}`;
   }
 
   private onKey(e: KeyboardEvent): void {
-    const patch = Number(this.value<PatchSize>('patch'));
-    const side = patchesPerSide(patch);
-    const query = Math.min(this.value<number>('query'), side * side - 1);
+    const { patch, query } = this.settings();
     const next = movePatch(query, e.key, patch);
     if (next === undefined || e.altKey || e.ctrlKey || e.metaKey) return;
     // the arrows move the query here, not the slides
@@ -305,53 +307,10 @@ export class Patches extends EngineElement {
     if (next !== query) this.change({ query: next });
   }
 
-  private build() {
-    const root = document.createElement('div');
-    const bar = document.createElement('div');
-    bar.className = 'bar';
-    const group = (label: string, control: string) => {
-      const g = document.createElement('div');
-      g.className = 'group';
-      g.setAttribute('role', 'group');
-      g.setAttribute('aria-label', label);
-      g.dataset.control = control;
-      return g;
-    };
-    const button = (text: string, onClick: () => void) => {
-      const b = document.createElement('button');
-      b.textContent = text;
-      b.addEventListener('click', onClick);
-      return b;
-    };
-    const pictures = group('picture', 'picture');
-    const pictureButtons = new Map<Picture, HTMLButtonElement>();
-    for (const p of PATCH_PICTURES) {
-      if (p === 'drawn') continue;
-      const b = button(NAMES[p], () => this.change({ picture: p }));
-      pictureButtons.set(p, b);
-      pictures.append(b);
-    }
-    const sizes = group('patch size P', 'patch');
-    sizes.append(Object.assign(document.createElement('span'), { textContent: 'P =' }));
-    const patchButtons = new Map<PatchSize, HTMLButtonElement>();
-    for (const p of PATCH_SIZES) {
-      const b = button(p, () => {
-        const from = Number(this.value<PatchSize>('patch'));
-        const query = Math.min(this.value<number>('query'), patchesPerSide(from) ** 2 - 1);
-        this.change({ patch: p, query: samePlace(query, from, Number(p)) });
-      });
-      b.setAttribute('aria-label', `${p} × ${p} patches`);
-      patchButtons.set(p, b);
-      sizes.append(b);
-    }
-    const edits = group('drawing', 'pixels');
+  protected override layout(): HTMLElement {
     const redraw = (image: Float32Array) => this.change({ picture: 'drawn', pixels: encodePixels(image) });
-    edits.append(
-      button('clear', () => redraw(new Float32Array(SIDE * SIDE))),
-      button('invert', () => redraw(invertImage(this.image))),
-    );
-    bar.append(pictures, sizes, edits);
-
+    const drawing = h('div', { className: 'group', attrs: { role: 'group', 'aria-label': 'drawing' }, data: { control: 'pixels' } },
+      button('clear', () => redraw(new Float32Array(SIDE * SIDE))), button('invert', () => redraw(invertImage(this.image))));
     const canvas = this.picture.canvas;
     canvas.tabIndex = 0;
     canvas.addEventListener('pointerdown', (e) => this.onPointerDown(e));
@@ -360,54 +319,15 @@ export class Patches extends EngineElement {
     canvas.addEventListener('pointercancel', (e) => this.onPointerCancel(e));
     canvas.addEventListener('pointerleave', () => this.hoverPatch(undefined));
     canvas.addEventListener('keydown', (e) => this.onKey(e));
-    const imageFigure = document.createElement('figure');
-    imageFigure.className = 'image';
-    // the query and where it looks, under the image (or the patch under the pointer); a screen
-    // reader hears of a new query only, not of every patch the pointer passes
-    const queryLine = document.createElement('p');
-    const announce = document.createElement('span');
-    announce.className = 'sr-only';
-    announce.setAttribute('aria-live', 'polite');
-    imageFigure.append(canvas, queryLine, announce, this.numbers.element);
-
-    const figure = (map: Heatmap, parent: HTMLElement) => {
-      const f = document.createElement('div');
-      const title = document.createElement('h4');
-      f.append(title, map.element);
-      parent.append(f);
-      return title;
-    };
-    const embedding = document.createElement('div');
-    const formula = document.createElement('div');
-    formula.className = 'formula';
-    const maps = document.createElement('div');
-    maps.className = 'maps';
-    const flatTitle = figure(this.flattened, maps);
-    const embeddedTitle = figure(this.embedded, maps);
-    embedding.append(formula, maps);
-
-    const attention = document.createElement('div');
-    attention.className = 'attention maps';
-    const weightsTitle = figure(this.weights, attention);
-    const caption = document.createElement('p');
-    caption.className = 'caption';
-    caption.append(
-      'One attention head over the patches, with sinusoidal positions added, ',
-      equation('X = x_{\\text{patch}} + PE'),
-      ', and the identity for its projections, ',
-      equation('W_Q = W_K = W_V = I'),
-      '. No vision model is trained here, so the weights ',
-      equation('\\mathrm{softmax}(XX^\\top/\\sqrt{d})'),
-      ' only say how alike two patches are: the same pixels (and nearby places) score high. A trained ViT learns ',
-      equation('W_Q'), ' and ', equation('W_K'), ' that look for what matters instead: edges, parts, the object.',
-    );
-    attention.append(caption);
-
-    const stage = document.createElement('div');
-    stage.className = 'stage';
-    stage.append(imageFigure, embedding);
-    root.append(bar, stage, attention);
-    return { root, pictureButtons, patchButtons, formula, flatTitle, embeddedTitle, weightsTitle, queryLine, announce };
+    const figure = (title: HTMLElement, map: Heatmap) => h('div', {}, title, map.element);
+    return h('div', {},
+      h('div', 'toolbar', this.pictures.element, this.sizes.element, drawing),
+      h('div', 'stage',
+        // the query and where it looks, under the image (or the patch under the pointer); a screen
+        // reader hears of a new query only, not of every patch the pointer passes
+        h('figure', 'image', canvas, this.queryLine, this.announce, this.numbers.element),
+        h('div', {}, this.formula, h('div', 'maps', figure(this.titles.flattened, this.flattened), figure(this.titles.embedded, this.embedded)))),
+      h('div', 'attention maps', figure(this.titles.weights, this.weights), this.caption));
   }
 }
 

@@ -6,21 +6,19 @@
 // Settings: sentence, shuffle (the shuffle's seed; 0 = the sentence's order), positions (none | sinusoidal).
 import type { RemoteEngine, RemoteModel } from '../app/engine';
 import { readSentence } from '../app/coreference-reading';
-import { PERMUTATION_POSITIONS } from '../app/state';
+import { limitsOf, PERMUTATION_POSITIONS } from '../app/state';
 import { formatSignificant } from '../math/format';
-import { maxAbsFinite, type MatrixData } from '../math/matrix';
+import { identity, maxAbsFinite, type MatrixData } from '../math/matrix';
 import { seededPermutation, unshuffleRows } from '../math/permutation';
-import { shortLabel } from '../math/text';
+import { shortLabel, wellFormed } from '../math/text';
+import { button, h } from '../primitives/controls';
 import { EngineElement } from '../primitives/engine-element';
 import { Heatmap } from '../primitives/heatmap';
-import { sentenceInput } from '../primitives/sentence-input';
 
 type Positions = (typeof PERMUTATION_POSITIONS)[number];
 
 const styles = `
-.bar { display: flex; gap: 8px 14px; align-items: center; flex-wrap: wrap; margin-bottom: 6px; font-size: 14px; }
-.bar input[type="text"] { width: 24em; }
-.group { display: inline-flex; gap: 4px; }
+.toolbar input[type="text"] { width: 24em; }
 .orders { margin: 4px 0 8px; font-size: 14px; display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 2px 10px; }
 .orders dt { color: var(--muted); }
 .orders dd { margin: 0; overflow-wrap: anywhere; }
@@ -29,7 +27,6 @@ const styles = `
 .verdict { margin: 6px 0 0; font-size: 15px; font-variant-numeric: tabular-nums; }
 .verdict strong { color: var(--good); }
 .verdict.differs strong { color: var(--bad); }
-[hidden] { display: none !important; }
 `;
 
 const WORDS = 'embed.tokens';
@@ -40,9 +37,6 @@ const BUTTONS: Record<Positions, string> = { none: 'no positions', sinusoidal: '
 
 /** one word's output vector per row; the legend on the last of the three */
 const outputMap = (legend: boolean) => new Heatmap({ xLabel: 'dimension', yLabel: 'word', tint: 'signed', width: 140, height: 170, legend });
-
-/** the identity, d × d, row-major */
-const identity = (d: number) => Array.from({ length: d * d }, (_, i) => (i % (d + 1) === 0 ? 1 : 0));
 
 /** one head, W_Q = W_K = W_V = I, over the model's vectors of `tokens` (plus the sinusoidal table,
  * position by position, when asked): the rows of softmax(XXᵀ/√d)·X */
@@ -66,22 +60,31 @@ export class Permutation extends EngineElement {
   private readonly original = outputMap(false);
   private readonly restored = outputMap(false);
   private readonly difference = outputMap(true);
-  private view?: ReturnType<Permutation['build']>;
+  // a sentence is taken on Enter or on leaving the field, with lone surrogates replaced
+  private readonly sentence = this.bound.text('sentence', { commit: 'change', also: (text) => ({ sentence: wellFormed(text) }) });
+  private readonly shuffle = button('shuffle again', () => {
+    const next = (this.value<number>('shuffle') % limitsOf(this.localName, 'shuffle').max) + 1;
+    this.change({ shuffle: next });
+  }, { data: { control: 'shuffle' } });
+  private readonly positions = this.bound.choices<Positions>('positions', { text: (p) => BUTTONS[p], showName: false });
+  private readonly originalOrder = h('dd');
+  private readonly shuffledOrder = h('dd');
+  private readonly verdict = h('p', { className: 'verdict', attrs: { 'aria-live': 'polite' } });
+  private readonly results = h('div');
 
   constructor() {
-    super(styles, 'without positions the shuffled sentence gives the same rows, only moved: the difference is zero; add positions and it is not.');
+    super(styles, 'without positions the shuffled sentence gives the same rows, only moved: the difference is zero; add positions and it is not.',
+      { models: ['coreference'] });
   }
 
   protected async render(engine: RemoteEngine): Promise<void> {
     const text = this.value<string>('sentence');
     const seed = this.value<number>('shuffle');
     const positions = this.value<Positions>('positions');
-    // the controls first: a sentence the widget refuses can be corrected in place
-    const view = (this.view ??= this.build());
-    if (!view.root.isConnected) this.body.replaceChildren(view.root);
-    view.input.value = text;
-    for (const [p, button] of view.positionButtons) button.setAttribute('aria-pressed', String(p === positions));
-    view.results.hidden = true;
+    // the controls stay: a sentence the widget refuses can be corrected in place
+    this.sentence.set(text);
+    this.positions.set(positions);
+    this.results.hidden = true;
     const reading = await readSentence(engine, text);
     const tokens = Array.from(reading.tokens);
     if (tokens.length < 2) throw new Error('Type at least two words to shuffle.');
@@ -93,84 +96,31 @@ export class Permutation extends EngineElement {
     const putBack = unshuffleRows(shuffled, order);
     const difference: MatrixData = { ...outputs, data: outputs.data.map((v, i) => putBack.data[i]! - v) };
 
-    view.results.hidden = false;
+    this.results.hidden = false;
     const words = reading.labels.slice(0, tokens.length);
-    view.originalOrder.textContent = words.join(' ');
-    view.shuffledOrder.textContent = order.map((i) => words[i]).join(' ');
+    this.originalOrder.textContent = words.join(' ');
+    this.shuffledOrder.textContent = order.map((i) => words[i]).join(' ');
     const labels = words.map((w) => shortLabel(w, LABEL_CHARS));
-    this.original.configure({ rowLabels: labels });
-    this.restored.configure({ rowLabels: labels });
-    this.difference.configure({ rowLabels: labels });
-    this.original.draw(outputs);
-    this.restored.draw(putBack);
-    this.difference.draw(difference);
+    for (const [map, matrix] of [[this.original, outputs], [this.restored, putBack], [this.difference, difference]] as const) {
+      map.configure({ rowLabels: labels });
+      map.draw(matrix);
+    }
     const largest = maxAbsFinite(difference);
     const equal = largest < EQUAL;
-    view.verdict.classList.toggle('differs', !equal);
-    view.verdict.replaceChildren(
-      'largest |difference| = ',
-      Object.assign(document.createElement('strong'), { textContent: formatSignificant(largest, 2) }),
+    this.verdict.classList.toggle('differs', !equal);
+    this.verdict.replaceChildren('largest |difference| = ', h('strong', { textContent: formatSignificant(largest, 2) }),
       equal ? ' — the same rows, only moved: attention alone cannot see the order.'
         : ' — with positions, the shuffled words give other outputs: the order is seen.',
     );
   }
 
-  private build() {
-    const root = document.createElement('div');
-    const bar = document.createElement('div');
-    bar.className = 'bar';
-    const { label, input } = sentenceInput((sentence) => this.change({ sentence }));
-    label.dataset.control = 'sentence';
-    const shuffle = document.createElement('button');
-    shuffle.textContent = 'shuffle again';
-    shuffle.dataset.control = 'shuffle';
-    shuffle.addEventListener('click', () => this.change({ shuffle: (this.value<number>('shuffle') % 999) + 1 }));
-    const group = document.createElement('div');
-    group.className = 'group';
-    group.setAttribute('role', 'group');
-    group.setAttribute('aria-label', 'positions');
-    group.dataset.control = 'positions';
-    const positionButtons = new Map<Positions, HTMLButtonElement>();
-    for (const p of PERMUTATION_POSITIONS) {
-      const b = document.createElement('button');
-      b.textContent = BUTTONS[p];
-      b.addEventListener('click', () => this.change({ positions: p }));
-      positionButtons.set(p, b);
-      group.append(b);
-    }
-    bar.append(label, shuffle, group);
-
-    const orders = document.createElement('dl');
-    orders.className = 'orders';
-    const line = (name: string) => {
-      const dt = document.createElement('dt');
-      dt.textContent = name;
-      const dd = document.createElement('dd');
-      orders.append(dt, dd);
-      return dd;
-    };
-    const originalOrder = line('sentence X');
-    const shuffledOrder = line('shuffled PX');
-
-    const maps = document.createElement('div');
-    maps.className = 'maps';
-    const figure = (title: string, map: Heatmap) => {
-      const f = document.createElement('div');
-      const h = document.createElement('h4');
-      h.textContent = title;
-      f.append(h, map.element);
-      maps.append(f);
-    };
-    figure('Attn(X)', this.original);
-    figure('Attn(PX), rows put back', this.restored);
-    figure('difference', this.difference);
-    const verdict = document.createElement('p');
-    verdict.className = 'verdict';
-    verdict.setAttribute('aria-live', 'polite');
-    const results = document.createElement('div');
-    results.append(orders, maps, verdict);
-    root.append(bar, results);
-    return { root, input, positionButtons, results, originalOrder, shuffledOrder, verdict };
+  protected override layout(): HTMLElement {
+    const figure = (title: string, map: Heatmap) => h('div', {}, h('h4', { textContent: title }), map.element);
+    this.results.append(
+      h('dl', 'orders', h('dt', { textContent: 'sentence X' }), this.originalOrder, h('dt', { textContent: 'shuffled PX' }), this.shuffledOrder),
+      h('div', 'maps', figure('Attn(X)', this.original), figure('Attn(PX), rows put back', this.restored), figure('difference', this.difference)),
+      this.verdict);
+    return h('div', {}, h('div', 'toolbar', this.sentence.element, this.shuffle, this.positions.element), this.results);
   }
 }
 

@@ -4,22 +4,19 @@
 // and with the bias). Attributes: kind (sinusoidal | learned | rope | alibi), n, d (even), base, head.
 import type { RemoteEngine } from '../app/engine';
 import type { MatrixData } from '../engine/index';
-import { limitsOf, POSITIONAL_KINDS, type PositionalKind } from '../app/state';
+import type { PositionalKind } from '../app/state';
 import { formatNumber } from '../math/format';
+import { h } from '../primitives/controls';
 import { EngineElement } from '../primitives/engine-element';
 import { equation, loadTypesetting } from '../primitives/equation';
 import { Heatmap } from '../primitives/heatmap';
-import { slider } from '../primitives/slider';
 
 const styles = `
-.kinds { display: inline-flex; gap: 4px; margin: 8px 0 4px; }
-.controls { display: flex; flex-wrap: wrap; gap: 18px; margin: 8px 0 12px; }
-.plots { display: flex; flex-wrap: wrap; gap: 24px; }
+.plots { display: flex; flex-wrap: wrap; gap: 24px; margin-top: 4px; }
 .plots h4 { margin: 0 0 4px; font-size: 14px; font-weight: 600; }
 .note { max-width: 760px; }
-.formula { min-height: 28px; }
-[hidden] { display: none !important; }
-output { min-width: 4em; font-variant-numeric: tabular-nums; }
+.formula { min-height: 28px; margin-bottom: 8px; }
+output { min-width: 4em; }
 `;
 
 const HINTS: Record<PositionalKind, string> = {
@@ -31,7 +28,10 @@ const HINTS: Record<PositionalKind, string> = {
 
 const NAMES: Record<PositionalKind, string> = { sinusoidal: 'Sinusoidal', learned: 'Learned', rope: 'RoPE', alibi: 'ALiBi' };
 
-type Control = { element: HTMLElement; set(value: number): void };
+/** the pictures: a scheme's table and its similarity, or ALiBi's bias and one head without and with it */
+const PICTURES = ['table', 'similarity', 'bias', 'plain', 'biased'] as const;
+type Picture = (typeof PICTURES)[number];
+const pictures = <T>(make: (p: Picture) => T) => Object.fromEntries(PICTURES.map((p) => [p, make(p)])) as Record<Picture, T>;
 
 /** the ALiBi picture's attention: 8 heads over a seeded N(0, 1) input of width 64 */
 const ALIBI_HEADS = 8;
@@ -54,12 +54,22 @@ async function seededHeads(engine: RemoteEngine, n: number, alibi: boolean): Pro
 
 export class PositionalEncoding extends EngineElement {
   static readonly observedAttributes = EngineElement.attributesOf('attn-positional-encoding');
-  private readonly table = new Heatmap({ xLabel: 'dimension', yLabel: 'position', tint: 'signed', width: 220, height: 220 });
-  private readonly similarity = new Heatmap({ xLabel: 'position', yLabel: 'position', tint: 'signed', width: 190, height: 190 });
-  private readonly bias = new Heatmap({ xLabel: 'key position', yLabel: 'query position', tint: 'signed', width: 180, height: 180 });
-  private readonly plain = new Heatmap({ xLabel: 'key position', yLabel: 'query position', tint: 'weights', width: 150, height: 150, legend: false });
-  private readonly biased = new Heatmap({ xLabel: 'key position', yLabel: 'query position', tint: 'weights', width: 150, height: 150, legend: false });
-  private view?: ReturnType<PositionalEncoding['build']>;
+  private readonly maps: Record<Picture, Heatmap> = {
+    table: new Heatmap({ xLabel: 'dimension', yLabel: 'position', tint: 'signed', width: 220, height: 220 }),
+    similarity: new Heatmap({ xLabel: 'position', yLabel: 'position', tint: 'signed', width: 190, height: 190 }),
+    bias: new Heatmap({ xLabel: 'key position', yLabel: 'query position', tint: 'signed', width: 180, height: 180 }),
+    plain: new Heatmap({ xLabel: 'key position', yLabel: 'query position', tint: 'weights', width: 150, height: 150, legend: false }),
+    biased: new Heatmap({ xLabel: 'key position', yLabel: 'query position', tint: 'weights', width: 150, height: 150, legend: false }),
+  };
+  private readonly titles = pictures(() => h('h4'));
+  private readonly figures = pictures((p) => h('div', {}, this.titles[p], this.maps[p].element));
+  private readonly kind = this.bound.choices<PositionalKind>('kind', { text: (kind) => NAMES[kind] });
+  private readonly sliders = {
+    n: this.bound.slider('n'), d: this.bound.slider('d'), base: this.bound.slider('base', { scale: 'log10' }),
+    head: this.bound.slider('head', { format: (head) => String(head + 1) }),
+  };
+  private readonly formula = h('div', 'formula');
+  private readonly note = h('p', 'muted note');
 
   constructor() {
     super(styles, HINTS.sinusoidal);
@@ -67,43 +77,30 @@ export class PositionalEncoding extends EngineElement {
 
   protected async render(engine: RemoteEngine): Promise<void> {
     const kind = this.value<PositionalKind>('kind');
-    const n = this.value<number>('n');
-    const d = this.value<number>('d');
-    const base = this.value<number>('base');
-    const head = this.value<number>('head');
+    const [n, d, base, head] = (['n', 'd', 'base', 'head'] as const).map((name) => this.value<number>(name));
     this.setHint(HINTS[kind]);
     await loadTypesetting();
-    const view = (this.view ??= this.build());
-    if (!view.root.isConnected) this.body.replaceChildren(view.root);
-    view.sliders.n.set(n);
-    view.sliders.d.set(d);
-    view.sliders.base.set(Math.round(Math.log10(base)));
-    view.sliders.head.set(head);
-    for (const [k, button] of view.kindButtons) button.setAttribute('aria-pressed', String(k === kind));
+    this.kind.set(kind);
+    for (const [name, slider] of Object.entries(this.sliders)) slider.set(this.value<number>(name));
     const alibi = kind === 'alibi';
-    view.sliders.d.element.hidden = alibi;
-    view.sliders.base.element.hidden = alibi || kind === 'learned';
-    view.sliders.head.element.hidden = !alibi;
-    view.tableFigure.hidden = alibi;
-    view.similarityFigure.hidden = alibi;
-    view.biasFigure.hidden = !alibi;
-    view.plainFigure.hidden = !alibi;
-    view.biasedFigure.hidden = !alibi;
+    this.sliders.d.element.hidden = alibi;
+    this.sliders.base.element.hidden = alibi || kind === 'learned';
+    this.sliders.head.element.hidden = !alibi;
+    for (const p of PICTURES) this.figures[p].hidden = (p === 'table' || p === 'similarity') === alibi;
 
     if (alibi) {
       const [slopes, bias, plain, biased] = await Promise.all([engine.alibiSlopes({ heads: ALIBI_HEADS }),
         engine.alibiBias({ heads: ALIBI_HEADS, head, n }), seededHeads(engine, n, false), seededHeads(engine, n, true)]);
-      const slope = slopes[head];
-      view.equation.replaceChildren(equation(`\\mathrm{softmax}\\big(QK^\\top/\\sqrt{d_k} - m\\,|i - j|\\big),\\quad \\text{head ${head + 1} of 8: } m = ${formatNumber(slope, 5)}`));
-      view.note.textContent = 'No vector is added to the tokens: each head subtracts a penalty that grows with distance. ' +
+      this.formula.replaceChildren(equation(`\\mathrm{softmax}\\big(QK^\\top/\\sqrt{d_k} - m\\,|i - j|\\big),\\quad \\text{head ${head + 1} of 8: } m = ${formatNumber(slopes[head]!, 5)}`));
+      this.note.textContent = 'No vector is added to the tokens: each head subtracts a penalty that grows with distance. ' +
         'Steep heads (first) look close by, shallow heads (last) far away; the slopes fall geometrically, 1/2, 1/4, … 1/256. ' +
         'On the right, one layer with seeded weights: the same head without and with its bias.';
-      view.biasTitle.textContent = `bias −m·|i − j| (${n}×${n})`;
-      view.plainTitle.textContent = `head ${head + 1}, no bias`;
-      view.biasedTitle.textContent = `head ${head + 1}, with the bias`;
-      this.bias.draw(bias);
-      this.plain.draw(plain[head]!);
-      this.biased.draw(biased[head]!);
+      this.titles.bias.textContent = `bias −m·|i − j| (${n}×${n})`;
+      this.titles.plain.textContent = `head ${head + 1}, no bias`;
+      this.titles.biased.textContent = `head ${head + 1}, with the bias`;
+      this.maps.bias.draw(bias);
+      this.maps.plain.draw(plain[head]!);
+      this.maps.biased.draw(biased[head]!);
       return;
     }
     const pe = await engine.positionalTable({ kind, n, d, base, seed: 1 });
@@ -120,61 +117,17 @@ export class PositionalEncoding extends EngineElement {
         'Nothing is added: queries and keys are rotated, so their dot product sees only the offset between positions.'],
     }[kind];
     const [tex, ...texts] = text;
-    view.equation.replaceChildren(equation(tex));
-    [view.tableTitle.textContent, view.similarityTitle.textContent, view.note.textContent] = texts;
-    this.table.draw(pe);
-    this.similarity.draw(similarity);
+    this.formula.replaceChildren(equation(tex));
+    [this.titles.table.textContent, this.titles.similarity.textContent, this.note.textContent] = texts;
+    this.maps.table.draw(pe);
+    this.maps.similarity.draw(similarity);
   }
 
-  private build() {
-    const root = document.createElement('div');
-    const set = (name: string) => (value: number | string) => this.change({ [name]: value });
-    const kinds = document.createElement('div');
-    kinds.className = 'kinds';
-    kinds.setAttribute('role', 'group');
-    kinds.dataset.control = 'kind';
-    kinds.setAttribute('aria-label', 'positional scheme');
-    const kindButtons = new Map<PositionalKind, HTMLButtonElement>();
-    for (const kind of POSITIONAL_KINDS) {
-      const b = document.createElement('button');
-      b.textContent = NAMES[kind];
-      b.addEventListener('click', () => set('kind')(kind));
-      kindButtons.set(kind, b);
-      kinds.append(b);
-    }
-    const formula = document.createElement('div');
-    formula.className = 'formula';
-    const controls = document.createElement('div');
-    controls.className = 'controls';
-    const sliders: Record<'n' | 'd' | 'base' | 'head', Control> = {
-      n: slider({ label: 'positions n', ...limitsOf(this.localName, 'n'), value: 32, onInput: set('n') }),
-      d: slider({ label: 'width d', ...limitsOf(this.localName, 'd'), value: 32, onInput: set('d') }),
-      base: slider({ label: 'base', min: 1, max: 5, step: 1, value: 4, format: (e) => String(10 ** e),
-        onInput: (e) => set('base')(10 ** e) }),
-      head: slider({ label: 'head', ...limitsOf(this.localName, 'head'), value: 0, format: (h) => String(h + 1),
-        onInput: set('head') }),
-    };
-    for (const [name, s] of Object.entries(sliders)) s.element.dataset.control = name;
-    controls.append(...Object.values(sliders).map((s) => s.element));
-    const plots = document.createElement('div');
-    plots.className = 'plots';
-    const figure = (map: Heatmap) => {
-      const f = document.createElement('div');
-      const title = document.createElement('h4');
-      f.append(title, map.element);
-      plots.append(f);
-      return [f, title] as const;
-    };
-    const [tableFigure, tableTitle] = figure(this.table);
-    const [similarityFigure, similarityTitle] = figure(this.similarity);
-    const [biasFigure, biasTitle] = figure(this.bias);
-    const [plainFigure, plainTitle] = figure(this.plain);
-    const [biasedFigure, biasedTitle] = figure(this.biased);
-    const note = document.createElement('p');
-    note.className = 'muted note';
-    root.append(kinds, formula, controls, plots, note);
-    return { root, equation: formula, kindButtons, sliders, tableFigure, tableTitle, similarityFigure, similarityTitle,
-      biasFigure, biasTitle, plainFigure, plainTitle, biasedFigure, biasedTitle, note };
+  protected override layout(): HTMLElement {
+    return h('div', {},
+      h('div', 'toolbar', this.kind.element), this.formula,
+      h('div', 'toolbar', ...Object.values(this.sliders).map((s) => s.element)),
+      h('div', 'plots', ...PICTURES.map((p) => this.figures[p])), this.note);
   }
 }
 

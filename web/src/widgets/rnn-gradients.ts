@@ -4,15 +4,13 @@
 // (one step away), and how ‖∂h_t/∂h_1‖ shrinks or grows along the recurrence.
 // Settings: length (T), scale (W_hh = scale · a random orthogonal matrix).
 import type { RemoteEngine } from '../app/engine';
-import { limitsOf } from '../app/state';
 import { formatSignificant } from '../math/format';
+import { h } from '../primitives/controls';
 import { EngineElement } from '../primitives/engine-element';
 import { Plot, SERIES_COLOURS } from '../primitives/plot';
-import { slider } from '../primitives/slider';
 
 const styles = `
-.controls { display: flex; flex-wrap: wrap; gap: 8px 24px; margin: 0 0 10px; }
-.controls output { min-width: 2.6em; }
+.toolbar output { min-width: 2.6em; }
 .steps { display: flex; flex-wrap: wrap; gap: 14px; margin: 0 0 10px; }
 .steps .panel { flex: 1; display: flex; align-items: baseline; gap: 12px; padding: 6px 14px; }
 .steps strong { font-size: 40px; line-height: 1.1; font-variant-numeric: tabular-nums; }
@@ -25,7 +23,11 @@ const styles = `
 export class RnnGradients extends EngineElement {
   static readonly observedAttributes = EngineElement.attributesOf('attn-rnn-gradients');
   private readonly plot = new Plot({ xLabel: 'position t', yLabel: 'norm (log scale)', yLog: true, width: 700, height: 330 });
-  private view?: ReturnType<RnnGradients['build']>;
+  private readonly length = this.bound.slider('length');
+  private readonly scale = this.bound.slider('scale', { format: (value) => value.toFixed(2) });
+  /** the sequential steps of each, as big numbers */
+  private readonly steps = { rnn: h('strong'), attention: h('strong') };
+  private readonly readout = h('p', { className: 'readout', attrs: { 'aria-live': 'polite' } });
 
   constructor() {
     super(styles, 'the RNN’s gradient at t = 1 is many orders of magnitude below t = T; attention’s stays level.');
@@ -34,10 +36,8 @@ export class RnnGradients extends EngineElement {
   protected async render(engine: RemoteEngine): Promise<void> {
     const length = this.value<number>('length');
     const scale = this.value<number>('scale');
-    const view = (this.view ??= this.build());
-    if (!view.root.isConnected) this.body.replaceChildren(view.root);
-    view.length.set(length);
-    view.scale.set(scale);
+    this.length.set(length);
+    this.scale.set(scale);
     const flow = await engine.rnnGradientFlow({ length, recurrentScale: scale, seed: 1 });
     const t = Array.from({ length }, (_, i) => i + 1);
     this.plot.draw([
@@ -45,44 +45,21 @@ export class RnnGradients extends EngineElement {
       { name: 'attention: ‖∂L/∂xₜ‖', x: t, y: flow.attentionGradientNorms, colour: SERIES_COLOURS.blue },
       { name: 'RNN: ‖∂hₜ/∂h₁‖', x: t, y: flow.jacobianNorms, colour: SERIES_COLOURS.green, style: 'dashed' },
     ]);
-    view.rnnSteps.textContent = String(flow.sequentialSteps.rnn);
-    view.attentionSteps.textContent = String(flow.sequentialSteps.attention);
+    for (const kind of ['rnn', 'attention'] as const) this.steps[kind].textContent = String(flow.sequentialSteps[kind]);
     const firstOverLast = (norms: Float32Array) => formatSignificant(norms[0] / norms[length - 1], 2);
-    view.readout.textContent =
+    this.readout.textContent =
       `Gradient reaching x₁ relative to x_T: RNN ${firstOverLast(flow.rnnGradientNorms)}, ` +
       `attention ${firstOverLast(flow.attentionGradientNorms)}. ‖∂h_T/∂h₁‖ = ${formatSignificant(flow.jacobianNorms[length - 1], 2)}.`;
   }
 
-  private build() {
-    const root = document.createElement('div');
-    const controls = document.createElement('div');
-    controls.className = 'controls';
-    const length = slider({ label: 'sequence length T', ...limitsOf(this.localName, 'length'), value: 64,
-      onInput: (value) => this.change({ length: value }) });
-    const scale = slider({ label: 'recurrent scale', ...limitsOf(this.localName, 'scale'), value: 1,
-      format: (value) => value.toFixed(2), onInput: (value) => this.change({ scale: value }) });
-    length.element.dataset.control = 'length';
-    scale.element.dataset.control = 'scale';
-    controls.append(length.element, scale.element);
-    const steps = document.createElement('div');
-    steps.className = 'steps';
-    const tile = (kind: string, text: string) => {
-      const panel = document.createElement('div');
-      panel.className = `panel ${kind}`;
-      const number = document.createElement('strong');
-      const label = document.createElement('span');
-      label.textContent = text;
-      panel.append(number, label);
-      steps.append(panel);
-      return number;
-    };
-    const rnnSteps = tile('rnn', 'sequential steps for the RNN: h₁, then h₂, … then h_T');
-    const attentionSteps = tile('attention', 'step for one attention layer: all positions at once');
-    const readout = document.createElement('p');
-    readout.className = 'readout';
-    readout.setAttribute('aria-live', 'polite');
-    root.append(controls, steps, this.plot.element, readout);
-    return { root, length, scale, rnnSteps, attentionSteps, readout };
+  protected override layout(): HTMLElement {
+    const tile = (kind: 'rnn' | 'attention', text: string) => h('div', `panel ${kind}`, this.steps[kind], h('span', { textContent: text }));
+    return h('div', {},
+      h('div', 'toolbar', this.length.element, this.scale.element),
+      h('div', 'steps',
+        tile('rnn', 'sequential steps for the RNN: h₁, then h₂, … then h_T'),
+        tile('attention', 'step for one attention layer: all positions at once')),
+      this.plot.element, this.readout);
   }
 }
 
