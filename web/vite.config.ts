@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { viteSingleFile } from 'vite-plugin-singlefile';
 import { defineConfig, type Plugin } from 'vitest/config';
-import { SHIPPED_MODELS } from './src/app/shipped-models';
+import { SHIPPED_MODELS } from './src/runtime/shipped-models';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   attributesFor, decodeHash, encodeHash, fieldFor, FIELDS, parseValue, withValue, type Field, type PageState,
-} from '../../web/src/app/state';
+} from '../../web/src/runtime/state';
 
 const field = (element: string, attribute: string): Field => {
   const f = fieldFor(element, attribute);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { FIELDS } from '../../web/src/app/state';
+import { FIELDS } from '../../web/src/runtime/state';
 
 // The table of widget attributes in docs/widgets.md is what a lecturer reads: every setting in the
 // field table must be there, on its element's row.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DECK_EXAMPLE, WRITEUP_EXAMPLE } from '../../web/src/app/seminar';
+import { DECK_EXAMPLE, WRITEUP_EXAMPLE } from '../../web/src/math/seminar';
 import { fromRows, row } from '../../web/src/math/matrix';
 import {
   decodeCustom, encodeCustom, exactDecimals, float32Text, grade, parseEntry, parseInputEntry, provenance, resizeCustom, slips,

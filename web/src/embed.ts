@@ -6,8 +6,8 @@
 import 'katex/dist/katex.min.css';
 import './app/theme.css';
 import { forwardKeysToHost, handFocusBackAfterPointer } from './primitives/keys';
-import { attributesFor, decodeHash, encodeHash, fieldFor, withValue, type PageState, type Value } from './app/state';
-import { loadWidget, WIDGET_TAGS } from './widgets/index';
+import { attributesFor, decodeHash, encodeHash, fieldFor, withValue, type PageState, type Value } from './runtime/state';
+import { loadWidget, WIDGET_TAGS } from './runtime/registry';
 
 const holder = document.querySelector<HTMLElement>('#embed')!;
 document.documentElement.style.cssText = 'background: var(--attn-page); color: var(--attn-fg); font: 16px/1.45 system-ui, sans-serif';

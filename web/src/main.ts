@@ -4,8 +4,8 @@ import 'katex/dist/katex.min.css';
 import './app/theme.css';
 import './app/deck.css';
 import { Deck } from './app/deck';
-import { pageEngine } from './app/engine';
-import { defineWidgets } from './widgets/index';
+import { pageEngine } from './runtime/engine';
+import { defineWidgets } from './runtime/registry';
 
 const root = document.querySelector<HTMLElement>('#deck');
 const stage = document.querySelector<HTMLElement>('#stage');

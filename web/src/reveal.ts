@@ -9,10 +9,10 @@
 //   positions follow the scale by themselves;
 // - `?print-pdf` renders every widget at once (a PDF page per fragment shows that stage).
 // Widgets on slides the deck does not show are not drawn; one engine serves the whole deck.
-import { fieldFor, formatValue, parseValue, type IntField } from './app/state';
-import { revealAllWidgets } from './primitives/engine-element';
+import { fieldFor, formatValue, parseValue, type IntField } from './runtime/state';
+import { revealAllWidgets } from './runtime/engine-element';
 import { handFocusBackAfterPointer, isForwardedKey, replayForwardedKey } from './primitives/keys';
-import { loadWidget, WIDGET_TAGS } from './widgets/index';
+import { loadWidget, WIDGET_TAGS } from './runtime/registry';
 // with the extension: the package's declarations keep these paths, and Node's resolution needs it
 import './widgets/bundle.js';
 

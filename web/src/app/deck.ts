@@ -1,10 +1,10 @@
 // The deck: one slide at a time, scaled to the window, driven by the keyboard (app/navigation.ts)
-// and the URL hash (app/state.ts). Widgets that have steps of their own (fragments) implement
+// and the URL hash (runtime/state.ts). Widgets that have steps of their own (fragments) implement
 // Stepper; → and ← go through a slide's steps before leaving it. Only the shown slide is rendered
 // (deck.css).
 import { keyBelongsToControl } from '../primitives/keys';
 import { KeyMap, slideScale, SLIDE, type Command } from './navigation';
-import { attributesFor, decodeHash, encodeHash, fieldFor, withValue, type PageState, type Value } from './state';
+import { attributesFor, decodeHash, encodeHash, fieldFor, withValue, type PageState, type Value } from '../runtime/state';
 
 /** A widget whose picture advances in steps, like a slide's fragments. */
 export interface Stepper extends Element {

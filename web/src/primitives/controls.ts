@@ -95,6 +95,7 @@ export function choiceSelect<V>({ name, control, choices = [], onChoose }: Choic
   const select = h('select', { attrs: { 'aria-label': name } });
   const element = h('label', { className: 'control', data: { control } }, h('span', { textContent: name }), select);
   let offered: readonly Choice<V>[] = [];
+  let chosen: V | undefined;
   select.addEventListener('change', () => onChoose(offered[select.selectedIndex].value));
   const control_: ChoiceControl<V> = {
     element,
@@ -102,8 +103,10 @@ export function choiceSelect<V>({ name, control, choices = [], onChoose }: Choic
       if (sameChoices(offered, next)) return;
       offered = next;
       select.replaceChildren(...next.map((c) => h('option', { value: String(c.value), textContent: c.text, ...(c.label ? { label: c.label } : {}) })));
+      if (chosen !== undefined) control_.set(chosen);
     },
     set(value) {
+      chosen = value;
       select.selectedIndex = offered.findIndex((c) => c.value === value);
     },
   };

@@ -3,12 +3,12 @@
 // and every arrow carries the shape of the tensor the engine traced there in a real forward pass.
 // Clicking a block goes to the slide that explains it.
 // Settings: family (encoder-decoder | encoder | decoder).
-import { pageModel, type RemoteEngine, type RemoteModel } from '../app/engine';
-import { SEMINAR_SENTENCE } from '../app/state';
+import { pageModel, type RemoteEngine, type RemoteModel } from '../runtime/engine';
+import { SEMINAR_SENTENCE } from '../runtime/registry';
 import type { MatrixData, ModelConfig } from '../engine/index';
 import { architectureStacks, type Block } from '../math/architecture';
 import { h } from '../primitives/controls';
-import { EngineElement } from '../primitives/engine-element';
+import { EngineElement } from '../runtime/engine-element';
 
 const styles = `
 .about { margin: 2px 0 6px; font-size: 14px; }
@@ -46,8 +46,7 @@ const SHIPPED = {
     about: (n: number) => `The shipped sorting model (GPT-like, trained), reading the letters of “attention”: n = ${n} tokens.` },
 } as const;
 
-export class Architecture extends EngineElement {
-  static readonly observedAttributes = EngineElement.attributesOf('attn-architecture');
+export default class Architecture extends EngineElement {
   private readonly runs = new Map<Family, Promise<Run>>();
   private readonly family = this.bound.choices<Family>('family', { text: (family) => NAMES[family], showName: false });
   private readonly about = h('p', 'about muted');
@@ -160,5 +159,3 @@ function el<K extends keyof SVGElementTagNameMap>(
   node.append(...children);
   return node;
 }
-
-customElements.get('attn-architecture') ?? customElements.define('attn-architecture', Architecture);

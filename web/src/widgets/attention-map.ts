@@ -2,12 +2,12 @@
 // with the sentence's words on both axes (rows: the word looking, columns: the words it looks at).
 // A fixed picture (the title slide's), not page state. Attributes: sentence, layer, head, compact
 // (no hint line, sized for a slide's side column).
-import type { RemoteEngine } from '../app/engine';
-import { readSentence, runModel, weightsName } from '../app/coreference-reading';
-import { SEMINAR_SENTENCE } from '../app/state';
+import type { RemoteEngine } from '../runtime/engine';
+import { readSentence, runModel, weightsName } from '../runtime/coreference-reading';
+import { SEMINAR_SENTENCE } from '../runtime/registry';
 import { shortLabel } from '../math/text';
 import { h } from '../primitives/controls';
-import { EngineElement } from '../primitives/engine-element';
+import { EngineElement } from '../runtime/engine-element';
 import { Heatmap } from '../primitives/heatmap';
 
 const styles = `
@@ -23,8 +23,7 @@ function wholeNumber(text: string | null, max: number): number {
   return Number.isInteger(value) ? Math.min(max, Math.max(0, value)) : 0;
 }
 
-export class AttentionMap extends EngineElement {
-  static readonly observedAttributes = EngineElement.attributesOf('attn-attention-map', 'sentence', 'layer', 'head', 'compact');
+export default class AttentionMap extends EngineElement {
   private readonly heading = h('p', 'title');
   private readonly map = new Heatmap({ xLabel: 'key word', yLabel: 'query word', tint: 'weights', width: 290, height: 270 });
 
@@ -52,5 +51,3 @@ export class AttentionMap extends EngineElement {
     this.map.draw(trace[name]);
   }
 }
-
-customElements.get('attn-attention-map') ?? customElements.define('attn-attention-map', AttentionMap);

@@ -4,9 +4,10 @@
 // computed from; a check mode grades a reader's hand calculation of a stage; where a document
 // prints other numbers than the engine computes, the stage says so.
 // Attributes: example, matrices (the reader's own), causal, scaled, query, step (0–5), check.
-import type { RemoteEngine } from '../app/engine';
-import { DECK_EXAMPLE, WRITEUP_EXAMPLE, type PrintedMatrices, type WorkedExample } from '../app/seminar';
-import type { Value, WorkedExampleName } from '../app/state';
+import type { RemoteEngine } from '../runtime/engine';
+import { DECK_EXAMPLE, WRITEUP_EXAMPLE, type PrintedMatrices, type WorkedExample } from '../math/seminar';
+import type { WorkedExampleName } from '../runtime/registry';
+import type { Value } from '../runtime/state';
 import type { AttentionResult, HeadResult } from '../engine/index';
 import { formatNumber } from '../math/format';
 import { at, type MatrixData } from '../math/matrix';
@@ -16,11 +17,10 @@ import {
   provenance, resizeCustom, slips, type CustomExample, type MatrixName, type Source,
 } from '../math/worked-example';
 import { button, choiceSelect, h } from '../primitives/controls';
-import { EngineElement } from '../primitives/engine-element';
+import { EngineElement } from '../runtime/engine-element';
 import { equation, loadTypesetting } from '../primitives/equation';
 import { matrixTable, matrixTableStyles } from '../primitives/matrix-table';
 
-const TAG = 'attn-attention-steps';
 
 interface Stage {
   name: string;
@@ -122,8 +122,7 @@ interface Grid {
   inputs: HTMLInputElement[][];
 }
 
-export class AttentionSteps extends EngineElement {
-  static readonly observedAttributes = EngineElement.attributesOf(TAG);
+export default class AttentionSteps extends EngineElement {
   private readonly example = this.bound.choices<WorkedExampleName>('example', {
     text: (name) => EXAMPLE_NAMES[name], showName: false, also: (name) => this.startCustom(name),
   });
@@ -572,5 +571,3 @@ function formula(step: number, dK: number, scale: number, causal: boolean, scale
   ][step];
   return equation(tex);
 }
-
-customElements.get(TAG) ?? customElements.define(TAG, AttentionSteps);

@@ -3,10 +3,10 @@
 // (from its own URL), so the folder it ships in can be copied anywhere; a widget's `models` attribute
 // names another folder. One engine serves every widget of the page, in a Worker: the threaded build
 // where the page is cross-origin isolated, the single-thread one elsewhere.
-import { pageEngine } from '../app/engine';
-import { setHomeFolder, setModelsFolder } from '../app/engine-files';
+import { pageEngine } from '../runtime/engine';
+import { setHomeFolder, setModelsFolder } from '../runtime/engine-files';
 import type { EngineInfo } from '../engine/index.js';
-import { loadWidget, WIDGET_TAGS } from './index';
+import { loadWidget, WIDGET_TAGS } from '../runtime/registry';
 
 // its folder holds embed.html and models/ too
 setHomeFolder(new URL(/* @vite-ignore */ './', import.meta.url));

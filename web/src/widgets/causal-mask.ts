@@ -3,14 +3,14 @@
 // after the change, and the widget compares the two outputs position by position: with the mask,
 // every position before the change is bit-for-bit the same; without it, they all move.
 // Settings: text (letters a–z), mask (on/off), position (0-based) and letter of the change.
-import { pageModel, type RemoteEngine } from '../app/engine';
-import { LETTERS } from '../app/state';
+import { pageModel, type RemoteEngine } from '../runtime/engine';
+import { LETTERS } from '../runtime/registry';
 import type { MatrixData } from '../engine/index';
 import { formatNumber, formatSignificant } from '../math/format';
 import { at } from '../math/matrix';
 import { CANVAS_FONT, foreground, sharpCanvas } from '../primitives/canvas';
 import { h } from '../primitives/controls';
-import { EngineElement } from '../primitives/engine-element';
+import { EngineElement } from '../runtime/engine-element';
 import { ScreenReaderTable } from '../primitives/screen-reader-table';
 
 const styles = `
@@ -31,8 +31,7 @@ table.positions tr.edited td { font-weight: 700; }
 /** the trace entry holding the first head's scores after the mask */
 const MASKED = 'layer0.attn.head0.masked';
 
-export class CausalMask extends EngineElement {
-  static readonly observedAttributes = EngineElement.attributesOf('attn-causal-mask');
+export default class CausalMask extends EngineElement {
   private readonly maskPicture = sharpCanvas('the causal mask M: 0 where a query may look, −∞ where it may not');
   private readonly text = this.bound.text('text');
   private readonly mask = this.bound.toggle('mask', (on) => `causal mask: ${on ? 'on' : 'off'}`);
@@ -179,5 +178,3 @@ export class CausalMask extends EngineElement {
     return h('div', {}, controls, verdict, main);
   }
 }
-
-customElements.get('attn-causal-mask') ?? customElements.define('attn-causal-mask', CausalMask);

@@ -9,13 +9,13 @@
 // is drawn in the background), pauses while it is off screen, and can be cancelled, keeping the
 // points measured; a point once measured is kept until "Measure again".
 // Settings: d (the width of the n sweep), maxN (the longest n).
-import type { RemoteEngine } from '../app/engine';
-import { COMPLEXITY_LENGTHS, COMPLEXITY_WIDTHS } from '../app/state';
+import type { RemoteEngine } from '../runtime/engine';
+import { COMPLEXITY_LENGTHS, COMPLEXITY_WIDTHS } from '../runtime/registry';
 import { doublings, endSlopes, overtakes, timingsAgree } from '../math/complexity';
 import { formatNumber, formatSignificant } from '../math/format';
 import { fitPowerLaw, powerLawAt, type PowerLaw } from '../math/power-law';
 import { BackgroundJob } from '../primitives/background-job';
-import { EngineElement } from '../primitives/engine-element';
+import { EngineElement } from '../runtime/engine-element';
 import { Plot, SERIES_COLOURS, type Series } from '../primitives/plot';
 import { ScreenReaderTable } from '../primitives/screen-reader-table';
 
@@ -102,8 +102,7 @@ interface Curve { key: SeriesKey; points: [number, number][]; fit?: PowerLaw }
 /** the factor by which a log axis reaches beyond its first and last value */
 const MARGIN = 1.15;
 
-export class Complexity extends EngineElement {
-  static readonly observedAttributes = EngineElement.attributesOf('attn-complexity');
+export default class Complexity extends EngineElement {
   private readonly byN = new Plot({ xLabel: 'n', yLabel: 'time (ms, log)', xLog: true, yLog: true, width: 420, height: 200 });
   private readonly byD = new Plot({ xLabel: 'd', yLabel: 'time (ms, log)', xLog: true, yLog: true, width: 345, height: 200 });
   private readonly numbers = new ScreenReaderTable();
@@ -484,5 +483,3 @@ export class Complexity extends EngineElement {
     return { root, widths: widths.buttons, lengths: lengths.buttons, cancel, resume, again, progress, bar, status, said, rows, slopes, steps, summary };
   }
 }
-
-customElements.get('attn-complexity') ?? customElements.define('attn-complexity', Complexity);

@@ -3,13 +3,13 @@
 // + positions, the norm, attention, the residual sum, the feed-forward network's hidden layer and
 // output, and the layer's output. Hovering a row follows that token through every picture.
 // Settings: layer, token (the row whose statistics are shown).
-import { pageModel, type RemoteEngine } from '../app/engine';
-import { SEMINAR_SENTENCE } from '../app/state';
+import { pageModel, type RemoteEngine } from '../runtime/engine';
+import { SEMINAR_SENTENCE } from '../runtime/registry';
 import type { MatrixData } from '../engine/index';
 import { formatNumber } from '../math/format';
 import { rowStatistics } from '../math/matrix';
 import { h } from '../primitives/controls';
-import { EngineElement } from '../primitives/engine-element';
+import { EngineElement } from '../runtime/engine-element';
 import { colourKey, Heatmap } from '../primitives/heatmap';
 
 const styles = `
@@ -36,8 +36,7 @@ const STAGES = [
   { name: 'layer{L}.out', title: '+ FFN(·): layer output' },
 ] as const;
 
-export class Components extends EngineElement {
-  static readonly observedAttributes = EngineElement.attributesOf('attn-components');
+export default class Components extends EngineElement {
   private readonly layer = this.bound.choices<number>('layer', { select: true });
   private readonly pictures = STAGES.map(() => ({
     title: h('h4'), range: h('span', 'range'),
@@ -84,5 +83,3 @@ export class Components extends EngineElement {
     this.stats.textContent = `“${pieces[token]}” — ${show(names[2], 'x')} · ${show(names[3], 'LN(x) (with γ, β)')} · ${show(names[7], 'output')}`;
   }
 }
-
-customElements.get('attn-components') ?? customElements.define('attn-components', Components);

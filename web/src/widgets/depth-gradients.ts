@@ -5,11 +5,12 @@
 // sum (post-LN), or nowhere. A gradient that underflows float32 is exactly 0: it is drawn on a strip
 // of its own below the log axis, never left out.
 // Settings: layers (the depth), norm ('pre', 'post', 'none').
-import type { RemoteEngine } from '../app/engine';
-import { limitsOf, NORM_PLACEMENTS } from '../app/state';
+import type { RemoteEngine } from '../runtime/engine';
+import { limitsOf } from '../runtime/state';
+import { NORM_PLACEMENTS } from '../runtime/registry';
 import { formatFactor, formatMagnitude } from '../math/magnitude';
 import { niceTicks } from '../math/ticks';
-import { EngineElement } from '../primitives/engine-element';
+import { EngineElement } from '../runtime/engine-element';
 import { Plot, SERIES_COLOURS } from '../primitives/plot';
 import { slider } from '../primitives/slider';
 
@@ -60,8 +61,7 @@ interface Measured {
   without: { parameterGradientNorms: Float32Array; activationNorms: Float32Array };
 }
 
-export class DepthGradients extends EngineElement {
-  static readonly observedAttributes = EngineElement.attributesOf('attn-depth-gradients');
+export default class DepthGradients extends EngineElement {
   // both named once, by the legend above them; an underflow to 0 is drawn, not left out
   private readonly gradients = new Plot({ title: 'Gradient reaching each layer’s weights', xLabel: 'layer', yLabel: '‖∂ℒ/∂θ_layer‖ (log)',
     yLog: true, zeroStrip: true, legend: false, width: 470, height: 290 });
@@ -208,5 +208,3 @@ function formatExact(v: number): string {
   if (!Number.isFinite(v)) return String(v);
   return v.toPrecision(4).replace('-', '−');
 }
-
-customElements.get('attn-depth-gradients') ?? customElements.define('attn-depth-gradients', DepthGradients);

@@ -5,19 +5,19 @@
 // the attention is shown regardless. Once the reader has trained a coreference model on the
 // training slide, the explorer offers it beside the shipped one.
 // Settings: sentence, token (the query word; −1 = "it"), layer, head, view (heatmap | head | model).
-import type { RemoteEngine } from '../app/engine';
+import type { RemoteEngine } from '../runtime/engine';
 import {
   queryRow, readIt, readingNotes, readSentence, runModel, weightsName, type ItReading, type SentenceReading,
-} from '../app/coreference-reading';
-import type { ExplorerView } from '../app/state';
-import { trainedModel, trainedModels } from '../app/trained-models';
+} from '../runtime/coreference-reading';
+import type { ExplorerView } from '../runtime/registry';
+import { trainedModel, trainedModels } from '../runtime/trained-models';
 import { formatNumber } from '../math/format';
 import { at, row, type MatrixData } from '../math/matrix';
 import { topIndices } from '../math/ranking';
 import { shortLabel, wellFormed } from '../math/text';
 import { foreground, sharpCanvas } from '../primitives/canvas';
 import { button, choiceButtons, h, numbered } from '../primitives/controls';
-import { EngineElement } from '../primitives/engine-element';
+import { EngineElement } from '../runtime/engine-element';
 import { Heatmap } from '../primitives/heatmap';
 
 const styles = `
@@ -169,8 +169,7 @@ class HeadView {
   }
 }
 
-export class Explorer extends EngineElement {
-  static readonly observedAttributes = EngineElement.attributesOf('attn-explorer');
+export default class Explorer extends EngineElement {
   private shown?: Shown;
   private readonly map = new Heatmap({
     xLabel: 'key word', yLabel: 'query word', tint: 'weights', width: 310, height: 310,
@@ -366,5 +365,3 @@ export class Explorer extends EngineElement {
     this.panels.model.replaceChildren(...this.thumbs.flat().map((t) => t.figure));
   }
 }
-
-customElements.get('attn-explorer') ?? customElements.define('attn-explorer', Explorer);

@@ -4,15 +4,15 @@
 // trained by the engine to reverse letters, reads a string the reader types and its decoder's
 // cross-attention shows the alignment: output position i reads source position k − 1 − i.
 // Settings: source (letters a–z), layer and head of the cross-attention drawn.
-import { pageModel, type RemoteEngine, type RemoteModel } from '../app/engine';
-import { LETTERS, SEMINAR_SENTENCE } from '../app/state';
+import { pageModel, type RemoteEngine, type RemoteModel } from '../runtime/engine';
+import { LETTERS, SEMINAR_SENTENCE } from '../runtime/registry';
 import type { MatrixData } from '../engine/index';
 import { formatNumber } from '../math/format';
 import { at, row } from '../math/matrix';
 import { argmax } from '../math/ranking';
 import { foreground, sharpCanvas, type SharpCanvas } from '../primitives/canvas';
 import { h, numbered } from '../primitives/controls';
-import { EngineElement } from '../primitives/engine-element';
+import { EngineElement } from '../runtime/engine-element';
 import { Heatmap } from '../primitives/heatmap';
 import { ScreenReaderTable } from '../primitives/screen-reader-table';
 
@@ -65,8 +65,7 @@ function drawPattern(picture: SharpCanvas, masked: MatrixData): void {
   });
 }
 
-export class Families extends EngineElement {
-  static readonly observedAttributes = EngineElement.attributesOf('attn-families');
+export default class Families extends EngineElement {
   private readonly source = this.bound.text('source');
   private readonly layer = this.bound.choices<number>('layer');
   private readonly head = this.bound.choices<number>('head');
@@ -168,5 +167,3 @@ export class Families extends EngineElement {
       this.table.element);
   }
 }
-
-customElements.get('attn-families') ?? customElements.define('attn-families', Families);

@@ -6,12 +6,12 @@
 // parameters, for this model and for GPT-2 small. The model's own non-linearity is GELU: the
 // chooser only highlights a curve and prices the FFN with it.
 // Settings: activation, token (position in the sentence), layer.
-import { pageModel, type RemoteEngine, type RemoteModel } from '../app/engine';
-import { ACTIVATIONS, SEMINAR_SENTENCE } from '../app/state';
+import { pageModel, type RemoteEngine, type RemoteModel } from '../runtime/engine';
+import { ACTIVATIONS, SEMINAR_SENTENCE } from '../runtime/registry';
 import type { MatrixData } from '../engine/index';
 import { formatCount, formatNumber } from '../math/format';
 import { maxAbsFinite } from '../math/matrix';
-import { EngineElement } from '../primitives/engine-element';
+import { EngineElement } from '../runtime/engine-element';
 import { colourKey, Heatmap } from '../primitives/heatmap';
 import { Plot, SERIES_COLOURS, type Series } from '../primitives/plot';
 
@@ -77,8 +77,7 @@ interface View {
   gpt2: HTMLElement;
 }
 
-export class Ffn extends EngineElement {
-  static readonly observedAttributes = EngineElement.attributesOf('attn-ffn');
+export default class Ffn extends EngineElement {
   private readonly curve = new Plot({ title: 'the non-linearity σ(x)', xLabel: 'x', yLabel: 'σ(x)', ...PLOT, xRange: [-4, 4], yRange: [-1, 4] });
   private readonly slope = new Plot({ title: 'its slope σ′(x), what the gradient is multiplied by', xLabel: 'x', yLabel: 'σ′(x)', ...PLOT,
     xRange: [-4, 4], yRange: [-0.2, 1.2] });
@@ -267,5 +266,3 @@ export class Ffn extends EngineElement {
     return { root, activations, layers: layerButtons, words: wordButtons, labels, shapes, tokenTitle, hover, model: modelLine, gpt2: gpt2Line };
   }
 }
-
-customElements.get('attn-ffn') ?? customElements.define('attn-ffn', Ffn);

@@ -10,8 +10,9 @@
 // longest take seconds, and the page's other widgets wait for the shared engine meanwhile); it
 // pauses while the widget is out of view, and Cancel stops it.
 // Settings: n, blockRows, blockCols, step (tiles done), maxN (the longest n timed).
-import type { RemoteEngine } from '../app/engine';
-import { FLASH_LENGTHS, FLASH_TILES, limitsOf } from '../app/state';
+import type { RemoteEngine } from '../runtime/engine';
+import { limitsOf } from '../runtime/state';
+import { FLASH_LENGTHS, FLASH_TILES } from '../runtime/registry';
 import type { HeadResult } from '../engine/index';
 import { css } from '../math/colormap';
 import {
@@ -23,7 +24,7 @@ import { at, largestDifference, maxAbsFinite } from '../math/matrix';
 import { fitPowerLaw } from '../math/power-law';
 import { BackgroundJob, type JobState } from '../primitives/background-job';
 import { CANVAS_FONT, foreground, sharpCanvas, themeColours } from '../primitives/canvas';
-import { EngineElement } from '../primitives/engine-element';
+import { EngineElement } from '../runtime/engine-element';
 import { tickStep } from '../primitives/heatmap';
 import { Plot, SERIES_COLOURS, type Series } from '../primitives/plot';
 import { ScreenReaderTable } from '../primitives/screen-reader-table';
@@ -109,8 +110,7 @@ function formatDuration(ms: number): string {
   return ms < 1000 ? `${formatSignificant(ms, 3)} ms` : `${formatSignificant(ms / 1000, 3)} s`;
 }
 
-export class Flash extends EngineElement {
-  static readonly observedAttributes = EngineElement.attributesOf(TAG);
+export default class Flash extends EngineElement {
   private readonly grid = sharpCanvas('the score matrix in tiles: done tiles filled, the current one outlined; each row\'s running max m and sum ℓ beside it');
   private readonly rowsTable = new ScreenReaderTable();
   private readonly timePlot = new Plot({ xLabel: 'n', yLabel: 'time (ms)', xLog: true, yLog: true, ...PLOT_SIZE });
@@ -524,5 +524,3 @@ export class Flash extends EngineElement {
     return { root, n, blockRows, blockCols, step, title, explain, check, longest, action, progress, state, summary };
   }
 }
-
-customElements.get(TAG) ?? customElements.define(TAG, Flash);

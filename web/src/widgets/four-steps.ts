@@ -2,17 +2,16 @@
 // coreference model: one head of one layer, stepped through by the engine (projections → scores →
 // softmax → weighted sum), one step per key press, every intermediate a heatmap with its shape.
 // Attributes: layer, head (0-based), step (1–4).
-import { pageModel, type RemoteEngine } from '../app/engine';
-import { SEMINAR_SENTENCE } from '../app/state';
+import { pageModel, type RemoteEngine } from '../runtime/engine';
+import { SEMINAR_SENTENCE } from '../runtime/registry';
 import type { AttentionResult, HeadResult, MatrixData, ModelConfig } from '../engine/index';
 import { formatNumber } from '../math/format';
 import { at, row } from '../math/matrix';
 import { h, numbered } from '../primitives/controls';
-import { EngineElement } from '../primitives/engine-element';
+import { EngineElement } from '../runtime/engine-element';
 import { equation, loadTypesetting } from '../primitives/equation';
 import { Heatmap } from '../primitives/heatmap';
 
-const TAG = 'attn-four-steps';
 
 type Panel = 'q' | 'k' | 'v' | 'e' | 'alpha' | 'out';
 
@@ -59,8 +58,7 @@ const stepOf = (panel: Panel) => STEPS.findIndex((s) => s.panels.includes(panel)
 /** panels whose columns are the keys (query × key), not dimensions */
 const byKey = (panel: Panel) => panel === 'e' || panel === 'alpha';
 
-export class FourSteps extends EngineElement {
-  static readonly observedAttributes = EngineElement.attributesOf(TAG);
+export default class FourSteps extends EngineElement {
   // numbered from 0, as the engine, the docs and the title slide do
   private readonly layer = this.bound.choices<number>('layer');
   private readonly head = this.bound.choices<number>('head');
@@ -201,5 +199,3 @@ export class FourSteps extends EngineElement {
     ];
   }
 }
-
-customElements.get(TAG) ?? customElements.define(TAG, FourSteps);

@@ -4,15 +4,15 @@
 // chosen generated token looked: its attention weights (one layer and head) over the text before it.
 // Settings: text, temperature, topK (0: all), topP, seed, step (tokens generated), token (the
 // generated token whose attention is shown; −1: the last), layer, head.
-import { alone, pageModel, type RemoteEngine, type RemoteModel } from '../app/engine';
-import { limitsOf } from '../app/state';
+import { alone, pageModel, type RemoteEngine, type RemoteModel } from '../runtime/engine';
+import { limitsOf } from '../runtime/state';
 import { css, textOn } from '../math/colormap';
 import { formatNumber } from '../math/format';
 import { row } from '../math/matrix';
 import { topIndices } from '../math/ranking';
 import { CANVAS_FONT, foreground, sharpCanvas, themeColours } from '../primitives/canvas';
 import { button, h, numbered, textField } from '../primitives/controls';
-import { EngineElement } from '../primitives/engine-element';
+import { EngineElement } from '../runtime/engine-element';
 import { SERIES_COLOURS } from '../primitives/plot';
 import { ScreenReaderTable } from '../primitives/screen-reader-table';
 
@@ -43,8 +43,7 @@ const visible = (piece: string) => (piece === ' ' ? '␣' : piece === '\n' ? '�
 /** every id's piece as the tokenizer writes it: a character, or a special token's name ("[EOS]") */
 const pieces = (model: RemoteModel, size: number) => Promise.all(Array.from({ length: size }, (_, id) => model.decode([id])));
 
-export class Generation extends EngineElement {
-  static readonly observedAttributes = EngineElement.attributesOf(TAG);
+export default class Generation extends EngineElement {
   // a new text, or another count of characters, shows the last character's attention again
   private readonly text = this.bound.text('text', { also: () => ({ token: -1 }) });
   private readonly temperature = this.bound.slider('temperature', { step: 0.05, format: (v) => (v === 0 ? '0 (greedy)' : formatNumber(v, 2)) });
@@ -203,5 +202,3 @@ export class Generation extends EngineElement {
       this.chart.canvas, this.barsCaption, this.table.element);
   }
 }
-
-customElements.get(TAG) ?? customElements.define(TAG, Generation);

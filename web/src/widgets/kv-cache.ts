@@ -3,13 +3,13 @@
 // new token's query attends over every cached row, the cache's bytes grow by one row per layer, and
 // the result equals running the whole sequence again (both computed by the engine, compared here).
 // Settings: text (the prompt), step (tokens generated greedily), layer and head drawn.
-import { alone, pageModel, type RemoteEngine } from '../app/engine';
+import { alone, pageModel, type RemoteEngine } from '../runtime/engine';
 import { formatBytes, formatCount, formatSignificant } from '../math/format';
 import { kvHeadOf } from '../math/gqa';
 import { largestDifference, submatrix } from '../math/matrix';
 import { shortLabel } from '../math/text';
 import { h, numbered } from '../primitives/controls';
-import { EngineElement } from '../primitives/engine-element';
+import { EngineElement } from '../runtime/engine-element';
 import { Heatmap } from '../primitives/heatmap';
 import { ScreenReaderTable } from '../primitives/screen-reader-table';
 
@@ -36,8 +36,7 @@ const CACHE = { width: 150, height: 150 };
 /** a token as a short, visible label ("␣" for a space, "⏎" for a newline) */
 const visible = (piece: string) => piece.replaceAll(' ', '␣').replaceAll('\n', '⏎');
 
-export class KvCache extends EngineElement {
-  static readonly observedAttributes = EngineElement.attributesOf('attn-kv-cache');
+export default class KvCache extends EngineElement {
   // a new prompt starts the generation again
   private readonly text = this.bound.text('text', { also: () => ({ step: 0 }) });
   private readonly step = this.bound.stepper('step', 'next token ▶');
@@ -139,5 +138,3 @@ export class KvCache extends EngineElement {
       this.table.element);
   }
 }
-
-customElements.get('attn-kv-cache') ?? customElements.define('attn-kv-cache', KvCache);

@@ -4,13 +4,13 @@
 // the reader sizes (a 7B-class one by default): the attention parameters and the KV cache of MHA,
 // GQA and MQA, from the engine's formulas. Settings: picture (key/value heads of the picture),
 // layers, d, heads, groups (GQA's g), context (n), precision.
-import type { RemoteEngine } from '../app/engine';
-import { PICTURE_KV_HEADS, PRECISIONS } from '../app/state';
+import type { RemoteEngine } from '../runtime/engine';
+import { PICTURE_KV_HEADS, PRECISIONS } from '../runtime/registry';
 import type { MatrixData } from '../engine/index';
 import { formatBytes, formatSignificant } from '../math/format';
 import { fusedProjection, kvHeadOf, sizeProblem } from '../math/gqa';
 import { button, h } from '../primitives/controls';
-import { EngineElement } from '../primitives/engine-element';
+import { EngineElement } from '../runtime/engine-element';
 import { Heatmap } from '../primitives/heatmap';
 import { SERIES_COLOURS } from '../primitives/plot';
 import { ScreenReaderTable } from '../primitives/screen-reader-table';
@@ -53,8 +53,7 @@ function count(n: number): string {
   return String(n);
 }
 
-export class KvHeads extends EngineElement {
-  static readonly observedAttributes = EngineElement.attributesOf('attn-kv-heads');
+export default class KvHeads extends EngineElement {
   private readonly maps = Array.from({ length: PICTURE.heads }, () =>
     new Heatmap({ xLabel: 'key', yLabel: 'query', tint: 'weights', width: 62, height: 62, legend: false, axes: false }));
   private readonly headTitles = this.maps.map(() => h('h5'));
@@ -164,5 +163,3 @@ export class KvHeads extends EngineElement {
       this.modelLine, this.problem, this.budget);
   }
 }
-
-customElements.get('attn-kv-heads') ?? customElements.define('attn-kv-heads', KvHeads);

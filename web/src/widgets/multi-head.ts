@@ -3,8 +3,8 @@
 // matrix, Concat lays them side by side (n×h·d_k) and W_O (d×d) mixes them back to n×d. Every
 // matrix is the engine's trace of a forward pass; the shapes are read from it and from the config.
 // Settings: sentence, layer, token (the query row compared across heads; −1 = "it").
-import type { RemoteEngine } from '../app/engine';
-import { queryRow, readingNotes, readSentence, runModel, weightsName, type SentenceReading } from '../app/coreference-reading';
+import type { RemoteEngine } from '../runtime/engine';
+import { queryRow, readingNotes, readSentence, runModel, weightsName, type SentenceReading } from '../runtime/coreference-reading';
 import { css } from '../math/colormap';
 import { formatNumber } from '../math/format';
 import { at, maxAbsFinite, row, type MatrixData } from '../math/matrix';
@@ -12,7 +12,7 @@ import { argmax } from '../math/ranking';
 import { shortLabel, wellFormed } from '../math/text';
 import { foreground, sharpCanvas, themeColours, type SharpCanvas } from '../primitives/canvas';
 import { h, numbered } from '../primitives/controls';
-import { EngineElement } from '../primitives/engine-element';
+import { EngineElement } from '../runtime/engine-element';
 import { Heatmap } from '../primitives/heatmap';
 import { SERIES_COLOURS } from '../primitives/plot';
 
@@ -80,8 +80,7 @@ class MatrixBlock {
   }
 }
 
-export class MultiHead extends EngineElement {
-  static readonly observedAttributes = EngineElement.attributesOf('attn-multi-head');
+export default class MultiHead extends EngineElement {
   // a new sentence starts from "it"; a lone surrogate cannot go into the URL (the sentence of `also` wins)
   private readonly sentence = this.bound.text('sentence', {
     commit: 'change', also: (text) => ({ sentence: wellFormed(text), token: -1 }),
@@ -176,5 +175,3 @@ export class MultiHead extends EngineElement {
       op('→ Concat →'), this.concat.element, op('·'), wO, op('+ b_O ='), this.out.element);
   }
 }
-
-customElements.get('attn-multi-head') ?? customElements.define('attn-multi-head', MultiHead);

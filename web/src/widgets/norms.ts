@@ -2,12 +2,12 @@
 // mean, variance and mean square, both outputs beside the input as bars, and both Jacobians
 // ∂y/∂x (LayerNorm's rows sum to 0: adding a constant to x changes nothing; RMSNorm sends x to 0:
 // scaling x changes nothing). Settings: vector (numbers separated by spaces), gamma, beta.
-import type { RemoteEngine } from '../app/engine';
+import type { RemoteEngine } from '../runtime/engine';
 import { formatNumber, formatSignificant } from '../math/format';
 import { largestRowSum, readVector } from '../math/norms';
 import { CANVAS_FONT, foreground, sharpCanvas } from '../primitives/canvas';
 import { h } from '../primitives/controls';
-import { EngineElement } from '../primitives/engine-element';
+import { EngineElement } from '../runtime/engine-element';
 import { Heatmap } from '../primitives/heatmap';
 import { SERIES_COLOURS } from '../primitives/plot';
 import { ScreenReaderTable } from '../primitives/screen-reader-table';
@@ -30,8 +30,7 @@ const SERIES = [
 ] as const;
 const BARS = { width: 420, height: 170 };
 
-export class Norms extends EngineElement {
-  static readonly observedAttributes = EngineElement.attributesOf('attn-norms');
+export default class Norms extends EngineElement {
   private readonly bars = sharpCanvas('the vector x and its LayerNorm and RMSNorm, one group of bars per dimension');
   private readonly numbers = new ScreenReaderTable();
   private readonly layerJacobian = new Heatmap({ xLabel: 'x_j', yLabel: 'y_i', tint: 'signed', width: 130, height: 130 });
@@ -118,5 +117,3 @@ export class Norms extends EngineElement {
     return h('div', {}, h('div', 'toolbar', this.vector.element, this.gamma.element, this.beta.element), this.results);
   }
 }
-
-customElements.get('attn-norms') ?? customElements.define('attn-norms', Norms);

@@ -5,8 +5,8 @@
 // trained, so its weights show how alike two patches (and their positions) are; the query patch's
 // weights are tinted over the image. Settings: picture (checkerboard | stripes | ring | letter |
 // drawn), pixels (the drawing's bits, math/patch-image.ts), patch (2 | 4 | 8), query (its index).
-import type { RemoteEngine } from '../app/engine';
-import { PATCH_PICTURES, PATCH_SIZES } from '../app/state';
+import type { RemoteEngine } from '../runtime/engine';
+import { PATCH_PICTURES, PATCH_SIZES } from '../runtime/registry';
 import { formatNumber } from '../math/format';
 import { identity, row, type MatrixData } from '../math/matrix';
 import {
@@ -15,7 +15,7 @@ import {
 } from '../math/patch-image';
 import { foreground, sharpCanvas } from '../primitives/canvas';
 import { button, h } from '../primitives/controls';
-import { EngineElement } from '../primitives/engine-element';
+import { EngineElement } from '../runtime/engine-element';
 import { equation, loadTypesetting } from '../primitives/equation';
 import { Heatmap } from '../primitives/heatmap';
 import { ScreenReaderTable } from '../primitives/screen-reader-table';
@@ -69,8 +69,7 @@ type Computed = { patch: number; query: number; weights: MatrixData };
 /** where patch j is in a grid `side` patches wide */
 const place = (j: number, side: number) => `row ${Math.floor(j / side)}, column ${j % side}`;
 
-export class Patches extends EngineElement {
-  static readonly observedAttributes = EngineElement.attributesOf('attn-patches');
+export default class Patches extends EngineElement {
   private readonly picture = sharpCanvas('the image');
   /** a click on a row of any of the maps picks that patch */
   private readonly pickRow = ({ row }: { row: number }) => this.change({ query: row });
@@ -330,5 +329,3 @@ export class Patches extends EngineElement {
       h('div', 'attention maps', figure(this.titles.weights, this.weights), this.caption));
   }
 }
-
-customElements.get('attn-patches') ?? customElements.define('attn-patches', Patches);

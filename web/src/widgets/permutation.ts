@@ -4,15 +4,16 @@
 // words carry no position, and differ once the sinusoidal table is added to them. The word vectors,
 // the table and the attention are the engine's.
 // Settings: sentence, shuffle (the shuffle's seed; 0 = the sentence's order), positions (none | sinusoidal).
-import type { RemoteEngine, RemoteModel } from '../app/engine';
-import { readSentence } from '../app/coreference-reading';
-import { limitsOf, PERMUTATION_POSITIONS } from '../app/state';
+import type { RemoteEngine, RemoteModel } from '../runtime/engine';
+import { readSentence } from '../runtime/coreference-reading';
+import { limitsOf } from '../runtime/state';
+import { PERMUTATION_POSITIONS } from '../runtime/registry';
 import { formatSignificant } from '../math/format';
 import { identity, maxAbsFinite, type MatrixData } from '../math/matrix';
 import { seededPermutation, unshuffleRows } from '../math/permutation';
 import { shortLabel, wellFormed } from '../math/text';
 import { button, h } from '../primitives/controls';
-import { EngineElement } from '../primitives/engine-element';
+import { EngineElement } from '../runtime/engine-element';
 import { Heatmap } from '../primitives/heatmap';
 
 type Positions = (typeof PERMUTATION_POSITIONS)[number];
@@ -55,8 +56,7 @@ async function attend(engine: RemoteEngine, model: RemoteModel, tokens: number[]
   return result.output!;
 }
 
-export class Permutation extends EngineElement {
-  static readonly observedAttributes = EngineElement.attributesOf('attn-permutation');
+export default class Permutation extends EngineElement {
   private readonly original = outputMap(false);
   private readonly restored = outputMap(false);
   private readonly difference = outputMap(true);
@@ -123,5 +123,3 @@ export class Permutation extends EngineElement {
     return h('div', {}, h('div', 'toolbar', this.sentence.element, this.shuffle, this.positions.element), this.results);
   }
 }
-
-customElements.get('attn-permutation') ?? customElements.define('attn-permutation', Permutation);

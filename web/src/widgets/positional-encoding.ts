@@ -2,12 +2,12 @@
 // learned and RoPE show their table (n × d) and the similarity of positions; ALiBi shows one head's
 // additive bias, and what it does to that head's attention on a seeded input (its weights without
 // and with the bias). Attributes: kind (sinusoidal | learned | rope | alibi), n, d (even), base, head.
-import type { RemoteEngine } from '../app/engine';
+import type { RemoteEngine } from '../runtime/engine';
 import type { MatrixData } from '../engine/index';
-import type { PositionalKind } from '../app/state';
+import type { PositionalKind } from '../runtime/registry';
 import { formatNumber } from '../math/format';
 import { h } from '../primitives/controls';
-import { EngineElement } from '../primitives/engine-element';
+import { EngineElement } from '../runtime/engine-element';
 import { equation, loadTypesetting } from '../primitives/equation';
 import { Heatmap } from '../primitives/heatmap';
 
@@ -52,8 +52,7 @@ async function seededHeads(engine: RemoteEngine, n: number, alibi: boolean): Pro
   return result.heads.map((h) => h.weights!);
 }
 
-export class PositionalEncoding extends EngineElement {
-  static readonly observedAttributes = EngineElement.attributesOf('attn-positional-encoding');
+export default class PositionalEncoding extends EngineElement {
   private readonly maps: Record<Picture, Heatmap> = {
     table: new Heatmap({ xLabel: 'dimension', yLabel: 'position', tint: 'signed', width: 220, height: 220 }),
     similarity: new Heatmap({ xLabel: 'position', yLabel: 'position', tint: 'signed', width: 190, height: 190 }),
@@ -130,5 +129,3 @@ export class PositionalEncoding extends EngineElement {
       h('div', 'plots', ...PICTURES.map((p) => this.figures[p])), this.note);
   }
 }
-
-customElements.get('attn-positional-encoding') ?? customElements.define('attn-positional-encoding', PositionalEncoding);

@@ -3,10 +3,10 @@
 // x_t receives through a tanh RNN (T − t Jacobians away) and through one causal attention head
 // (one step away), and how ‖∂h_t/∂h_1‖ shrinks or grows along the recurrence.
 // Settings: length (T), scale (W_hh = scale · a random orthogonal matrix).
-import type { RemoteEngine } from '../app/engine';
+import type { RemoteEngine } from '../runtime/engine';
 import { formatSignificant } from '../math/format';
 import { h } from '../primitives/controls';
-import { EngineElement } from '../primitives/engine-element';
+import { EngineElement } from '../runtime/engine-element';
 import { Plot, SERIES_COLOURS } from '../primitives/plot';
 
 const styles = `
@@ -20,8 +20,7 @@ const styles = `
 .readout { margin: 8px 0 0; font-size: 14px; font-variant-numeric: tabular-nums; }
 `;
 
-export class RnnGradients extends EngineElement {
-  static readonly observedAttributes = EngineElement.attributesOf('attn-rnn-gradients');
+export default class RnnGradients extends EngineElement {
   private readonly plot = new Plot({ xLabel: 'position t', yLabel: 'norm (log scale)', yLog: true, width: 700, height: 330 });
   private readonly length = this.bound.slider('length');
   private readonly scale = this.bound.slider('scale', { format: (value) => value.toFixed(2) });
@@ -62,5 +61,3 @@ export class RnnGradients extends EngineElement {
       this.plot.element, this.readout);
   }
 }
-
-customElements.get('attn-rnn-gradients') ?? customElements.define('attn-rnn-gradients', RnnGradients);

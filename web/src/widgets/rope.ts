@@ -3,15 +3,15 @@
 // widget draws one pair of the query at m and of the key at n as two arrows, prints the full score
 // q_mᵀk_n, and shows every score S[m][n] as a heatmap whose diagonals repeat: only n − m counts.
 // Settings: query (m), key (n), pair (i).
-import type { RemoteEngine } from '../app/engine';
-import { limitsOf } from '../app/state';
+import type { RemoteEngine } from '../runtime/engine';
+import { limitsOf } from '../runtime/state';
 import type { HeadResult, MatrixData } from '../engine/index';
 import { formatNumber, formatSignificant, subscript } from '../math/format';
 import { at } from '../math/matrix';
 import { degrees, longestPair, pairAngles, pairPoint, ROPE_DEMO, ropeDemoInputs } from '../math/rope';
 import { CANVAS_FONT, foreground, sharpCanvas } from '../primitives/canvas';
 import { button, h } from '../primitives/controls';
-import { EngineElement } from '../primitives/engine-element';
+import { EngineElement } from '../runtime/engine-element';
 import { Heatmap } from '../primitives/heatmap';
 import { SERIES_COLOURS } from '../primitives/plot';
 
@@ -33,8 +33,7 @@ const PICTURE = { width: 290, height: 336, legend: 54 };
 
 type Rotated = Required<Pick<HeadResult, 'q' | 'k' | 'scores'>>;
 
-export class Rope extends EngineElement {
-  static readonly observedAttributes = EngineElement.attributesOf('attn-rope');
+export default class Rope extends EngineElement {
   private readonly picture = sharpCanvas('a pair of the rotated query and key');
   private readonly map = new Heatmap({ xLabel: 'key position n', yLabel: 'query position m', tint: 'signed', width: 256, height: 256,
     onClick: ({ row, col }) => this.change({ query: row, key: col }) });
@@ -197,5 +196,3 @@ function arrow(g: CanvasRenderingContext2D, from: readonly [number, number], to:
   g.closePath();
   g.fill();
 }
-
-customElements.get('attn-rope') ?? customElements.define('attn-rope', Rope);

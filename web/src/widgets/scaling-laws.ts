@@ -6,15 +6,15 @@
 // time the widget is on screen (never while it is drawn in the background), pauses while it is off
 // screen, can be cancelled (the sizes done are kept), and "Run again" trains anew with the next seed.
 // Settings: law ('N', 'D' or 'C': the law drawn).
-import type { RemoteEngine } from '../app/engine';
-import { SCALING_LAWS_SHOWN } from '../app/state';
+import type { RemoteEngine } from '../runtime/engine';
+import { SCALING_LAWS_SHOWN } from '../runtime/registry';
 import type { RemoteTrainer } from '../engine/worker-client';
 import { formatCount, formatNumber, formatSignificant } from '../math/format';
 import { formatMagnitude } from '../math/magnitude';
 import { fitPowerLaw, powerLawAt, type PowerLaw } from '../math/power-law';
 import { decreasesStrictly, KAPLAN_2020, lawCurve, median, PUBLISHED_LAWS, type PublishedLaw, type ScalingResource } from '../math/scaling-laws';
 import { BackgroundJob, type JobState } from '../primitives/background-job';
-import { EngineElement } from '../primitives/engine-element';
+import { EngineElement } from '../runtime/engine-element';
 import { Plot, SERIES_COLOURS } from '../primitives/plot';
 
 type Law = (typeof SCALING_LAWS_SHOWN)[number] & ScalingResource;
@@ -85,8 +85,7 @@ table.sizes th { font-weight: 600; color: var(--muted); }
 table.sizes tr.training td { color: var(--accent); font-weight: 600; }
 `;
 
-export class ScalingLaws extends EngineElement {
-  static readonly observedAttributes = EngineElement.attributesOf('attn-scaling-laws');
+export default class ScalingLaws extends EngineElement {
   private readonly lawPlot = new Plot({ xLabel: '', yLabel: 'test loss (nats/token)', xLog: true, yLog: true, width: 296, height: 290 });
   private readonly measuredPlot = new Plot({ xLabel: 'parameters P (all)', yLabel: 'held-out loss (nats)',
     xLog: true, yLog: true, width: 296, height: 180 });
@@ -386,5 +385,3 @@ function release(trainer: RemoteTrainer): void {
 function formatExponent(k: number): string {
   return formatNumber(k, 2);
 }
-
-customElements.get('attn-scaling-laws') ?? customElements.define('attn-scaling-laws', ScalingLaws);

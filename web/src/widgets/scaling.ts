@@ -3,12 +3,12 @@
 // softmax over 8 keys at the chosen d_k, unscaled and scaled, at a chosen temperature; (c) how the
 // softmax's gradient ‖∂a/∂z‖ dies without the scale as d_k grows.
 // Settings: dk, temperature.
-import type { RemoteEngine } from '../app/engine';
+import type { RemoteEngine } from '../runtime/engine';
 import type { DotProductStatistics } from '../engine/index';
 import { formatNumber, formatSignificant } from '../math/format';
 import { CANVAS_FONT, foreground, sharpCanvas } from '../primitives/canvas';
 import { h } from '../primitives/controls';
-import { EngineElement } from '../primitives/engine-element';
+import { EngineElement } from '../runtime/engine-element';
 import { Plot, SERIES_COLOURS } from '../primitives/plot';
 import { ScreenReaderTable } from '../primitives/screen-reader-table';
 
@@ -35,8 +35,7 @@ const ROWS = [
   { name: 'scaled, q·k/√dₖ', colour: SERIES_COLOURS.blue, scale: (dK: number) => 1 / Math.sqrt(dK) },
 ] as const;
 
-export class Scaling extends EngineElement {
-  static readonly observedAttributes = EngineElement.attributesOf('attn-scaling');
+export default class Scaling extends EngineElement {
   private readonly variance = new Plot({ xLabel: 'dₖ', yLabel: 'variance', xLog: true, yLog: true, width: 380, height: 185 });
   private readonly gradient = new Plot({ xLabel: 'dₖ', yLabel: '‖∂a/∂z‖', xLog: true, yLog: true, width: 380, height: 185 });
   private readonly bars = sharpCanvas('softmax weights of one query over 8 keys, unscaled and scaled');
@@ -146,5 +145,3 @@ export class Scaling extends EngineElement {
         cell('the same row, unscaled and scaled', this.stats, h('p', { className: 'muted', textContent: note }))));
   }
 }
-
-customElements.get('attn-scaling') ?? customElements.define('attn-scaling', Scaling);

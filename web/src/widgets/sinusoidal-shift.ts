@@ -2,11 +2,11 @@
 // (block-diagonal 2×2 rotations), and three rows side by side: PE(pos) from the table, T_k·PE(pos)
 // from the rotation alone, and PE(pos + k) from the table, with their largest difference.
 // Settings: position, k, d (even).
-import type { RemoteEngine } from '../app/engine';
+import type { RemoteEngine } from '../runtime/engine';
 import { formatSignificant, subscript } from '../math/format';
 import { row, type MatrixData } from '../math/matrix';
 import { h } from '../primitives/controls';
-import { EngineElement } from '../primitives/engine-element';
+import { EngineElement } from '../runtime/engine-element';
 import { Heatmap } from '../primitives/heatmap';
 
 const styles = `
@@ -18,8 +18,7 @@ const styles = `
 .verdict strong { color: var(--good); }
 `;
 
-export class SinusoidalShift extends EngineElement {
-  static readonly observedAttributes = EngineElement.attributesOf('attn-sinusoidal-shift');
+export default class SinusoidalShift extends EngineElement {
   // both in [−1, 1]: one legend, beside the rows
   private readonly rotation = new Heatmap({ xLabel: 'column', yLabel: 'row', tint: 'signed', width: 150, height: 150, legend: false });
   private readonly rows = new Heatmap({ xLabel: 'dimension', yLabel: '', tint: 'signed', width: 220, height: 96 });
@@ -64,5 +63,3 @@ export class SinusoidalShift extends EngineElement {
       this.verdict);
   }
 }
-
-customElements.get('attn-sinusoidal-shift') ?? customElements.define('attn-sinusoidal-shift', SinusoidalShift);

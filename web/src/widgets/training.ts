@@ -10,10 +10,10 @@
 // a fresh model.
 // Settings: task (copy | reverse | sort | coreference), size (small | demo | large: the task's demo
 // shape, or a narrower or a deeper model), seed (initialisation and batches).
-import { pageEngine, type RemoteEngine, type RemoteModel } from '../app/engine';
-import { readIt, readingNotes, readSentence, runModel, weightsName } from '../app/coreference-reading';
-import { SEMINAR_SENTENCE, TRAINING_SIZES, TRAINING_TASKS } from '../app/state';
-import { registerTrainedModel, showTrainedModel } from '../app/trained-models';
+import { pageEngine, type RemoteEngine, type RemoteModel } from '../runtime/engine';
+import { readIt, readingNotes, readSentence, runModel, weightsName } from '../runtime/coreference-reading';
+import { SEMINAR_SENTENCE, TRAINING_SIZES, TRAINING_TASKS } from '../runtime/registry';
+import { registerTrainedModel, showTrainedModel } from '../runtime/trained-models';
 import type { MatrixData } from '../engine/index';
 import type { RemoteTrainer } from '../engine/worker-client';
 import { formatCount, formatNumber } from '../math/format';
@@ -21,7 +21,7 @@ import { argmax } from '../math/ranking';
 import { bucketMeans, bucketSize, formatDuration, letterAnswer, thinned, type LetterTask } from '../math/training';
 import { BackgroundJob, type JobState } from '../primitives/background-job';
 import { canvasesPainted } from '../primitives/canvas';
-import { EngineElement } from '../primitives/engine-element';
+import { EngineElement } from '../runtime/engine-element';
 import { download } from '../primitives/export';
 import { Heatmap } from '../primitives/heatmap';
 import { Plot, SERIES_COLOURS, type Series } from '../primitives/plot';
@@ -153,8 +153,7 @@ function setText(element: HTMLElement, text: string): void {
   if (element.textContent !== text) element.textContent = text;
 }
 
-export class Training extends EngineElement {
-  static readonly observedAttributes = EngineElement.attributesOf('attn-training');
+export default class Training extends EngineElement {
   private run?: Run;
   private view?: ReturnType<Training['build']>;
   /** Reset was pressed: the next render starts a fresh model with the same settings */
@@ -665,5 +664,3 @@ export class Training extends EngineElement {
       waiting, finished, accuracy, letters, lettersInput, lettersAnswer, sentence, sentenceInput, sentenceAnswer, explorer };
   }
 }
-
-customElements.get('attn-training') ?? customElements.define('attn-training', Training);

@@ -1,23 +1,23 @@
 // Base of every widget: a custom element with its own shadow root and styles that asks the shared
 // engine (in its Worker) for numbers and draws them. It shows a loading bar until the engine is
 // there, renders once per batch of attribute changes (the latest settings win, one render at a
-// time), reads its settings through the page's field table (app/state.ts), and shows errors
+// time), reads its settings through the page's field table (state.ts), and shows errors
 // inside the widget instead of breaking the page. A widget first renders when it comes into view;
 // the ones out of view (later slides, further down a page) render afterwards, one at a time while
 // the page is idle, so that the first picture comes fast and a printout still shows every widget.
-import { engineFraction, engineProgress, pageEngine, pageModel, type RemoteEngine, type ShippedModel } from '../app/engine';
-import { embedPageUrl, setModelsFolder } from '../app/engine-files';
-import { encodeHash, fieldFor, fieldsOf, formatValue, limitsOf, parseValue, type Field, type Value } from '../app/state';
-import { canvasesPainted, paintEverywhere } from './canvas';
+import { engineFraction, engineProgress, pageEngine, pageModel, type RemoteEngine, type ShippedModel } from './engine';
+import { embedPageUrl, setModelsFolder } from './engine-files';
+import { encodeHash, fieldFor, fieldsOf, formatValue, limitsOf, parseValue, type Field, type Value } from './state';
+import { canvasesPainted, paintEverywhere } from '../primitives/canvas';
 import {
   choiceButtons, choiceSelect, slider, stepper, textField, toggle,
   type Choice, type ChoiceControl, type SliderControl, type SliderOptions, type StepperControl, type TextControl, type ToggleControl,
-} from './controls';
-import { katexSheet } from './equation';
-import { download, fileStem, numbersCsv, picturesPng, svgText } from './export';
-import { whenIdle } from './idle';
-import { keyBelongsToControl } from './keys';
-import { baseStyles } from './styles';
+} from '../primitives/controls';
+import { katexSheet } from '../primitives/equation';
+import { download, fileStem, numbersCsv, picturesPng, svgText } from '../primitives/export';
+import { whenIdle } from '../primitives/idle';
+import { keyBelongsToControl } from '../primitives/keys';
+import { baseStyles } from '../primitives/styles';
 
 /** widgets connected but not yet shown, in document order of connection */
 const waiting = new Set<EngineElement>();
@@ -65,12 +65,6 @@ export abstract class EngineElement extends HTMLElement {
   private revealed = false;
   private laidOut = false;
   private readonly showProgress = () => this.showLoading();
-
-  /** the attributes of `element` in the page's field table, any others the widget reads, and the
-   * ones every widget takes (`controls`, `height`); lower-cased, as HTML reports them ("topK" → "topk") */
-  static attributesOf(element: string, ...others: string[]): string[] {
-    return [...fieldsOf(element).map((f) => f.attribute), ...others, 'controls', 'height'].map((name) => name.toLowerCase());
-  }
 
   /** `models`: the shipped models the widget reads, downloaded as soon as it is on the page, while the engine starts */
   constructor(styles: string, hint: string, private readonly options: { models?: readonly ShippedModel[] } = {}) {
@@ -268,7 +262,10 @@ export abstract class EngineElement extends HTMLElement {
     // busy until the new picture is painted (assistive technology, and tests, wait for it)
     this.setAttribute('aria-busy', 'true');
     this.layOutOnce()
-      .then(() => this.render(this.engine!))
+      .then(() => {
+        for (const show of this.showSettings) show();
+        return this.render(this.engine!);
+      })
       .then(() => canvasesPainted())
       .then(() => {
         this.status.replaceChildren();
@@ -313,6 +310,16 @@ export abstract class EngineElement extends HTMLElement {
     return parseValue(this.field(attribute), this.getAttribute(attribute)) as T;
   }
 
+  /** the bound controls, each shown its setting's value before every render */
+  private readonly showSettings: (() => void)[] = [];
+
+  /** `control`, shown its setting's value by `show` before every render (a widget that narrows the
+   * value, to a model's layers say, sets it again in render()) */
+  private shows<C>(attribute: string, control: C, show: (control: C, value: Value) => void): C {
+    this.showSettings.push(() => show(control, this.value(attribute)));
+    return control;
+  }
+
   /** what the reader picks sets the attribute, and `also`: the settings that go back with it */
   private setter<V extends Value>(attribute: string, also?: (value: V) => Record<string, Value>): (value: V) => void {
     return (value) => this.change({ [attribute]: value, ...also?.(value) });
@@ -329,29 +336,31 @@ export abstract class EngineElement extends HTMLElement {
       const text = options.text ?? String;
       const choices = options.choices ?? (field.type === 'enum' ? field.values.map((v) => ({ value: v as V, text: text(v as V) })) : []);
       const spec = { name: field.label ?? attribute, control: attribute, choices, onChoose: this.setter(attribute, options.also) };
-      return options.select ? choiceSelect(spec) : choiceButtons({ ...spec, showName: options.showName });
+      return this.shows(attribute, options.select ? choiceSelect(spec) : choiceButtons({ ...spec, showName: options.showName }),
+        (control, value) => control.set(value as V));
     },
     /** a button that switches a yes/no setting */
     toggle: (attribute: string, text: string | ((on: boolean) => string)): ToggleControl =>
-      toggle({ text, control: attribute, onToggle: this.setter(attribute) }),
+      this.shows(attribute, toggle({ text, control: attribute, onToggle: this.setter(attribute) }), (control, on) => control.set(on as boolean)),
     /** a slider over a number setting's range */
     slider: (attribute: string, options: Partial<Pick<SliderOptions, 'format' | 'scale' | 'step'>> & { also?: (value: number) => Record<string, Value> } = {}): SliderControl => {
       const field = this.field(attribute);
-      return slider({ label: field.label ?? attribute, control: attribute, ...limitsOf(this.localName, attribute), ...options,
-        onInput: this.setter(attribute, options.also) });
+      return this.shows(attribute, slider({ label: field.label ?? attribute, control: attribute, ...limitsOf(this.localName, attribute), ...options,
+        onInput: this.setter(attribute, options.also) }), (control, value) => control.set(value as number));
     },
     /** a text field as long as the setting allows */
     text: (attribute: string, options: { commit?: 'input' | 'change'; also?: (text: string) => Record<string, Value>; placeholder?: string } = {}): TextControl => {
       const field = this.field(attribute);
       if (field.type !== 'text') throw new Error(`${this.localName}'s setting "${attribute}" is not text`);
-      return textField({ label: field.label ?? attribute, control: attribute, maxLength: field.maxLength, commit: options.commit,
-        props: options.placeholder ? { placeholder: options.placeholder } : {}, onText: this.setter(attribute, options.also) });
+      return this.shows(attribute, textField({ label: field.label ?? attribute, control: attribute, maxLength: field.maxLength, commit: options.commit,
+        props: options.placeholder ? { placeholder: options.placeholder } : {}, onText: this.setter(attribute, options.also) }), (control, text) => control.set(text as string));
     },
     /** ◀ back, next ▶ and a slider over a setting that counts steps */
     stepper: (attribute: string, next: string, also?: (value: number) => Record<string, Value>): StepperControl => {
       const field = this.field(attribute);
-      return stepper({ label: field.label ?? attribute, control: attribute, next, max: limitsOf(this.localName, attribute).max,
-        onStep: this.setter(attribute, also) });
+      const { max } = limitsOf(this.localName, attribute);
+      return this.shows(attribute, stepper({ label: field.label ?? attribute, control: attribute, next, max, onStep: this.setter(attribute, also) }),
+        (control, step) => control.set(step as number, max));
     },
   };
 
