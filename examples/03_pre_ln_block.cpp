@@ -10,16 +10,14 @@
 using namespace attnlab;
 
 int main() {
-  ModelConfig config;
-  config.architecture = Architecture::encoder_only;  // a block on its own: no mask
-  config.vocab_size = 1;
-  config.n_ctx = 4;
-  config.d_model = 8;
-  config.n_heads = 1;
-  config.d_ff = 32;
-  config.positional = Positional::none;
-  config.activation = Activation::gelu_tanh;
-  config.pre_norm = true;
+  // a block on its own: an encoder's, so no mask
+  const ModelConfig config = ModelConfig::Builder(Architecture::encoder_only, 1, 4)
+                                 .width(8, 1)
+                                 .ffn(32)
+                                 .positional(Positional::none)
+                                 .activation(Activation::gelu_tanh)
+                                 .pre_norm(true)
+                                 .build();
   const ModelParams params = ModelParams::init(config, 42);
 
   Rng rng(42);

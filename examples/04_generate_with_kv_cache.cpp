@@ -13,17 +13,14 @@ int main() {
   const Tokenizer tokenizer = Tokenizer::build(
       TokenizerKind::word, {"the cat sat on the mat because it was soft .",
                             "the dog chased the ball because it was fast ."});
-  ModelConfig config;
-  config.vocab_size = tokenizer.size();
-  config.n_ctx = 32;
-  config.d_model = 32;
-  config.n_heads = 4;
-  config.d_ff = 64;
-  config.n_layers = 2;
-  config.positional = Positional::rope;
-
   for (Index kv_heads : {4, 1}) {
-    config.n_kv_heads = kv_heads;
+    const ModelConfig config = ModelConfig::Builder(Architecture::decoder_only, tokenizer.size(), 32)
+                                   .width(32, 4)
+                                   .kv_heads(kv_heads)
+                                   .ffn(64)
+                                   .layers(2)
+                                   .positional(Positional::rope)
+                                   .build();
     const Transformer model = Transformer::random(config, 7);
     SamplingOptions sampling;
     sampling.temperature = 0.8f;

@@ -188,20 +188,16 @@ void write_seeds(const std::string& dir) {
   for (Architecture architecture : {Architecture::decoder_only, Architecture::encoder_only, Architecture::encoder_decoder}) {
     for (Positional positional : {Positional::learned, Positional::rope, Positional::alibi, Positional::sinusoidal}) {
       const Tokenizer& tokenizer = n % 2 ? characters : words;
-      ModelConfig c;
-      c.architecture = architecture;
-      c.positional = positional;
-      c.vocab_size = tokenizer.size();
-      c.n_ctx = 6;
-      c.d_model = 4;
-      c.n_heads = 2;
-      c.n_kv_heads = n % 3 == 0 ? 1 : 2;
-      c.d_ff = 6;
-      c.n_layers = 1;
-      c.n_decoder_layers = 1;
-      c.norm = n % 2 ? Norm::rms_norm : Norm::layer_norm;
-      c.activation = n % 2 ? Activation::swiglu : Activation::gelu;
-      c.tie_embeddings = n % 3 != 1;
+      const ModelConfig c = ModelConfig::Builder(architecture, tokenizer.size(), 6)
+                                .width(4, 2)
+                                .kv_heads(n % 3 == 0 ? 1 : 2)
+                                .ffn(6)
+                                .layers(1)
+                                .positional(positional)
+                                .norm(n % 2 ? Norm::rms_norm : Norm::layer_norm)
+                                .activation(n % 2 ? Activation::swiglu : Activation::gelu)
+                                .tie_embeddings(n % 3 != 1)
+                                .build();
       const std::vector<std::uint8_t> weights = params_to_safetensors(c, Transformer::random(c, 7 + n).params());
       write_model_seeds(dir, "small" + std::to_string(n++), config_to_json(c), tokenizer.to_json(),
                         std::string(weights.begin(), weights.end()));
