@@ -214,6 +214,8 @@ describe('the deck', () => {
     assert.equal(await page.evaluate(() => document.documentElement.classList.contains('stacked')), true);
     const visible = await page.locator('section.slide').evaluateAll((slides) => slides.filter((s) => s.checkVisibility()).length);
     assert.equal(visible, await page.locator('section.slide').count());
+    // each is read out too, not only the one the deck last showed
+    assert.deepEqual(await page.locator('section.slide[aria-hidden="true"]').evaluateAll((slides) => slides.map((s) => s.id)), []);
     // every slide's widgets draw at once here, so measure after all of them have drawn
     await slideReady(page, 'body');
     await page.evaluate(() => document.fonts.ready);

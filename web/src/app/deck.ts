@@ -85,10 +85,8 @@ export class Deck {
     this.closeOverview();
     const changed = index !== this.current;
     this.current = index;
-    this.slides.forEach((slide, i) => {
-      slide.classList.toggle('active', i === index);
-      slide.setAttribute('aria-hidden', String(i !== index));
-    });
+    this.slides.forEach((slide, i) => slide.classList.toggle('active', i === index));
+    this.hideOthers();
     const slide = this.slides[index];
     this.state = { ...this.state, slide: slide.id };
     const counter = document.querySelector('#slide-counter');
@@ -135,9 +133,16 @@ export class Deck {
     return document.documentElement.classList.contains('stacked');
   }
 
+  /** the slides not shown are hidden from assistive technology too; stacked, every slide is shown */
+  private hideOthers(): void {
+    const stacked = this.stacked();
+    this.slides.forEach((slide, i) => slide.setAttribute('aria-hidden', String(!stacked && i !== this.current)));
+  }
+
   private fit(): void {
     const scale = slideScale(innerWidth, innerHeight);
     document.documentElement.classList.toggle('stacked', scale === 'stacked');
+    this.hideOthers();
     if (scale === 'stacked') {
       this.root.style.transform = '';
       this.stage.style.height = '';
