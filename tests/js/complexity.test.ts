@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { doublings, endSlopes, overtakes, timingsAgree } from '../../web/src/math/complexity';
+import { doublings, endSlopes, nextMeasurement, overtakes, passesNeeded, timingsAgree } from '../../web/src/math/complexity';
 
 describe('doublings', () => {
   it('doubles from the start up to the end', () => {
@@ -54,5 +54,30 @@ describe('overtakes', () => {
   });
   it('counts a tie at a measured point as overtaking there', () => {
     expect(overtakes(n, [1, 2, 4, 8], [2, 3, 4, 5])).toBeCloseTo(512, 9);
+  });
+});
+
+describe('measuring in passes', () => {
+  const rule = { least: 2, most: 4, agreement: 1.25 };
+  it('asks for the least passes, then one more while the two fastest disagree, up to the most', () => {
+    expect(passesNeeded([], rule)).toBe(2);
+    expect(passesNeeded([10], rule)).toBe(2);
+    expect(passesNeeded([10, 11], rule)).toBe(2);
+    expect(passesNeeded([10, 20], rule)).toBe(3);
+    expect(passesNeeded([10, 20, 12], rule)).toBe(3);
+    expect(passesNeeded([10, 20, 30], rule)).toBe(4);
+    expect(passesNeeded([10, 20, 30, 40], rule)).toBe(4);
+  });
+  it('measures the whole plan in one pass before the next', () => {
+    const medians = new Map<string, number[]>([['a', [1]], ['b', []], ['c', []]]);
+    const of = (p: string) => medians.get(p)!;
+    expect(nextMeasurement(['a', 'b', 'c'], of, rule)).toEqual({ point: 'b', pass: 1 });
+    medians.set('b', [1]).set('c', [1]);
+    expect(nextMeasurement(['a', 'b', 'c'], of, rule)).toEqual({ point: 'a', pass: 2 });
+    // agreeing points are done; one that does not takes a third pass
+    medians.set('a', [1, 1.1]).set('b', [1, 2]).set('c', [1, 1]);
+    expect(nextMeasurement(['a', 'b', 'c'], of, rule)).toEqual({ point: 'b', pass: 3 });
+    medians.set('b', [1, 2, 1.1]);
+    expect(nextMeasurement(['a', 'b', 'c'], of, rule)).toBeUndefined();
   });
 });

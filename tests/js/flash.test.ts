@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  normalisersFromWeights, rowMaxima, rowsAfter, sweepPlan, sweepShare, tileCount,
+  FIT_FROM, fittedSlope, normalisersFromWeights, rowMaxima, rowsAfter, squareThroughMiddle, sweepPlan, sweepShare, tileCount, timingOptions,
 } from '../../web/src/math/flash';
 
 /** tiles of 2 query rows: block 0 sees keys in two blocks, block 1 one so far */
@@ -64,5 +64,24 @@ describe('the n sweep', () => {
     expect(sweepShare(plan, (p) => p.n === 256)).toBeCloseTo(0.2, 12);
     expect(sweepShare(plan, () => true)).toBe(1);
     expect(sweepShare([], () => false)).toBe(1);
+  });
+
+  it('repeats and warms up the short calls only', () => {
+    expect(timingOptions(FIT_FROM / 2)).toEqual({ repeats: 3, minMs: 60, warmUp: true });
+    expect(timingOptions(FIT_FROM)).toEqual({ repeats: 1, minMs: 0, warmUp: false });
+  });
+
+  it('fits the slope from n = FIT_FROM on, where the n² shows', () => {
+    // below FIT_FROM a fixed cost hides the n²
+    const times = [256, 512, 1024, 2048, 4096].map((n): [number, number] => [n, n < FIT_FROM ? 5 : 3e-6 * n ** 2]);
+    expect(fittedSlope(times)).toBeCloseTo(2, 9);
+    expect(fittedSlope(times.slice(0, 3))).toBeUndefined();
+  });
+
+  it('draws c·n² through the middle of the fitted points', () => {
+    const c = squareThroughMiddle([[512, 99], [1024, 2], [2048, 8 * 1.21]])!;
+    // the geometric mean of t/n² over n ≥ FIT_FROM: 2/1024² and 1.21·2/1024²
+    expect(c).toBeCloseTo(Math.sqrt(1.21) * 2 / 1024 ** 2, 15);
+    expect(squareThroughMiddle([[256, 1], [512, 2]])).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { colourMaps, css, LIGHT_PAGE, parseColour, textOn } from '../../web/src/math/colormap';
-import { formatBytes, formatCount, formatNumber, formatSignificant, subscript } from '../../web/src/math/format';
+import { formatBytes, formatCount, formatDuration, formatNumber, formatSignificant, subscript } from '../../web/src/math/format';
 import { at, fromRows, maxAbsFinite, row } from '../../web/src/math/matrix';
 
 describe('subscript', () => {
@@ -23,6 +23,14 @@ describe('formatBytes', () => {
     expect(formatBytes(512)).toBe('512 B');
     expect(formatBytes(1536)).toBe('1.5 KiB');
     expect(formatBytes(2 * 32 * 4096 * 1024 * 2)).toBe('512 MiB');
+  });
+});
+
+describe('formatDuration', () => {
+  it('writes milliseconds, and seconds from one on, to three significant digits', () => {
+    expect(formatDuration(1.7649)).toBe('1.76 ms');
+    expect(formatDuration(999)).toBe('999 ms');
+    expect(formatDuration(2345)).toBe('2.35 s');
   });
 });
 

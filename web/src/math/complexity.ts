@@ -1,6 +1,6 @@
 // What the complexity slide reads off its measured times: the sizes it sweeps, when repeated
-// timings of a point agree, how the slope of a cost bends from the short end to the long end, and
-// where one cost overtakes another. DOM-free.
+// timings of a point agree (and so which point to measure next), how the slope of a cost bends from
+// the short end to the long end, and where one cost overtakes another. DOM-free.
 import { fitPowerLaw } from './power-law';
 
 /** from, 2·from, 4·from, … up to `to` (inclusive when reached by doubling) */
@@ -41,4 +41,28 @@ export function overtakes(x: readonly number[], rising: readonly number[], other
     }
   }
   return undefined;
+}
+
+/** How often each point is measured: at least `least` passes, then one more while its two fastest
+ * medians differ by more than the factor `agreement`, up to `most`. */
+export interface PassRule {
+  least: number;
+  most: number;
+  agreement: number;
+}
+
+/** the passes a point needs, as far as its medians so far tell */
+export function passesNeeded(medians: readonly number[], { least, most, agreement }: PassRule): number {
+  const passes = medians.length;
+  if (passes < least) return least;
+  return passes >= most || timingsAgree(medians, agreement) ? passes : passes + 1;
+}
+
+/** The next measurement of a plan measured in passes over the whole plan: the first point in the
+ * earliest pass not done, and that pass (counted from 1); undefined once every point has its passes. */
+export function nextMeasurement<P>(plan: readonly P[], medians: (point: P) => readonly number[], rule: PassRule): { point: P; pass: number } | undefined {
+  const pending = plan.filter((point) => medians(point).length < passesNeeded(medians(point), rule));
+  if (pending.length === 0) return undefined;
+  const pass = Math.min(...pending.map((point) => medians(point).length)) + 1;
+  return { point: pending.find((point) => medians(point).length + 1 === pass)!, pass };
 }

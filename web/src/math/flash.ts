@@ -1,6 +1,8 @@
 // Reading flash attention's tile-by-tile statistics (the engine's running max m and sum ℓ after
-// each tile) and planning the n sweep that times it against naive attention. DOM-free.
+// each tile), and planning the n sweep that times it against naive attention and reading its
+// slopes. DOM-free.
 import type { FlashTile, MatrixData } from '../engine/attnlab.mjs';
+import { fitPowerLaw } from './power-law';
 
 /** tiles of a blocked n × n score matrix: ⌈n/B_r⌉ · ⌈n/B_c⌉ */
 export function tileCount(n: number, blockRows: number, blockCols: number): number {
@@ -76,4 +78,28 @@ export function sweepShare(plan: readonly SweepPoint[], done: (p: SweepPoint) =>
   const work = (p: SweepPoint) => p.n * p.n;
   const total = plan.reduce((sum, p) => sum + work(p), 0);
   return total > 0 ? plan.filter(done).reduce((sum, p) => sum + work(p), 0) / total : 1;
+}
+
+/** The sweep's slopes are fitted from this n on: below it a call's fixed costs (threads waking up,
+ * the inputs) hide the n². */
+export const FIT_FROM = 1024;
+
+/** A call's timing options: short calls are warmed up and repeated for a steadier median; the
+ * fitted ones run once, which takes long enough (and leaves one output at a time in the heap). */
+export function timingOptions(n: number): { repeats: number; minMs: number; warmUp: boolean } {
+  return n < FIT_FROM ? { repeats: 3, minMs: 60, warmUp: true } : { repeats: 1, minMs: 0, warmUp: false };
+}
+
+/** the fitted slope of the points (n, y) from n = FIT_FROM on; undefined below two of them */
+export function fittedSlope(points: readonly (readonly [number, number])[]): number | undefined {
+  const fitted = points.filter(([n]) => n >= FIT_FROM);
+  return fitted.length >= 2 ? fitPowerLaw(fitted).exponent : undefined;
+}
+
+/** c of the line c·n² through the middle of the points (n, t) from n = FIT_FROM on, on log-log
+ * axes: c = e^{mean(ln t − 2 ln n)}; undefined without any */
+export function squareThroughMiddle(points: readonly (readonly [number, number])[]): number | undefined {
+  const fitted = points.filter(([n]) => n >= FIT_FROM);
+  if (fitted.length === 0) return undefined;
+  return Math.exp(fitted.reduce((sum, [n, t]) => sum + Math.log(t / n ** 2), 0) / fitted.length);
 }

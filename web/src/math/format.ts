@@ -20,6 +20,11 @@ export function formatSignificant(x: number, digits = 2): string {
   return text.replaceAll('-', '−');
 }
 
+/** a duration in ms or, from a second on, in s, to three significant digits: "1.76 ms", "2.35 s" */
+export function formatDuration(ms: number): string {
+  return ms < 1000 ? `${formatSignificant(ms, 3)} ms` : `${formatSignificant(ms / 1000, 3)} s`;
+}
+
 /** A whole number with its thousands grouped: 1234567 → "1,234,567". What toLocaleString('en')
  * writes, without the browser's number formatting, whose first use stalls a page for 100 ms. */
 export function formatCount(n: number): string {

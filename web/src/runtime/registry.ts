@@ -166,16 +166,16 @@ export const WIDGETS: readonly WidgetEntry[] = [
   ] },
   { tag: 'attn-complexity', load: () => import('../widgets/complexity'), fields: [
     // the width the n sweep runs at, and its longest n
-    { key: 'cx-d', attribute: 'd', type: 'enum', values: COMPLEXITY_WIDTHS, default: '64' },
-    { key: 'cx-n', attribute: 'maxN', type: 'enum', values: COMPLEXITY_LENGTHS, default: '2048' },
+    { key: 'cx-d', attribute: 'd', label: 'width d', type: 'enum', values: COMPLEXITY_WIDTHS, default: '64' },
+    { key: 'cx-n', attribute: 'maxN', label: 'longest n', type: 'enum', values: COMPLEXITY_LENGTHS, default: '2048' },
   ] },
   { tag: 'attn-flash', load: () => import('../widgets/flash'), fields: [
     // the animated small case (n queries and keys, tile rows × columns, tiles done) and the measured n
     { key: 'fl-n', attribute: 'n', type: 'int', min: 2, max: 24, default: 12 },
-    { key: 'fl-br', attribute: 'blockRows', type: 'enum', values: FLASH_TILES, default: '4' },
-    { key: 'fl-bc', attribute: 'blockCols', type: 'enum', values: FLASH_TILES, default: '4' },
-    { key: 'fl-step', attribute: 'step', type: 'int', min: 0, max: 144, default: 0 },
-    { key: 'fl-max', attribute: 'maxN', type: 'enum', values: FLASH_LENGTHS, default: '16384' },
+    { key: 'fl-br', attribute: 'blockRows', label: 'tile rows B_r', type: 'enum', values: FLASH_TILES, default: '4' },
+    { key: 'fl-bc', attribute: 'blockCols', label: 'tile columns B_c', type: 'enum', values: FLASH_TILES, default: '4' },
+    { key: 'fl-step', attribute: 'step', label: 'tiles done', type: 'int', min: 0, max: 144, default: 0 },
+    { key: 'fl-max', attribute: 'maxN', label: 'longest n', type: 'enum', values: FLASH_LENGTHS, default: '16384' },
   ] },
   { tag: 'attn-training', load: () => import('../widgets/training'), fields: [
     // what the page trains: task, model size, seed
@@ -185,7 +185,7 @@ export const WIDGETS: readonly WidgetEntry[] = [
   ] },
   { tag: 'attn-scaling-laws', load: () => import('../widgets/scaling-laws'), fields: [
     // which law is drawn large
-    { key: 'sl-law', attribute: 'law', type: 'enum', values: SCALING_LAWS_SHOWN, default: 'N' },
+    { key: 'sl-law', attribute: 'law', label: 'the law drawn', type: 'enum', values: SCALING_LAWS_SHOWN, default: 'N' },
   ] },
   { tag: 'attn-kv-heads', load: () => import('../widgets/kv-heads'), fields: [
     // the picture's key/value heads, and a model the reader sizes: layers, width, query heads, the

@@ -10,18 +10,17 @@
 // points measured; a point once measured is kept until "Measure again".
 // Settings: d (the width of the n sweep), maxN (the longest n).
 import type { RemoteEngine } from '../runtime/engine';
-import { COMPLEXITY_LENGTHS, COMPLEXITY_WIDTHS } from '../runtime/registry';
-import { doublings, endSlopes, overtakes, timingsAgree } from '../math/complexity';
+import { doublings, endSlopes, nextMeasurement, overtakes, passesNeeded, timingsAgree } from '../math/complexity';
 import { formatNumber, formatSignificant } from '../math/format';
 import { fitPowerLaw, powerLawAt, type PowerLaw } from '../math/power-law';
 import { BackgroundJob } from '../primitives/background-job';
+import { button, h, showButtons } from '../primitives/controls';
 import { EngineElement } from '../runtime/engine-element';
 import { Plot, SERIES_COLOURS, type Series } from '../primitives/plot';
 import { ScreenReaderTable } from '../primitives/screen-reader-table';
 
 type Kernel = 'single_head' | 'projections' | 'feed_forward';
 type SeriesKey = 'attention' | 'projections' | 'ffn' | 'layer';
-type Axis = 'n' | 'd';
 
 /** what the engine times for each measured series; the layer is their sum */
 const KERNELS: readonly { key: Exclude<SeriesKey, 'layer'>; kernel: Kernel }[] = [
@@ -42,11 +41,9 @@ const D_SWEEP = doublings(32, 256);
 const REPEATS = 5;
 const MIN_MS = 80;
 /** Every point is measured in passes over the whole plan, until its two fastest medians agree within
- * AGREEMENT, and keeps its fastest: another program busy for a while slows measurements down, never
- * speeds one up, and a whole pass lies between two measurements of a point. */
-const MIN_PASSES = 2;
-const MAX_PASSES = 4;
-const AGREEMENT = 1.25;
+ * a factor 1.25, and keeps its fastest: another program busy for a while slows measurements down,
+ * never speeds one up, and a whole pass lies between two measurements of a point. */
+const PASSES = { least: 2, most: 4, agreement: 1.25 } as const;
 /** attention's slope in d below this is explained by its softmax, which d does not change */
 const SOFTMAX_SHOWS = 0.9;
 /** the longest sequence the engine's RNN runs (rnnGradientFlow's T) */
@@ -64,9 +61,7 @@ const ROWS: readonly { operation: string; cost: string; n: string; d: string; se
 
 const styles = `
 .controls { display: flex; flex-wrap: wrap; gap: 6px 20px; align-items: center; margin: 0 0 4px; font-size: 14px; }
-.group { display: inline-flex; gap: 4px; align-items: center; }
-.group .name { color: var(--muted); margin-right: 2px; }
-.group button, .actions button { padding: 1px 9px; font-size: 14px; }
+.actions button { padding: 1px 9px; font-size: 14px; }
 .actions { display: inline-flex; gap: 6px; margin-left: auto; }
 .progress { display: flex; gap: 10px; align-items: center; margin: 0 0 4px; font-size: 13px; color: var(--muted); min-height: 20px; }
 .progress progress { width: 100px; flex: none; }
@@ -82,6 +77,8 @@ table.costs td.cost { white-space: nowrap; }
 table.costs button { min-width: 3.8em; padding: 0 5px; font-size: 13px; font-variant-numeric: tabular-nums; }
 table.costs tr.chosen td:first-child { font-weight: 600; }
 .lower { display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: flex-start; margin: 4px 0 0; }
+/* a phone: the table of costs scrolls sideways rather than spill past the screen */
+.costs-box { max-width: 100%; overflow-x: auto; }
 table.steps { border-collapse: collapse; font-size: 13px; font-variant-numeric: tabular-nums; width: 160px; }
 table.steps caption { font-size: 12px; font-weight: 600; color: var(--muted); text-align: left; }
 table.steps tfoot td { font-size: 12px; color: var(--muted); text-align: left; border: 0; line-height: 1.3; padding-top: 2px; }
@@ -106,13 +103,33 @@ export default class Complexity extends EngineElement {
   private readonly byN = new Plot({ xLabel: 'n', yLabel: 'time (ms, log)', xLog: true, yLog: true, width: 420, height: 200 });
   private readonly byD = new Plot({ xLabel: 'd', yLabel: 'time (ms, log)', xLog: true, yLog: true, width: 345, height: 200 });
   private readonly numbers = new ScreenReaderTable();
+  private readonly widths = this.bound.choices('d');
+  private readonly lengths = this.bound.choices('maxN');
+  private readonly cancel = button('Cancel', () => void this.measuring?.stop());
+  private readonly resume = button('Continue', () => this.measure());
+  private readonly again = button('Measure again', () => {
+    this.measured.clear();
+    this.elapsedMs = 0;
+    this.draw();
+    this.measure();
+  });
+  private readonly bar = h('progress', { attrs: { 'aria-label': 'measurements done' } });
+  private readonly statusText = h('span');
+  /** where the measurement ended, for screen readers (not every step of it) */
+  private readonly said = h('span', { className: 'sr-only', attrs: { role: 'status' } });
+  private readonly progress = h('div', 'progress', this.bar, this.statusText, this.said);
+  /** the measured slope of each series in n and in d ("attention n"), a button that picks the series out */
+  private readonly slopes = new Map<string, HTMLButtonElement>();
+  private readonly costRows = ROWS.map((row, i) => this.costRow(row, i));
+  /** the sequential steps of the RNN and of one attention layer, a row per n */
+  private readonly stepRows = h('tbody');
+  private readonly summary = h('p', 'summary');
   /** every point measured, by kernel, n and d, kept until "Measure again" */
   private readonly measured = new Map<string, Measured>();
   /** sequential steps of the engine's RNN and of one attention layer, by n */
   private readonly steps = new Map<number, { rnn: number; attention: number }>();
   /** kernels run once already (their first call warms up the engine) */
   private readonly warmed = new Set<Kernel>();
-  private view?: ReturnType<Complexity['build']>;
   private chosen?: SeriesKey;
   /** the measurement: one point per slice, while the widget is on screen */
   private measuring?: BackgroundJob;
@@ -139,17 +156,13 @@ export default class Complexity extends EngineElement {
   protected async render(engine: RemoteEngine): Promise<void> {
     const d = Number(this.value<string>('d'));
     const maxN = Number(this.value<string>('maxN'));
-    const view = (this.view ??= this.build());
-    if (!view.root.isConnected) this.body.replaceChildren(view.root);
-    for (const [value, button] of view.widths) button.setAttribute('aria-pressed', String(Number(value) === d));
-    for (const [value, button] of view.lengths) button.setAttribute('aria-pressed', String(Number(value) === maxN));
     const lengths = doublings(SHORTEST_N, maxN);
     for (const n of lengths.filter((n) => n <= RNN_LONGEST && !this.steps.has(n))) {
       this.steps.set(n, (await engine.rnnGradientFlow({ length: n, hidden: 1, input: 1 })).sequentialSteps);
     }
     this.threads ??= (await engine.info()).threadsUsed;
     this.measuring ??= new BackgroundJob(this, {
-      remaining: () => this.nextMeasurement(this.plan()) !== undefined,
+      remaining: () => this.next(this.plan()) !== undefined,
       slice: () => this.measureNext(engine),
       report: () => this.report(),
     });
@@ -169,7 +182,7 @@ export default class Complexity extends EngineElement {
 
   /** measures the next point of the plan, and draws it */
   private async measureNext(engine: RemoteEngine): Promise<void> {
-    const next = this.nextMeasurement(this.plan());
+    const next = this.next(this.plan());
     if (!next) return;
     const start = performance.now();
     const result = await engine.benchmark({ ...next.point, repeats: REPEATS, minMs: MIN_MS, warmUp: !this.warmed.has(next.point.kernel) });
@@ -182,39 +195,29 @@ export default class Complexity extends EngineElement {
     this.draw();
   }
 
-  private passes(point: Point): number {
-    return this.measured.get(keyOf(point))?.medians.length ?? 0;
+  /** a point's medians so far, one per pass */
+  private medians(point: Point): number[] {
+    return this.measured.get(keyOf(point))?.medians ?? [];
   }
 
-  /** the passes a point needs, as far as its timings so far tell */
-  private passesNeeded(point: Point): number {
-    const passes = this.passes(point);
-    if (passes < MIN_PASSES) return MIN_PASSES;
-    return passes >= MAX_PASSES || timingsAgree(this.measured.get(keyOf(point))!.medians, AGREEMENT) ? passes : passes + 1;
-  }
-
-  /** the next measurement: the first point of the plan in the earliest pass not done */
-  private nextMeasurement(plan: readonly Point[]): { point: Point; pass: number } | undefined {
-    const pending = plan.filter((point) => this.passes(point) < this.passesNeeded(point));
-    if (pending.length === 0) return undefined;
-    const pass = Math.min(...pending.map((point) => this.passes(point))) + 1;
-    return { point: pending.find((point) => this.passes(point) + 1 === pass)!, pass };
+  /** the next measurement of the plan: its point and pass */
+  private next(plan: readonly Point[]): { point: Point; pass: number } | undefined {
+    return nextMeasurement(plan, (point) => this.medians(point), PASSES);
   }
 
   /** the progress bar (one step per measurement; a point that needs another pass adds one), what
    * the measurement is doing, and the buttons; the table of numbers once it stops */
   private report(): void {
-    const view = this.view;
     const state = this.measuring?.state;
-    if (!view || !state) return;
+    if (!state) return;
     const plan = this.plan();
-    const total = plan.reduce((sum, point) => sum + this.passesNeeded(point), 0);
-    const done = plan.reduce((sum, point) => sum + this.passes(point), 0);
-    view.bar.max = total;
-    view.bar.value = done;
+    const total = plan.reduce((sum, point) => sum + passesNeeded(this.medians(point), PASSES), 0);
+    const done = plan.reduce((sum, point) => sum + this.medians(point).length, 0);
+    this.bar.max = total;
+    this.bar.value = done;
     const threads = `${this.threads} thread${this.threads === 1 ? '' : 's'}`;
-    const agreement = `${formatNumber(100 * (AGREEMENT - 1), 0)} %`;
-    const next = this.nextMeasurement(plan);
+    const agreement = `${formatNumber(100 * (PASSES.agreement - 1), 0)} %`;
+    const next = this.next(plan);
     const active = state === 'running' || state === 'stopping';
     let text: string;
     if (state === 'stopping') text = 'Stopping after the point being measured…';
@@ -223,32 +226,24 @@ export default class Complexity extends EngineElement {
       const name = NAMES[KERNELS.find((k) => k.kernel === point.kernel)!.key];
       text = `Measuring ${name} at n = ${point.n}, d = ${point.d}, pass ${pass}: ${done + 1} of ${total}…`;
     } else if (!next) {
-      const apart = plan.filter((point) => !timingsAgree(this.measured.get(keyOf(point))!.medians, AGREEMENT)).length;
+      const apart = plan.filter((point) => !timingsAgree(this.medians(point), PASSES.agreement)).length;
       text = `${plan.length} points, ${done} calls, ${formatNumber(this.elapsedMs / 1000, 1)} s on ${threads}; `
         + (apart === 0 ? `every point’s two fastest passes agree within ${agreement}.`
           : `${apart} ${apart === 1 ? 'point still varies' : 'points still vary'} by over ${agreement} (a busy machine).`);
     } else if (state === 'stopped') text = `Stopped after ${done} of ${total} measurements; the points measured are kept.`;
-    else if (done === 0) text = `Measures when this slide is shown: ${plan.length} points, at least ${MIN_PASSES} passes.`;
+    else if (done === 0) text = `Measures when this slide is shown: ${plan.length} points, at least ${PASSES.least} passes.`;
     else text = `Paused after ${done} of ${total} measurements while the slide is hidden.`;
-    view.status.textContent = text;
-    view.progress.dataset.state = active ? 'measuring' : !next ? 'done' : state === 'stopped' ? 'cancelled' : 'waiting';
-    // screen readers hear where the measurement ended, not every step of it
-    view.said.textContent = active ? '' : text;
+    this.statusText.textContent = text;
+    this.progress.dataset.state = active ? 'measuring' : !next ? 'done' : state === 'stopped' ? 'cancelled' : 'waiting';
+    this.said.textContent = active ? '' : text;
     // laying the table out at every point would cost the page
     if (!active) this.fillNumbers();
-
-    const focused = this.root.activeElement;
-    view.cancel.hidden = !active && state !== 'waiting';
-    view.cancel.disabled = state === 'stopping';
-    view.resume.hidden = state !== 'stopped' || !next;
-    view.again.hidden = active;
-    // a button that disappears under the keyboard hands the focus to the one that replaces it
-    if (focused instanceof HTMLButtonElement && focused.hidden) (view.resume.hidden ? view.again : view.resume).focus();
+    this.cancel.disabled = state === 'stopping';
+    showButtons([[this.cancel, active || state === 'waiting'], [this.resume, state === 'stopped' && next !== undefined], [this.again, !active]]);
   }
 
   /** the plots, the table and the lines below from the points measured so far */
   private draw(): void {
-    const view = this.view!;
     const d = Number(this.value<string>('d'));
     const maxN = Number(this.value<string>('maxN'));
     const lengths = doublings(SHORTEST_N, maxN);
@@ -280,25 +275,22 @@ export default class Complexity extends EngineElement {
     };
     for (const [axis, list] of [['n', inN], ['d', inD]] as const) {
       for (const c of list) {
-        const button = view.slopes.get(`${c.key} ${axis}`)!;
+        const button = this.slopes.get(`${c.key} ${axis}`)!;
         button.textContent = slopeText(c);
         const what = c.key === 'layer' ? 'slope fitted to its first three points, then to its last three,' : 'fitted slope';
         button.setAttribute('aria-label', `${NAMES[c.key]}: measured ${what} in ${axis}, ${button.textContent}; show its points`);
       }
     }
-    for (const row of view.rows) row.classList.toggle('chosen', row.dataset.series === this.chosen);
-    for (const [name, button] of view.slopes) button.setAttribute('aria-pressed', String(name.startsWith(`${this.chosen} `)));
+    for (const row of this.costRows) row.classList.toggle('chosen', row.dataset.series === this.chosen);
+    for (const [name, button] of this.slopes) button.setAttribute('aria-pressed', String(name.startsWith(`${this.chosen} `)));
 
     // the RNN's steps one after another, and one attention layer's (new rows only for new lengths)
     const stepped = lengths.filter((n) => this.steps.has(n));
-    if (view.steps.rows.length !== stepped.length) view.steps.replaceChildren(...stepped.map((n) => {
-      const tr = document.createElement('tr');
+    if (this.stepRows.rows.length !== stepped.length) this.stepRows.replaceChildren(...stepped.map((n) => {
       const { rnn, attention } = this.steps.get(n)!;
-      tr.append(Object.assign(document.createElement('th'), { textContent: String(n) }),
-        ...[rnn, attention].map((count) => Object.assign(document.createElement('td'), { textContent: String(count) })));
-      return tr;
+      return h('tr', {}, h('th', { textContent: String(n) }), ...[rnn, attention].map((count) => h('td', { textContent: String(count) })));
     }));
-    view.summary.textContent = [this.crossing(inN, d, maxN), this.softmaxShare(inD)].filter(Boolean).join(' ');
+    this.summary.textContent = [this.crossing(inN, d, maxN), this.softmaxShare(inD)].filter(Boolean).join(' ');
   }
 
   /** every point measured, for screen readers and Download CSV */
@@ -363,123 +355,40 @@ export default class Complexity extends EngineElement {
     this.draw();
   }
 
-  private build() {
-    const root = document.createElement('div');
-    const controls = document.createElement('div');
-    controls.className = 'controls';
-    const group = (label: string, control: string, values: readonly string[], onPick: (value: string) => void) => {
-      const element = document.createElement('div');
-      element.className = 'group';
-      element.setAttribute('role', 'group');
-      element.setAttribute('aria-label', label);
-      element.dataset.control = control;
-      element.append(Object.assign(document.createElement('span'), { className: 'name', textContent: label }));
-      const buttons = new Map<string, HTMLButtonElement>();
-      for (const value of values) {
-        const b = document.createElement('button');
-        b.type = 'button';
-        b.textContent = value;
-        b.addEventListener('click', () => onPick(value));
-        buttons.set(value, b);
-        element.append(b);
-      }
-      return { element, buttons };
-    };
-    const widths = group('width d', 'd', COMPLEXITY_WIDTHS, (value) => this.change({ d: value }));
-    const lengths = group('longest n', 'maxN', COMPLEXITY_LENGTHS, (value) => this.change({ maxN: value }));
-    const progress = document.createElement('div');
-    progress.className = 'progress';
-    const bar = document.createElement('progress');
-    bar.setAttribute('aria-label', 'measurements done');
-    const status = document.createElement('span');
-    const said = document.createElement('span');
-    said.className = 'sr-only';
-    said.setAttribute('role', 'status');
-    progress.append(bar, status, said);
+  /** a row of the table of costs: the operation, its cost and exponents, and (on the first row of
+   * each series) the slopes measured in n and d, which operations timed in one call share */
+  private costRow(row: (typeof ROWS)[number], i: number): HTMLTableRowElement {
+    const swatch = h('span', { className: row.series === 'layer' ? 'bar' : 'dot', attrs: { style: `background: ${COLOURS[row.series]}` } });
+    const tr = h('tr', { data: { series: row.series } }, h('td', {}, swatch, row.operation), h('td', { className: 'cost', textContent: row.cost }));
+    const first = i === 0 || ROWS[i - 1].series !== row.series;
+    const span = ROWS.slice(i).findIndex((r) => r.series !== row.series);
+    for (const axis of ['n', 'd'] as const) {
+      tr.append(h('td', { textContent: row[axis] }));
+      if (!first) continue;
+      const slope = button('—', () => this.choose(row.series), { data: { series: row.series, axis } });
+      this.slopes.set(`${row.series} ${axis}`, slope);
+      tr.append(h('td', { rowSpan: span === -1 ? ROWS.length - i : span }, slope));
+    }
+    return tr;
+  }
 
-    const actions = document.createElement('div');
-    actions.className = 'actions';
-    actions.dataset.control = 'measure';
-    const action = (text: string, onClick: () => void) => {
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.textContent = text;
-      b.addEventListener('click', onClick);
-      actions.append(b);
-      return b;
-    };
-    const cancel = action('Cancel', () => void this.measuring?.stop());
-    const resume = action('Continue', () => this.measure());
-    const again = action('Measure again', () => {
-      this.measured.clear();
-      this.elapsedMs = 0;
-      this.draw();
-      this.measure();
-    });
-    controls.append(widths.element, lengths.element, actions);
-
-    const plots = document.createElement('div');
-    plots.className = 'plots';
-    plots.append(this.byN.element, this.byD.element);
-
-    const table = document.createElement('table');
-    table.className = 'costs';
-    table.innerHTML = '<caption class="sr-only">Costs of write-up 002 §10: the theoretical exponent of n and of d, and the slope measured here</caption>'
+  protected override layout(): HTMLElement {
+    const costs = h('table', 'costs');
+    costs.innerHTML = '<caption class="sr-only">Costs of write-up 002 §10: the theoretical exponent of n and of d, and the slope measured here</caption>'
       + '<thead><tr><th rowspan="2">operation (write-up 002 §10)</th><th rowspan="2">cost</th><th colspan="2">slope in n</th><th colspan="2">slope in d</th></tr>'
       + '<tr><th>theory</th><th>measured</th><th>theory</th><th>measured</th></tr></thead>';
-    const tbody = document.createElement('tbody');
-    const slopes = new Map<string, HTMLButtonElement>();
-    const rows = ROWS.map((row, i) => {
-      const tr = document.createElement('tr');
-      tr.dataset.series = row.series;
-      const name = document.createElement('td');
-      const swatch = document.createElement('span');
-      swatch.className = row.series === 'layer' ? 'bar' : 'dot';
-      swatch.style.background = COLOURS[row.series];
-      name.append(swatch, row.operation);
-      const cell = (text: string, className = '') => Object.assign(document.createElement('td'), { textContent: text, className });
-      tr.append(name, cell(row.cost, 'cost'));
-      // operations timed in one call share one measured cell
-      const first = i === 0 || ROWS[i - 1].series !== row.series;
-      const span = ROWS.slice(i).findIndex((r) => r.series !== row.series);
-      for (const axis of ['n', 'd'] as Axis[]) {
-        tr.append(cell(row[axis]));
-        if (!first) continue;
-        const measured = document.createElement('td');
-        measured.rowSpan = span === -1 ? ROWS.length - i : span;
-        const button = document.createElement('button');
-        button.type = 'button';
-        button.dataset.series = row.series;
-        button.dataset.axis = axis;
-        button.textContent = '—';
-        button.addEventListener('click', () => this.choose(row.series));
-        slopes.set(`${row.series} ${axis}`, button);
-        measured.append(button);
-        tr.append(measured);
-      }
-      tbody.append(tr);
-      return tr;
-    });
-    table.append(tbody);
-    const note = document.createElement('p');
-    note.className = 'note';
-    note.textContent = `┄ least-squares fits, their slopes at their ends; ━ the sum: the layer. Each point is its fastest median `
-      + `of at least ${REPEATS} calls over at least ${MIN_MS} ms, over ${MIN_PASSES}–${MAX_PASSES} passes; attention is one head (d_k = d_v = d), the projections x·W_Q, x·W_K, x·W_V and ·W_O.`;
+    costs.append(h('tbody', {}, ...this.costRows));
     // as on the first slide: the steps that must run one after another
-    const stepsTable = document.createElement('table');
-    stepsTable.className = 'steps';
-    stepsTable.innerHTML = '<caption>steps one after another</caption>'
-      + '<thead><tr><th>n</th><th>RNN</th><th>attention</th></tr></thead>';
-    const steps = document.createElement('tbody');
-    const limit = document.createElement('tfoot');
-    limit.innerHTML = `<tr><td colspan="3">the engine’s RNN runs up to n\u00a0=\u00a0${RNN_LONGEST}</td></tr>`;
-    stepsTable.append(steps, limit);
-    const lower = document.createElement('div');
-    lower.className = 'lower';
-    lower.append(table, stepsTable);
-    const summary = document.createElement('p');
-    summary.className = 'summary';
-    root.append(controls, progress, plots, lower, note, summary, this.numbers.element);
-    return { root, widths: widths.buttons, lengths: lengths.buttons, cancel, resume, again, progress, bar, status, said, rows, slopes, steps, summary };
+    const steps = h('table', 'steps');
+    steps.innerHTML = '<caption>steps one after another</caption><thead><tr><th>n</th><th>RNN</th><th>attention</th></tr></thead>';
+    steps.append(this.stepRows, h('tfoot', {}, h('tr', {}, h('td', { colSpan: 3, textContent: `the engine’s RNN runs up to n\u00a0=\u00a0${RNN_LONGEST}` }))));
+    return h('div', {},
+      h('div', 'controls', this.widths.element, this.lengths.element, h('div', { className: 'actions', data: { control: 'measure' } }, this.cancel, this.resume, this.again)),
+      this.progress,
+      h('div', 'plots', this.byN.element, this.byD.element),
+      h('div', 'lower', h('div', 'costs-box', costs), steps),
+      h('p', { className: 'note', textContent: '┄ least-squares fits, their slopes at their ends; ━ the sum: the layer. Each point is its fastest median '
+        + `of at least ${REPEATS} calls over at least ${MIN_MS} ms, over ${PASSES.least}–${PASSES.most} passes; attention is one head (d_k = d_v = d), the projections x·W_Q, x·W_K, x·W_V and ·W_O.` }),
+      this.summary, this.numbers.element);
   }
 }

@@ -11,27 +11,21 @@
 // pauses while the widget is out of view, and Cancel stops it.
 // Settings: n, blockRows, blockCols, step (tiles done), maxN (the longest n timed).
 import type { RemoteEngine } from '../runtime/engine';
-import { limitsOf } from '../runtime/state';
-import { FLASH_LENGTHS, FLASH_TILES } from '../runtime/registry';
 import type { HeadResult } from '../engine/index';
 import { css } from '../math/colormap';
 import {
-  normalisersFromWeights, rowMaxima, rowsAfter, sweepPlan, sweepShare, tileCount,
+  FIT_FROM, fittedSlope, normalisersFromWeights, rowMaxima, rowsAfter, squareThroughMiddle, sweepPlan, sweepShare, tileCount, timingOptions,
   type RowState, type SweepKernel, type SweepPoint,
 } from '../math/flash';
-import { formatBytes, formatCount, formatNumber, formatSignificant } from '../math/format';
+import { formatBytes, formatCount, formatDuration, formatNumber, formatSignificant } from '../math/format';
 import { at, largestDifference, maxAbsFinite } from '../math/matrix';
-import { fitPowerLaw } from '../math/power-law';
 import { BackgroundJob, type JobState } from '../primitives/background-job';
 import { CANVAS_FONT, foreground, sharpCanvas, themeColours } from '../primitives/canvas';
+import { button, h } from '../primitives/controls';
 import { EngineElement } from '../runtime/engine-element';
 import { tickStep } from '../primitives/heatmap';
 import { Plot, SERIES_COLOURS, type Series } from '../primitives/plot';
 import { ScreenReaderTable } from '../primitives/screen-reader-table';
-import { slider } from '../primitives/slider';
-import { stepper } from '../primitives/stepper';
-
-const TAG = 'attn-flash';
 
 /** the small case: one head as wide as its input (d = d_k = 8), seeded; scores spread about ±2 */
 const SMALL = { d: 8, inputSeed: 11, weightSeed: 12, std: 0.5 } as const;
@@ -39,12 +33,8 @@ const SMALL = { d: 8, inputSeed: 11, weightSeed: 12, std: 0.5 } as const;
 const TIMED_WIDTH = 64;
 /** the longest n the engine times naive attention at (its n×n weights, attnlab.d.mts) */
 const NAIVE_LONGEST = 8192;
-/** the slopes are fitted from this n on: below it a call's fixed costs (threads waking up, the
- * inputs) hide the n² */
-const FIT_FROM = 1024;
 const MIB = 2 ** 20;
 
-const KERNEL_NAMES: Record<SweepKernel, string> = { flash: 'flash', naive: 'naive' };
 const KERNEL_COLOURS: Record<SweepKernel, string> = { flash: SERIES_COLOURS.blue, naive: SERIES_COLOURS.vermillion };
 
 /** the score grid's side and the columns of numbers beside it, in CSS pixels */
@@ -62,9 +52,11 @@ const styles = `
 .controls { display: flex; flex-wrap: wrap; gap: 4px 10px; align-items: center; margin: 0 0 4px; font-size: 14px; }
 .controls input[type="range"] { width: 76px; }
 .controls output { min-width: 1.4em; }
-.controls select { padding: 1px 3px; }
+.controls select, .sweep select { padding: 1px 3px; }
 .controls button { padding: 2px 8px; }
+/* the tile's sides as "tile 4 × 4": their names are their drop-downs' labels */
 .tile { display: inline-flex; gap: 4px; align-items: center; }
+.tile .control > span { display: none; }
 .animation { display: flex; flex-wrap: wrap; gap: 6px 12px; align-items: flex-start; }
 .animation canvas { display: block; flex: none; }
 .words { flex: 1 1 14em; min-width: 0; font-size: 13.5px; line-height: 1.4; }
@@ -75,6 +67,7 @@ h4 { margin: 0 0 4px; font-size: 14px; font-weight: 600; }
 .moved { color: var(--bad); font-weight: 600; }
 .sweep { display: flex; flex-wrap: wrap; gap: 2px 10px; align-items: center; font-size: 13px; margin: 6px 0 2px; }
 .sweep h4 { margin: 0; }
+.sweep .control { font-size: 13px; }
 .sweep progress { width: 64px; }
 .sweep button { padding: 1px 8px; font-size: 13px; }
 .sweep .state { color: var(--muted); }
@@ -102,21 +95,25 @@ const SWEEP_STATES: Record<JobState, string> = { waiting: 'paused', running: 'ru
 
 const pointKey = (p: SweepPoint) => `${p.kernel}:${p.n}`;
 
-/** a call's timing options: short calls are warmed up and repeated for a steadier median; the
- * fitted ones run once, which takes long enough (and leaves one output at a time in the heap) */
-const timingOptions = (n: number) => (n < FIT_FROM ? { repeats: 3, minMs: 60, warmUp: true } : { repeats: 1, minMs: 0, warmUp: false });
-
-function formatDuration(ms: number): string {
-  return ms < 1000 ? `${formatSignificant(ms, 3)} ms` : `${formatSignificant(ms / 1000, 3)} s`;
-}
-
 export default class Flash extends EngineElement {
   private readonly grid = sharpCanvas('the score matrix in tiles: done tiles filled, the current one outlined; each row\'s running max m and sum ℓ beside it');
   private readonly rowsTable = new ScreenReaderTable();
   private readonly timePlot = new Plot({ xLabel: 'n', yLabel: 'time (ms)', xLog: true, yLog: true, ...PLOT_SIZE });
   private readonly memoryPlot = new Plot({ xLabel: 'n', yLabel: 'peak (MiB)', xLog: true, yLog: true, ...PLOT_SIZE });
   private readonly measurementsTable = new ScreenReaderTable();
-  private view?: ReturnType<Flash['build']>;
+  /** a new n or tile starts the small case from its first tile */
+  private readonly nSlider = this.bound.slider('n', { also: () => ({ step: 0 }) });
+  private readonly tileRows = this.bound.choices('blockRows', { select: true, also: () => ({ step: 0 }) });
+  private readonly tileCols = this.bound.choices('blockCols', { select: true, also: () => ({ step: 0 }) });
+  private readonly stepper = this.bound.stepper('step', 'next tile ▶');
+  private readonly longestChoice = this.bound.choices<string>('maxN', { select: true, text: (v) => formatCount(Number(v)) });
+  private readonly heading = h('h4');
+  private readonly explanation = h('p');
+  private readonly check = h('p', 'check');
+  private readonly action = button('', () => this.onAction());
+  private readonly progress = h('progress', { max: 1, attrs: { 'aria-label': 'share of the timing done' } });
+  private readonly sweepState = h('span', { className: 'state', attrs: { role: 'status' } });
+  private readonly summary = h('p', 'summary');
   private small?: SmallCase;
   /** the sweep's results by point (an Error when the engine refused it) */
   private readonly measured = new Map<string, Measurement | Error>();
@@ -130,31 +127,22 @@ export default class Flash extends EngineElement {
   }
 
   /** the deck's → and ← walk the tiles of the small case */
-  protected override readonly stepping = { attribute: 'step', last: () => this.tileProgress().tiles };
+  protected override readonly stepping = { attribute: 'step', last: () => this.smallSettings().tiles };
 
-  /** the tiles of the small case and how many are done */
-  private tileProgress(): { step: number; tiles: number } {
-    const tiles = tileCount(this.value<number>('n'), Number(this.value<string>('blockRows')), Number(this.value<string>('blockCols')));
-    return { step: Math.min(this.value<number>('step'), tiles), tiles };
-  }
-
-  protected async render(engine: RemoteEngine): Promise<void> {
+  /** the small case's settings: n, the tile's sides, its tiles and how many of them are done */
+  private smallSettings(): { n: number; blockRows: number; blockCols: number; tiles: number; step: number } {
     const n = this.value<number>('n');
     const blockRows = Number(this.value<string>('blockRows'));
     const blockCols = Number(this.value<string>('blockCols'));
-    const longest = Number(this.value<string>('maxN'));
-    const view = (this.view ??= this.build());
-    if (!view.root.isConnected) this.body.replaceChildren(view.root);
-    view.n.set(n);
-    view.blockRows.value = String(blockRows);
-    view.blockCols.value = String(blockCols);
-    view.longest.value = String(longest);
+    const tiles = tileCount(n, blockRows, blockCols);
+    return { n, blockRows, blockCols, tiles, step: Math.min(this.value<number>('step'), tiles) };
+  }
 
+  protected async render(engine: RemoteEngine): Promise<void> {
+    const { n, blockRows, blockCols, tiles, step } = this.smallSettings();
+    this.stepper.set(step, tiles);
     const small = await this.smallCase(engine, n, blockRows, blockCols);
-    const tiles = small.flash.flash!.tiles;
-    const step = Math.min(this.value<number>('step'), tiles.length);
-    view.step.set(step, tiles.length);
-    const rows = rowsAfter(tiles, step, n, blockRows);
+    const rows = rowsAfter(small.flash.flash!.tiles, step, n, blockRows);
     this.drawGrid(small, rows, step, blockRows, blockCols);
     this.explain(small, rows, step, blockRows, blockCols);
 
@@ -165,6 +153,7 @@ export default class Flash extends EngineElement {
     });
     this.drawSweep();
     // a new longest n times what it lacks, even after a cancel
+    const longest = Number(this.value<string>('maxN'));
     if (longest !== this.longest) {
       this.longest = longest;
       this.startSweep();
@@ -231,18 +220,15 @@ export default class Flash extends EngineElement {
           }
         }
       }
+      // faint lines between the cells (where they are large enough), stronger ones between the tiles
+      const line = (x0: number, y0: number, x1: number, y1: number) => { g.beginPath(); g.moveTo(x0, y0); g.lineTo(x1, y1); g.stroke(); };
       g.strokeStyle = fg;
       g.lineWidth = 1;
-      if (cell >= 6) {
-        g.globalAlpha = 0.1;
-        for (let k = 1; k < n; k++) {
-          g.beginPath(); g.moveTo(x(k), y(0)); g.lineTo(x(k), y(n)); g.stroke();
-          g.beginPath(); g.moveTo(x(0), y(k)); g.lineTo(x(n), y(k)); g.stroke();
-        }
-      }
+      g.globalAlpha = 0.1;
+      for (let k = 1; k < n && cell >= 6; k++) { line(x(k), y(0), x(k), y(n)); line(x(0), y(k), x(n), y(k)); }
       g.globalAlpha = 0.55;
-      for (let k = blockCols; k < n; k += blockCols) { g.beginPath(); g.moveTo(x(k), y(0)); g.lineTo(x(k), y(n)); g.stroke(); }
-      for (let k = blockRows; k < n; k += blockRows) { g.beginPath(); g.moveTo(x(0), y(k)); g.lineTo(x(n), y(k)); g.stroke(); }
+      for (let k = blockCols; k < n; k += blockCols) line(x(k), y(0), x(k), y(n));
+      for (let k = blockRows; k < n; k += blockRows) line(x(0), y(k), x(n), y(k));
       g.globalAlpha = 1;
       g.strokeRect(x(0), y(0), GRID.side, GRID.side);
       if (current) {
@@ -291,12 +277,11 @@ export default class Flash extends EngineElement {
 
   /** what the current tile did, and after the last one the check against the naive computation */
   private explain(small: SmallCase, rows: RowState[], step: number, blockRows: number, blockCols: number): void {
-    const view = this.view!;
     const tiles = small.flash.flash!.tiles;
     const n = rows.length;
-    view.title.textContent = `S = QKᵀ/√d in ${blockRows}×${blockCols} tiles`;
+    this.heading.textContent = `S = QKᵀ/√d in ${blockRows}×${blockCols} tiles`;
     if (step === 0) {
-      view.explain.textContent = `No tile yet: every row starts at m = −∞, ℓ = 0, O = 0. Press → for the first of ${tiles.length} tiles. `
+      this.explanation.textContent = `No tile yet: every row starts at m = −∞, ℓ = 0, O = 0. Press → for the first of ${tiles.length} tiles. `
         + `Flash holds ${blockRows * blockCols} scores at a time; naive holds all n² = ${n * n}.`;
     } else {
       const tile = tiles[step - 1];
@@ -307,11 +292,11 @@ export default class Flash extends EngineElement {
         : rescaled > 0
           ? `${rescaled} row${rescaled === 1 ? '’s max' : 's’ maxima'} grew to m′: ℓ and O were scaled by e^(m−m′) (rescale), then this tile’s terms added.`
           : 'No row’s max grew: ℓ and O only gained this tile’s terms.';
-      view.explain.textContent = `Tile ${step} of ${tiles.length}: queries ${span(tile.queryBlock, blockRows)} × keys ${span(tile.keyBlock, blockCols)}. ${what}`;
+      this.explanation.textContent = `Tile ${step} of ${tiles.length}: queries ${span(tile.queryBlock, blockRows)} × keys ${span(tile.keyBlock, blockCols)}. ${what}`;
     }
     if (step < tiles.length) {
-      view.check.className = 'check muted';
-      view.check.textContent = 'After the last tile, m, ℓ and out are checked against naive attention.';
+      this.check.className = 'check muted';
+      this.check.textContent = 'After the last tile, m, ℓ and out are checked against naive attention.';
       return;
     }
     // naive: the row maxima of S, the softmax normalisers read off its weights, and its output
@@ -321,8 +306,8 @@ export default class Flash extends EngineElement {
       largestDifference(small.flash.output!.data, small.naive.output!.data),
     ];
     const verdict = (gap: number) => `<span class="${gap < 1e-4 ? 'same' : 'moved'}">max |Δ| = ${gap === 0 ? '0' : formatSignificant(gap, 2)}</span>`;
-    view.check.className = 'check';
-    view.check.innerHTML = 'Against naive attention on all n×n scores at once:<br>'
+    this.check.className = 'check';
+    this.check.innerHTML = 'Against naive attention on all n×n scores at once:<br>'
       + `m vs max<sub>j</sub> S<sub>ij</sub>: ${verdict(gaps[0])}<br>`
       + `ℓ vs Σ<sub>j</sub> e<sup>S<sub>ij</sub>−max</sup>: ${verdict(gaps[1])}<br>`
       + `out vs softmax(S)·V: ${verdict(gaps[2])}`;
@@ -349,19 +334,17 @@ export default class Flash extends EngineElement {
 
   /** the timing's progress, state and button */
   private reportSweep(): void {
-    const view = this.view;
     const state = this.sweep?.state ?? 'waiting';
     this.dataset.sweep = SWEEP_STATES[state];
-    if (!view) return;
     const plan = sweepPlan(Number(this.value<string>('maxN')), NAIVE_LONGEST);
     const done = plan.filter((p) => this.measured.has(pointKey(p))).length;
-    view.progress.value = sweepShare(plan, (p) => this.measured.has(pointKey(p)));
-    view.progress.hidden = state === 'done';
+    this.progress.value = sweepShare(plan, (p) => this.measured.has(pointKey(p)));
+    this.progress.hidden = state === 'done';
     const next = this.pending()[0];
-    view.action.textContent = state === 'done' ? 'Measure again' : state === 'stopped' ? 'Measure' : 'Cancel';
-    view.action.disabled = state === 'stopping';
-    view.state.textContent = {
-      running: next ? `${KERNEL_NAMES[next.kernel]}, n = ${formatCount(next.n)} (${done + 1}/${plan.length})…` : 'timing…',
+    this.action.textContent = state === 'done' ? 'Measure again' : state === 'stopped' ? 'Measure' : 'Cancel';
+    this.action.disabled = state === 'stopping';
+    this.sweepState.textContent = {
+      running: next ? `${next.kernel}, n = ${formatCount(next.n)} (${done + 1}/${plan.length})…` : 'timing…',
       waiting: done === 0 ? 'starts when on screen' : 'paused while out of view',
       stopping: 'stopping after this call…',
       stopped: `stopped: ${done} of ${plan.length} points`,
@@ -383,24 +366,17 @@ export default class Flash extends EngineElement {
 
   /** the measured points so far: time and peak memory against n, the fitted slopes, and what naive could not run */
   private drawSweep(): void {
-    const view = this.view!;
     const plan = sweepPlan(Number(this.value<string>('maxN')), NAIVE_LONGEST);
     const lengths = [...new Set(plan.map((p) => p.n))];
-    const points = (kernel: SweepKernel) => plan.flatMap((p) => {
-      const m = this.measured.get(pointKey(p));
-      return p.kernel === kernel && m && !(m instanceof Error) ? [{ n: p.n, ...m }] : [];
-    });
-    const slope = (xy: [number, number][]) => {
-      const fitted = xy.filter(([x]) => x >= FIT_FROM);
-      return fitted.length >= 2 ? fitPowerLaw(fitted).exponent : undefined;
-    };
-    const named = (kernel: SweepKernel, k: number | undefined) => `${KERNEL_NAMES[kernel]}${k === undefined ? '' : `, slope ${formatNumber(k, 2)}`}`;
+    const results = plan.map((p) => ({ ...p, result: this.measured.get(pointKey(p)) }));
+    const timed = results.flatMap(({ kernel, n, result }) => (result && !(result instanceof Error) ? [{ kernel, n, ...result }] : []));
+    const points = (kernel: SweepKernel) => timed.filter((p) => p.kernel === kernel);
+    const named = (kernel: SweepKernel, k: number | undefined) => `${kernel}${k === undefined ? '' : `, slope ${formatNumber(k, 2)}`}`;
     const kernels: SweepKernel[] = ['flash', 'naive'];
     const flash = points('flash');
-    // n² through the middle of flash's fitted points: e^{mean(ln t − 2 ln n)}·n²
-    const fitted = flash.filter((p) => p.n >= FIT_FROM);
-    const middle = Math.exp(fitted.reduce((sum, p) => sum + Math.log(p.medianMs / p.n ** 2), 0) / fitted.length);
-    const reference: Series[] = fitted.length > 0 ? [{
+    // n² through the middle of flash's fitted points
+    const middle = squareThroughMiddle(flash.map((p) => [p.n, p.medianMs]));
+    const reference: Series[] = middle !== undefined ? [{
       name: '∝ n² (slope 2)', colour: SERIES_COLOURS.purple, style: 'dashed',
       x: [lengths[0], lengths[lengths.length - 1]], y: [lengths[0], lengths[lengths.length - 1]].map((n) => middle * n ** 2),
     }] : [];
@@ -413,7 +389,7 @@ export default class Flash extends EngineElement {
     /** each kernel's points of one measure against n, named with its fitted slope */
     const measuredSeries = (value: (m: Measurement) => number) => kernels.map((kernel): Series => {
       const xy = points(kernel).map((p): [number, number] => [p.n, value(p)]);
-      return { name: named(kernel, slope(xy)), colour: KERNEL_COLOURS[kernel], style: 'line+points', x: xy.map((p) => p[0]), y: xy.map((p) => p[1]) };
+      return { name: named(kernel, fittedSlope(xy)), colour: KERNEL_COLOURS[kernel], style: 'line+points', x: xy.map((p) => p[0]), y: xy.map((p) => p[1]) };
     });
     this.timePlot.draw([...measuredSeries((m) => m.medianMs), ...reference]);
     this.memoryPlot.draw([
@@ -422,10 +398,7 @@ export default class Flash extends EngineElement {
       ...(notRun.length > 0 ? [{ name: 'naive not run', colour: SERIES_COLOURS.purple, style: 'points', x: notRun, y: notRun.map(floats) } as const] : []),
     ]);
 
-    const failed = plan.flatMap((p) => {
-      const m = this.measured.get(pointKey(p));
-      return m instanceof Error ? [`${KERNEL_NAMES[p.kernel]} at n = ${formatCount(p.n)}: ${m.message}`] : [];
-    });
+    const failed = results.flatMap(({ kernel, n, result }) => (result instanceof Error ? [`${kernel} at n = ${formatCount(n)}: ${result.message}`] : []));
     const naive = points('naive');
     const lines: string[] = [];
     const last = flash[flash.length - 1];
@@ -435,92 +408,29 @@ export default class Flash extends EngineElement {
       lines.push(`Naive, n = ${formatCount(lastNaive.n)}: ${formatDuration(lastNaive.medianMs)}, peak ${formatBytes(lastNaive.peakBytes)} `
         + `(n×n weights: ${formatBytes(4 * lastNaive.n ** 2)}).`);
     }
-    view.summary.replaceChildren(lines.join(' '));
-    if (notRun.length > 0) {
-      const note = document.createElement('span');
-      note.className = 'not-run';
-      note.textContent = ` Naive not run at n = ${notRun.map(formatCount).join(' and ')} (the engine stops it at ${formatCount(NAIVE_LONGEST)}): `
-        + `its n×n float32 matrix alone would take ${notRun.map((n) => formatBytes(4 * n * n)).join(' and ')}.`;
-      view.summary.append(note);
-    }
-    for (const text of failed) view.summary.append(Object.assign(document.createElement('span'), { className: 'error', textContent: ` ${text}` }));
+    const notes = notRun.length === 0 ? [] : [` Naive not run at n = ${notRun.map(formatCount).join(' and ')} (the engine stops it at ${formatCount(NAIVE_LONGEST)}): `
+      + `its n×n float32 matrix alone would take ${notRun.map((n) => formatBytes(4 * n * n)).join(' and ')}.`];
+    this.summary.replaceChildren(lines.join(' '), ...notes.map((text) => h('span', { className: 'not-run', textContent: text })),
+      ...failed.map((text) => h('span', { className: 'error', textContent: ` ${text}` })));
 
     this.measurementsTable.fill({
       caption: 'measured in this browser: median time and peak heap above what was in use before',
       head: ['kernel', 'n', 'time (ms)', 'peak (bytes)'],
       rows: [
-        ...plan.flatMap((p) => {
-          const m = this.measured.get(pointKey(p));
-          return m && !(m instanceof Error) ? [[KERNEL_NAMES[p.kernel], p.n, m.medianMs, m.peakBytes] as [string, number, number, number]] : [];
-        }),
-        ...notRun.map((n) => [`${KERNEL_NAMES.naive}: not run`, n, '', `n×n float32 alone: ${4 * n * n}`] as [string, number, string, string]),
+        ...timed.map((p) => [p.kernel, p.n, p.medianMs, p.peakBytes] as [string, number, number, number]),
+        ...notRun.map((n) => ['naive: not run', n, '', `n×n float32 alone: ${4 * n * n}`] as [string, number, string, string]),
       ],
       format: (v, column) => (column === 1 ? formatSignificant(v, 4) : String(v)),
     });
     this.reportSweep();
   }
 
-  private build() {
-    const root = document.createElement('div');
-    const controls = document.createElement('div');
-    controls.className = 'controls';
-    const n = slider({ label: 'n', ...limitsOf(TAG, 'n'), value: 12, onInput: (v) => this.change({ n: v, step: 0 }) });
-    n.element.dataset.control = 'n';
-    const tileSide = (name: string, attribute: 'blockRows' | 'blockCols') => {
-      const select = document.createElement('select');
-      select.setAttribute('aria-label', name);
-      select.dataset.control = attribute;
-      select.append(...FLASH_TILES.map((v) => new Option(v, v)));
-      select.addEventListener('change', () => this.change({ [attribute]: select.value, step: 0 }));
-      return select;
-    };
-    const blockRows = tileSide('tile rows B_r', 'blockRows');
-    const blockCols = tileSide('tile columns B_c', 'blockCols');
-    const tile = document.createElement('span');
-    tile.className = 'tile';
-    tile.append('tile', blockRows, '×', blockCols);
-    const step = stepper({ label: 'tiles done', next: 'next tile ▶', max: limitsOf(TAG, 'step').max, onStep: (v) => this.change({ step: v }) });
-    controls.append(n.element, tile, ...step.elements);
-
-    const animation = document.createElement('div');
-    animation.className = 'animation';
-    const words = document.createElement('div');
-    words.className = 'words';
-    const title = document.createElement('h4');
-    const explain = document.createElement('p');
-    const check = document.createElement('p');
-    check.className = 'check';
-    words.append(title, explain, check);
-    animation.append(this.grid.canvas, words, this.rowsTable.element);
-
-    const bar = document.createElement('div');
-    bar.className = 'sweep';
-    const longest = document.createElement('select');
-    longest.setAttribute('aria-label', 'longest n');
-    longest.dataset.control = 'maxN';
-    longest.append(...FLASH_LENGTHS.map((v) => new Option(formatCount(Number(v)), v)));
-    longest.addEventListener('change', () => this.change({ maxN: longest.value }));
-    const longestLabel = document.createElement('label');
-    longestLabel.className = 'control';
-    longestLabel.append('n ≤', longest);
-    const action = document.createElement('button');
-    action.type = 'button';
-    action.addEventListener('click', () => this.onAction());
-    const progress = document.createElement('progress');
-    progress.max = 1;
-    progress.setAttribute('aria-label', 'share of the timing done');
-    const state = document.createElement('span');
-    state.className = 'state';
-    state.setAttribute('role', 'status');
-    const heading = Object.assign(document.createElement('h4'), { textContent: `Timed here (d = ${TIMED_WIDTH}):` });
-    bar.append(heading, longestLabel, action, progress, state);
-    const plots = document.createElement('div');
-    plots.className = 'plots';
-    plots.append(this.timePlot.element, this.memoryPlot.element);
-    const summary = document.createElement('p');
-    summary.className = 'summary';
-
-    root.append(controls, animation, bar, plots, summary, this.measurementsTable.element);
-    return { root, n, blockRows, blockCols, step, title, explain, check, longest, action, progress, state, summary };
+  protected override layout(): HTMLElement {
+    return h('div', {},
+      h('div', 'controls', this.nSlider.element, h('span', 'tile', 'tile', this.tileRows.element, '×', this.tileCols.element), ...this.stepper.elements),
+      h('div', 'animation', this.grid.canvas, h('div', 'words', this.heading, this.explanation, this.check), this.rowsTable.element),
+      h('div', 'sweep', h('h4', { textContent: `Timed here (d = ${TIMED_WIDTH}):` }), this.longestChoice.element, this.action, this.progress, this.sweepState),
+      h('div', 'plots', this.timePlot.element, this.memoryPlot.element),
+      this.summary, this.measurementsTable.element);
   }
 }

@@ -7,13 +7,14 @@
 // screen, can be cancelled (the sizes done are kept), and "Run again" trains anew with the next seed.
 // Settings: law ('N', 'D' or 'C': the law drawn).
 import type { RemoteEngine } from '../runtime/engine';
-import { SCALING_LAWS_SHOWN } from '../runtime/registry';
+import type { SCALING_LAWS_SHOWN } from '../runtime/registry';
 import type { RemoteTrainer } from '../engine/worker-client';
 import { formatCount, formatNumber, formatSignificant } from '../math/format';
 import { formatMagnitude } from '../math/magnitude';
 import { fitPowerLaw, powerLawAt, type PowerLaw } from '../math/power-law';
 import { decreasesStrictly, KAPLAN_2020, lawCurve, median, PUBLISHED_LAWS, type PublishedLaw, type ScalingResource } from '../math/scaling-laws';
 import { BackgroundJob, type JobState } from '../primitives/background-job';
+import { button, h, showButtons } from '../primitives/controls';
 import { EngineElement } from '../runtime/engine-element';
 import { Plot, SERIES_COLOURS } from '../primitives/plot';
 
@@ -70,8 +71,8 @@ const styles = `
 .pane { flex: 1 1 296px; min-width: 0; max-width: 420px; }
 .pane h3 { margin: 0 0 3px; font-size: 15px; line-height: 1.3; }
 .pane h3 .muted { font-weight: 400; }
-.tabs { display: flex; gap: 4px; margin: 0 0 4px; }
-.tabs button { padding: 1px 8px; font-size: 13px; }
+.pane .group { display: flex; margin: 0 0 4px; }
+.pane .group button { padding: 1px 8px; font-size: 13px; }
 .constants, .source, .setup, .fit { margin: 3px 0 0; font-size: 12.5px; line-height: 1.35; }
 .source, .setup { color: var(--muted); }
 .fit strong { font-variant-numeric: tabular-nums; font-size: 14px; }
@@ -89,7 +90,30 @@ export default class ScalingLaws extends EngineElement {
   private readonly lawPlot = new Plot({ xLabel: '', yLabel: 'test loss (nats/token)', xLog: true, yLog: true, width: 296, height: 290 });
   private readonly measuredPlot = new Plot({ xLabel: 'parameters P (all)', yLabel: 'held-out loss (nats)',
     xLog: true, yLog: true, width: 296, height: 180 });
-  private view?: ReturnType<ScalingLaws['build']>;
+  private readonly law = this.bound.choices<Law>('law', { text: (law) => LAW_NAMES[law].tab, showName: false });
+  private readonly constants = h('p', 'constants');
+  private readonly seedText = new Text();
+  private readonly bar = h('progress', { attrs: { 'aria-label': 'training steps done' } });
+  private readonly statusText = new Text();
+  private readonly cancel = button('Cancel', () => void this.training?.stop());
+  private readonly again = button('Run again', () => {
+    this.discardTraining();
+    this.measured = [];
+    this.seed += 1;
+    this.drawMeasured();
+    this.train();
+  });
+  private readonly run = h('div', { className: 'run', data: { control: 'run' } },
+    this.bar, this.cancel, this.again, h('span', { className: 'status', attrs: { role: 'status' } }, this.statusText));
+  private readonly exponent = h('strong');
+  private readonly fitDetail = h('span');
+  private readonly fit = h('p', { className: 'fit', hidden: true }, 'Fitted exponent ', this.exponent, this.fitDetail);
+  /** the table's row of each size, with the cells that are measured */
+  private readonly sizeRows = SIZES.map(({ dModel, heads }) => {
+    const [parameters, loss, msPerStep] = [0, 1, 2].map(() => h('td', { textContent: '—' }));
+    const element = h('tr', {}, h('td', { textContent: String(dModel) }), h('td', { textContent: String(heads) }), parameters, loss, msPerStep);
+    return { element, parameters, loss, msPerStep };
+  });
   private drawnLaw?: Law;
   /** the sizes measured in the current run, in order */
   private measured: Measured[] = [];
@@ -117,8 +141,6 @@ export default class ScalingLaws extends EngineElement {
 
   protected async render(engine: RemoteEngine): Promise<void> {
     const law = this.value<Law>('law');
-    const view = (this.view ??= this.build());
-    if (!view.root.isConnected) this.body.replaceChildren(view.root);
     if (law !== this.drawnLaw) this.drawLaw(law);
     if (!this.parameters) {
       this.parameters = await countParameters(engine);
@@ -140,15 +162,13 @@ export default class ScalingLaws extends EngineElement {
 
   /** the chosen law, large: its curve, exponent and constants */
   private drawLaw(law: Law): void {
-    const view = this.view!;
     const published: PublishedLaw = PUBLISHED_LAWS[law];
-    for (const [key, button] of view.tabs) button.setAttribute('aria-pressed', String(key === law));
     const curve = lawCurve(published);
     // three decimals, as the paper gives them (0.050)
     const alpha = published.alpha.toFixed(3);
     this.lawPlot.configure({ xLabel: LAW_NAMES[law].axis });
     this.lawPlot.draw([{ name: `L(${law}) = (${law}_c / ${law})^${alpha}: slope −${alpha}`, colour: SERIES_COLOURS.blue, ...curve }]);
-    view.constants.textContent = `α_${law} = ${alpha}, ${law}_c = ${formatMagnitude(published.scale)} ${published.unit}; `
+    this.constants.textContent = `α_${law} = ${alpha}, ${law}_c = ${formatMagnitude(published.scale)} ${published.unit}; `
       + `L = ${formatSignificant(curve.y[0], 3)} nats/token at ${formatMagnitude(curve.x[0])}, `
       + `${formatSignificant(curve.y[curve.y.length - 1], 3)} at ${formatMagnitude(curve.x[curve.x.length - 1])}.`;
     this.drawnLaw = law;
@@ -196,7 +216,6 @@ export default class ScalingLaws extends EngineElement {
 
   /** the measured points, the fitted line and the table */
   private drawMeasured(): void {
-    const view = this.view!;
     const parameters = this.parameters ?? [];
     const points = this.measured.map((m) => [m.parameters, m.loss] as [number, number]);
     const fit: PowerLaw | undefined = points.length >= 2 ? fitPowerLaw(points) : undefined;
@@ -207,16 +226,16 @@ export default class ScalingLaws extends EngineElement {
     const ends = fit ? [points[0][0], points[points.length - 1][0]] : [];
     this.measuredPlot.draw([
       { name: 'measured', colour: SERIES_COLOURS.vermillion, style: 'points', x: points.map(([p]) => p), y: points.map(([, l]) => l) },
-      ...(fit ? [{ name: `fit: P^${formatExponent(fit.exponent)}`, colour: SERIES_COLOURS.blue, style: 'dashed' as const,
+      ...(fit ? [{ name: `fit: P^${formatNumber(fit.exponent, 2)}`, colour: SERIES_COLOURS.blue, style: 'dashed' as const,
         x: ends, y: ends.map((p) => powerLawAt(fit, p)) }] : []),
     ]);
-    view.fit.hidden = !fit;
+    this.fit.hidden = !fit;
     if (fit) {
-      view.exponent.textContent = formatExponent(fit.exponent);
-      view.fit.dataset.exponent = String(fit.exponent);
-      view.fitDetail.textContent = ` (R² = ${formatNumber(fit.r2, 2)}) over ${points.length} sizes; Kaplan et al.’s L(N): −${PUBLISHED_LAWS.N.alpha.toFixed(3)}.`;
+      this.exponent.textContent = formatNumber(fit.exponent, 2);
+      this.fit.dataset.exponent = String(fit.exponent);
+      this.fitDetail.textContent = ` (R² = ${formatNumber(fit.r2, 2)}) over ${points.length} sizes; Kaplan et al.’s L(N): −${PUBLISHED_LAWS.N.alpha.toFixed(3)}.`;
     }
-    view.rows.forEach((row, i) => {
+    this.sizeRows.forEach((row, i) => {
       const m = this.measured[i];
       const count = parameters[i];
       row.parameters.textContent = count === undefined ? '—' : formatCount(count);
@@ -227,16 +246,15 @@ export default class ScalingLaws extends EngineElement {
 
   /** the progress bar, what is being done, the buttons, and the size in training */
   private report(): void {
-    const view = this.view;
-    if (!view || !this.training) return;
+    if (!this.training) return;
     // (the job says so once its last slice has returned)
     const state = this.finished ? 'done' : RUN_STATES[this.training.state];
     // a stopped run keeps the sizes measured, not the one it was training
     if (state === 'cancelled') this.discardTraining();
     const done = this.measured.length;
     const steps = this.current?.steps ?? 0;
-    view.bar.max = SIZES.length * STEPS;
-    view.bar.value = done * STEPS + steps;
+    this.bar.max = SIZES.length * STEPS;
+    this.bar.value = done * STEPS + steps;
     let text: string;
     if (state === 'done') {
       const falling = decreasesStrictly(this.measured.map((m) => m.loss));
@@ -252,116 +270,29 @@ export default class ScalingLaws extends EngineElement {
       text = done === 0 && steps === 0 ? `Trains ${SIZES.length} sizes once it is on screen.` : 'Paused while off screen.';
     }
     // written in place, once per training step: no new node for the garbage collector each time
-    view.run.dataset.state = state;
-    view.status.data = text;
-    view.seed.data = ` Seed ${this.seed}.`;
-    const focused = this.root.activeElement;
-    view.cancel.hidden = state === 'cancelled' || state === 'done';
-    view.cancel.disabled = state === 'stopping';
-    view.again.hidden = !view.cancel.hidden;
-    // a button that disappears under the keyboard hands the focus to the one that replaces it
-    if (focused instanceof HTMLButtonElement && focused.hidden) (view.cancel.hidden ? view.again : view.cancel).focus();
-    view.rows.forEach((row, i) => row.element.classList.toggle('training', state === 'training' && i === done));
+    this.run.dataset.state = state;
+    this.statusText.data = text;
+    this.seedText.data = ` Seed ${this.seed}.`;
+    const over = state === 'cancelled' || state === 'done';
+    this.cancel.disabled = state === 'stopping';
+    showButtons([[this.cancel, !over], [this.again, over]]);
+    this.sizeRows.forEach((row, i) => row.element.classList.toggle('training', state === 'training' && i === done));
   }
 
-  private build() {
-    const root = document.createElement('div');
-    const panes = document.createElement('div');
-    panes.className = 'panes';
-
-    // the published laws
-    const published = document.createElement('section');
-    published.className = 'pane';
-    const publishedTitle = document.createElement('h3');
-    publishedTitle.textContent = `Published: ${KAPLAN_2020.authors} (${KAPLAN_2020.year})`;
-    const tabBar = document.createElement('div');
-    tabBar.className = 'tabs';
-    tabBar.setAttribute('role', 'group');
-    tabBar.setAttribute('aria-label', 'the law drawn');
-    tabBar.dataset.control = 'law';
-    const tabs = new Map<Law, HTMLButtonElement>();
-    for (const law of SCALING_LAWS_SHOWN) {
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.textContent = LAW_NAMES[law].tab;
-      b.addEventListener('click', () => this.change({ law }));
-      tabs.set(law, b);
-      tabBar.append(b);
-    }
-    const constants = document.createElement('p');
-    constants.className = 'constants';
-    const source = document.createElement('p');
-    source.className = 'source';
-    source.textContent = `L(X) = (X_c / X)^α_X when the other two resources do not limit it: `
-      + `${KAPLAN_2020.authors} (${KAPLAN_2020.year}), “${KAPLAN_2020.title}”, arXiv:${KAPLAN_2020.arxiv}, eqs. 1.1–1.3.`;
-    published.append(publishedTitle, tabBar, this.lawPlot.element, constants, source);
-
-    // the measurement
-    const measuredPane = document.createElement('section');
-    measuredPane.className = 'pane';
-    const measuredTitle = document.createElement('h3');
-    measuredTitle.innerHTML = 'Measured here <span class="muted">(toy scale, this browser)</span>';
-    const setup = document.createElement('p');
-    setup.className = 'setup';
-    setup.textContent = `Task “${TASK}”, ${STEPS} steps × batch ${BATCH}, ${LAYERS} layers, d_ff = ${FFN_FACTOR}·d_model, `
-      + `loss on ${EVALUATED} held-out strings.`;
-    const seed = document.createTextNode('');
-    setup.append(seed);
-    const run = document.createElement('div');
-    run.className = 'run';
-    run.dataset.control = 'run';
-    const bar = document.createElement('progress');
-    bar.setAttribute('aria-label', 'training steps done');
-    const statusLine = document.createElement('span');
-    statusLine.className = 'status';
-    statusLine.setAttribute('role', 'status');
-    const status = document.createTextNode('');
-    statusLine.append(status);
-    const button = (text: string, onClick: () => void) => {
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.textContent = text;
-      b.addEventListener('click', onClick);
-      return b;
-    };
-    const cancel = button('Cancel', () => void this.training?.stop());
-    const again = button('Run again', () => {
-      this.discardTraining();
-      this.measured = [];
-      this.seed += 1;
-      this.drawMeasured();
-      this.train();
-    });
-    run.append(bar, cancel, again, statusLine);
-
-    const fit = document.createElement('p');
-    fit.className = 'fit';
-    fit.hidden = true;
-    const exponent = document.createElement('strong');
-    const fitDetail = document.createElement('span');
-    fit.append('Fitted exponent ', exponent, fitDetail);
-
-    const table = document.createElement('table');
-    table.className = 'sizes';
-    table.innerHTML = '<caption class="sr-only">the sizes trained: width, heads, parameters, held-out loss, and the median time of one training step</caption>'
+  protected override layout(): HTMLElement {
+    const sizes = h('table', 'sizes');
+    sizes.innerHTML = '<caption class="sr-only">the sizes trained: width, heads, parameters, held-out loss, and the median time of one training step</caption>'
       + '<thead><tr><th>d_model</th><th>heads</th><th>params</th><th>loss</th><th title="the median time of one training step">ms/step</th></tr></thead>';
-    const body = document.createElement('tbody');
-    const rows = SIZES.map(({ dModel, heads }) => {
-      const element = document.createElement('tr');
-      const cell = (text = '—') => Object.assign(document.createElement('td'), { textContent: text });
-      const parameters = cell();
-      const loss = cell();
-      const msPerStep = cell();
-      element.append(cell(String(dModel)), cell(String(heads)), parameters, loss, msPerStep);
-      body.append(element);
-      return { element, parameters, loss, msPerStep };
-    });
-    table.append(body);
-    measuredPane.append(measuredTitle, setup, run, this.measuredPlot.element, fit, table);
-
-    panes.append(published, measuredPane);
-    root.append(panes);
-    return { root, tabs, constants, seed, bar, status, cancel, again, run, fit, exponent, fitDetail, rows };
+    sizes.append(h('tbody', {}, ...this.sizeRows.map((row) => row.element)));
+    const measuredTitle = h('h3', {}, 'Measured here ', h('span', { className: 'muted', textContent: '(toy scale, this browser)' }));
+    return h('div', 'panes',
+      h('section', 'pane', h('h3', { textContent: `Published: ${KAPLAN_2020.authors} (${KAPLAN_2020.year})` }), this.law.element, this.lawPlot.element, this.constants,
+        h('p', { className: 'source', textContent: 'L(X) = (X_c / X)^α_X when the other two resources do not limit it: '
+          + `${KAPLAN_2020.authors} (${KAPLAN_2020.year}), “${KAPLAN_2020.title}”, arXiv:${KAPLAN_2020.arxiv}, eqs. 1.1–1.3.` })),
+      h('section', 'pane', measuredTitle,
+        h('p', { className: 'setup', textContent: `Task “${TASK}”, ${STEPS} steps × batch ${BATCH}, ${LAYERS} layers, d_ff = ${FFN_FACTOR}·d_model, `
+          + `loss on ${EVALUATED} held-out strings.` }, this.seedText),
+        this.run, this.measuredPlot.element, this.fit, sizes));
   }
 }
 
@@ -379,9 +310,4 @@ async function countParameters(engine: RemoteEngine): Promise<number[]> {
 /** frees a trainer in the worker; one whose worker is gone has nothing left to free */
 function release(trainer: RemoteTrainer): void {
   trainer.dispose().catch(() => undefined);
-}
-
-/** an exponent with a true minus sign and two decimals: "−0.47" */
-function formatExponent(k: number): string {
-  return formatNumber(k, 2);
 }
