@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { colourMaps, css, LIGHT_PAGE, parseColour, textOn } from '../../web/src/math/colormap';
-import { formatBytes, formatCount, formatDuration, formatNumber, formatSignificant, subscript } from '../../web/src/math/format';
+import { formatBytes, formatCount, formatDuration, formatNumber, formatSigned, formatSignificant, subscript } from '../../web/src/math/format';
 import { at, fromRows, maxAbsFinite, row } from '../../web/src/math/matrix';
 
 describe('subscript', () => {
@@ -31,6 +31,14 @@ describe('formatDuration', () => {
     expect(formatDuration(1.7649)).toBe('1.76 ms');
     expect(formatDuration(999)).toBe('999 ms');
     expect(formatDuration(2345)).toBe('2.35 s');
+  });
+});
+
+describe('formatSigned', () => {
+  it('puts a plus sign before a positive difference, a true minus before a negative one', () => {
+    expect(formatSigned(0.0121, 4)).toBe('+0.0121');
+    expect(formatSigned(-0.5, 4)).toBe('−0.5000');
+    expect(formatSigned(0)).toBe('0.00');
   });
 });
 

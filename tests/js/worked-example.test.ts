@@ -2,11 +2,36 @@ import { describe, expect, it } from 'vitest';
 import { DECK_EXAMPLE, WRITEUP_EXAMPLE } from '../../web/src/math/seminar';
 import { fromRows, row } from '../../web/src/math/matrix';
 import {
-  decodeCustom, encodeCustom, exactDecimals, float32Text, grade, parseEntry, parseInputEntry, provenance, resizeCustom, slips,
-  type CustomExample,
+  customFrom, decodeCustom, encodeCustom, exactDecimals, float32Text, grade, gradeMark, gradeSummary, parseEntry, parseInputEntry, provenance, provenanceText,
+  resizeCustom, slips, STAGES, stageTex, stageTitle, type CustomExample,
 } from '../../web/src/math/worked-example';
 
 const deck: CustomExample = { n: 3, d: 4, dK: 2, dV: 2, ...DECK_EXAMPLE };
+
+describe('the stages', () => {
+  it('compute every matrix once, each from what an earlier stage computed', () => {
+    const computed = STAGES.flatMap((s) => s.results);
+    expect(new Set(computed).size).toBe(computed.length);
+    STAGES.forEach((stage, i) => {
+      for (const m of stage.operands) expect(STAGES.slice(0, i).flatMap((s) => s.results)).toContain(m);
+    });
+  });
+  it('are titled and written as the switches have them', () => {
+    const scale = STAGES.find((s) => s.name === 'scale')!;
+    const mask = STAGES.find((s) => s.name === 'mask')!;
+    expect(stageTitle(scale, { causal: false, scaled: false })).toBe('Scaling switched off (factor 1)');
+    expect(stageTitle(mask, { causal: true, scaled: true })).toBe('Hide the future: −∞ above the diagonal');
+    expect(stageTitle(STAGES[0]!, { causal: true, scaled: false })).toBe('Project every token');
+    expect(stageTex(2, { dK: 2, scale: Math.SQRT1_2, causal: false, scaled: true })).toBe('S/\\sqrt{d_k} = S \\cdot 0.7071\\quad (d_k = 2)');
+    expect(stageTex(2, { dK: 2, scale: 1, causal: false, scaled: false })).toContain('scaling off');
+    expect(stageTex(3, { dK: 2, scale: 1, causal: true, scaled: true })).toContain('j > i');
+    expect(STAGES.map((_, step) => stageTex(step, { dK: 2, scale: 1, causal: false, scaled: true })).every(Boolean)).toBe(true);
+  });
+  it("start the reader's own example from a document's", () => {
+    const { x, wQ, wK, wV } = DECK_EXAMPLE;
+    expect(customFrom(DECK_EXAMPLE)).toEqual({ n: 3, d: 4, dK: 2, dV: 2, x, wQ, wK, wV });
+  });
+});
 
 describe('reading typed numbers', () => {
   it('reads decimals, exponents and a true minus sign', () => {
@@ -76,6 +101,20 @@ describe('provenance', () => {
   });
 });
 
+describe('provenance in words', () => {
+  const tokens = ['A', 'B', 'C'];
+  it('names tokens in quotes and dimensions by number', () => {
+    expect(provenanceText('scores', 0, 1, tokens)).toBe('QKᵀ[“A”, “B”] ← row “A” of Q and row “B” of K');
+    expect(provenanceText('q', 2, 0, tokens)).toBe('Q[“C”, 1] ← row “C” of X and column 1 of W_Q');
+    expect(provenanceText('output', 1, 0, tokens)).toBe('output[“B”, 1] ← row “B” of A and column 1 of V (every token’s value)');
+    expect(provenanceText('scaled', 1, 2, tokens)).toBe('QKᵀ/√d_k[“B”, “C”] ← entry [“B”, “C”] of QKᵀ');
+  });
+  it('says when an entry is an input', () => {
+    expect(provenanceText('x', 0, 3, tokens)).toBe('X[“A”, 4]: an input');
+    expect(provenanceText('wK', 1, 0, tokens)).toBe('W_K[2, 1]: an input');
+  });
+});
+
 describe('printed numbers against the engine', () => {
   it("flags the deck's first softmax row, not rows that round to what is printed", () => {
     const engine = fromRows([[0.0454, 0.7679, 0.1867], [0.7679, 0.0454, 0.1867], [1 / 3, 1 / 3, 1 / 3]]);
@@ -102,5 +141,16 @@ describe('grading a hand calculation', () => {
     expect(grade('0', -Infinity).kind).toBe('wrong');
     expect(grade('  ', 1)).toEqual({ kind: 'empty' });
     expect(grade('abc', 1)).toEqual({ kind: 'unreadable', problem: 'is not a number' });
+  });
+});
+
+describe('marking a hand calculation', () => {
+  it("marks each entry with the engine's value and the difference, and counts them", () => {
+    const entries: [string, number][] = [['0.05', 0.0454], ['0.78', 0.7679], ['1/3', 1 / 3], ['', 0.2], ['-inf', -Infinity]];
+    const grades = entries.map(([text, engine]) => grade(text, engine));
+    expect(entries.map(([, engine], k) => gradeMark(grades[k]!, engine))).toEqual(
+      ['✓ right', '✗ 0.7679 (Δ +0.0121)', '✗ 0.3333 (is not a number)', undefined, '✓ right']);
+    expect(gradeSummary(grades)).toBe('2 right, 2 wrong, 1 left empty.');
+    expect(gradeSummary(grades.slice(0, 2))).toBe('1 right, 1 wrong.');
   });
 });

@@ -11,6 +11,11 @@ export function formatNumber(x: number, decimals = 2): string {
   return text.startsWith('-') ? `−${text.slice(1)}` : text;
 }
 
+/** formatNumber with a plus sign on a positive number: a difference, "+0.0121" */
+export function formatSigned(x: number, decimals = 2): string {
+  return x > 0 ? `+${formatNumber(x, decimals)}` : formatNumber(x, decimals);
+}
+
 /** A number of any size to `digits` significant digits: plain between 0.001 and 100000, else
  * scientific ("3.2e−9"); true minus signs. */
 export function formatSignificant(x: number, digits = 2): string {

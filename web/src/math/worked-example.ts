@@ -1,7 +1,10 @@
-// The worked example's bookkeeping, DOM-free: reading numbers a reader typed, the reader's own
-// matrices as URL text, which cells a result came from, where a document's printed numbers and the
-// engine's disagree, and grading a hand calculation. No attention math: the engine computes that.
+// The worked example's bookkeeping, DOM-free: its stages and what they are called, reading numbers
+// a reader typed, the reader's own matrices as URL text, which cells a result came from (and how to
+// say so), where a document's printed numbers and the engine's disagree, and grading a hand
+// calculation. No attention math: the engine computes that.
+import { formatNumber, formatSigned } from './format';
 import { at, type MatrixData } from './matrix';
+import type { WorkedExample } from './seminar';
 
 /** Largest |entry| a reader may type into the inputs (keeps every stage's numbers printable). */
 export const ENTRY_LIMIT = 1000;
@@ -113,6 +116,66 @@ export function resizeCustom(example: CustomExample, sizes: Pick<CustomExample, 
 /** Names of the matrices on the worked-example slide. */
 export type MatrixName = 'x' | 'wQ' | 'wK' | 'wV' | 'q' | 'k' | 'v' | 'scores' | 'scaled' | 'masked' | 'weights' | 'output';
 
+/** captions of the matrices */
+export const CAPTIONS: Record<MatrixName, string> = {
+  x: 'X', wQ: 'W_Q', wK: 'W_K', wV: 'W_V', q: 'Q = X·W_Q', k: 'K = X·W_K', v: 'V = X·W_V', scores: 'QKᵀ',
+  scaled: 'QKᵀ/√d_k', masked: 'QKᵀ/√d_k + M', weights: 'A = softmax', output: 'output = A·V',
+};
+/** short names, as a sentence says them */
+export const SHORT_NAMES: Record<MatrixName, string> = {
+  x: 'X', wQ: 'W_Q', wK: 'W_K', wV: 'W_V', q: 'Q', k: 'K', v: 'V', scores: 'QKᵀ', scaled: 'QKᵀ/√d_k',
+  masked: 'the masked scores', weights: 'A', output: 'output',
+};
+/** matrices whose columns are tokens (keys); the others' columns are dimensions */
+export const KEY_COLUMNS = new Set<MatrixName>(['scores', 'scaled', 'masked', 'weights']);
+/** weight matrices: their rows are input dimensions, not tokens */
+const WEIGHTS = new Set<MatrixName>(['wQ', 'wK', 'wV']);
+
+/** One stage of the head, shown on its own. */
+export interface Stage {
+  name: string;
+  title: string;
+  /** matrices the stage starts from (besides the inputs) */
+  operands: MatrixName[];
+  /** what it computes */
+  results: MatrixName[];
+  /** whether the stage's numbers depend on the mask and scaling switches */
+  switched: boolean;
+}
+
+export const STAGES: readonly Stage[] = [
+  { name: 'project', title: 'Project every token', operands: [], results: ['q', 'k', 'v'], switched: false },
+  { name: 'scores', title: 'Compare every query with every key', operands: ['q', 'k'], results: ['scores'], switched: false },
+  { name: 'scale', title: 'Scale', operands: ['scores'], results: ['scaled'], switched: true },
+  { name: 'mask', title: 'Mask', operands: ['scaled'], results: ['masked'], switched: true },
+  { name: 'softmax', title: 'Softmax each row: the attention weights', operands: ['masked'], results: ['weights'], switched: true },
+  { name: 'mix', title: 'Mix the values', operands: ['weights', 'v'], results: ['output'], switched: true },
+];
+
+/** the stage's title as the switches have it */
+export function stageTitle(stage: Stage, { causal, scaled }: { causal: boolean; scaled: boolean }): string {
+  if (stage.name === 'scale') return scaled ? 'Scale the scores by 1/√d_k' : 'Scaling switched off (factor 1)';
+  if (stage.name === 'mask') return causal ? 'Hide the future: −∞ above the diagonal' : 'No mask: every key stays visible';
+  return stage.title;
+}
+
+/** the formula of stage `step` as TeX, with this example's d_k and scale */
+export function stageTex(step: number, { dK, scale, causal, scaled }: { dK: number; scale: number; causal: boolean; scaled: boolean }): string {
+  return [
+    'Q = XW^Q,\\; K = XW^K,\\; V = XW^V',
+    'S = QK^\\top,\\quad S_{ij} = q_i \\cdot k_j',
+    scaled ? `S/\\sqrt{d_k} = S \\cdot ${formatNumber(scale, 4)}\\quad (d_k = ${dK})` : 'S \\cdot 1 \\quad\\text{(scaling off)}',
+    causal ? 'S/\\sqrt{d_k} + M,\\quad M_{ij} = -\\infty \\text{ for } j > i' : 'S/\\sqrt{d_k} + M,\\quad M = 0 \\text{ (no mask)}',
+    'A_{ij} = \\exp(e_{ij}) / \\textstyle\\sum_k \\exp(e_{ik})',
+    '\\text{out}_i = \\textstyle\\sum_j A_{ij}\\, v_j = (AV)_i',
+  ][step]!;
+}
+
+/** a document's example as the reader's own starting point */
+export function customFrom({ x, wQ, wK, wV }: Pick<WorkedExample, 'x' | 'wQ' | 'wK' | 'wV'>): CustomExample {
+  return { n: x.rows, d: x.cols, dK: wQ.cols, dV: wV.cols, x, wQ, wK, wV };
+}
+
 /** A part of a matrix a result was computed from. */
 export interface Source {
   matrix: MatrixName;
@@ -134,6 +197,30 @@ export function provenance(matrix: MatrixName, i: number, j: number): Source[] {
     case 'output': return [{ matrix: 'weights', row: i }, { matrix: 'v', col: j }];
     default: return [];
   }
+}
+
+/** row or column `index` of `matrix` as a sentence names it: a token in quotes, else a number from 1 */
+function axisName(matrix: MatrixName, axis: 'row' | 'col', index: number, tokens: readonly string[]): string {
+  const named = axis === 'row' ? !WEIGHTS.has(matrix) : KEY_COLUMNS.has(matrix);
+  return named ? `“${tokens[index]}”` : String(index + 1);
+}
+
+function describe(source: Source, tokens: readonly string[]): string {
+  const name = SHORT_NAMES[source.matrix];
+  const row = source.row === undefined ? undefined : axisName(source.matrix, 'row', source.row, tokens);
+  const col = source.col === undefined ? undefined : axisName(source.matrix, 'col', source.col, tokens);
+  if (row && col) return `entry [${row}, ${col}] of ${name}`;
+  if (row) return `row ${row} of ${name}`;
+  // a column of V holds one value dimension of every token
+  if (col) return `column ${col} of ${name}${source.matrix === 'v' ? ' (every token’s value)' : ''}`;
+  return name;
+}
+
+/** "QKᵀ[“A”, “B”] ← row “A” of Q and row “B” of K": what entry (i, j) was computed from, in words */
+export function provenanceText(matrix: MatrixName, i: number, j: number, tokens: readonly string[]): string {
+  const entry = `${SHORT_NAMES[matrix]}[${axisName(matrix, 'row', i, tokens)}, ${axisName(matrix, 'col', j, tokens)}]`;
+  const sources = provenance(matrix, i, j);
+  return sources.length ? `${entry} ← ${sources.map((s) => describe(s, tokens)).join(' and ')}` : `${entry}: an input`;
 }
 
 /** A row a document prints differently from what the engine computes. */
@@ -177,4 +264,19 @@ export function grade(text: string, engine: number): Grade {
   }
   const difference = typed - engine;
   return Math.abs(difference) <= CHECK_TOLERANCE + 1e-9 ? { kind: 'right', typed } : { kind: 'wrong', typed, difference };
+}
+
+/** what a graded entry is marked with: "✓ right", or ✗ with the engine's value and the difference
+ * (or what is wrong with the text); nothing for an entry left empty */
+export function gradeMark(grade: Grade, engine: number): string | undefined {
+  if (grade.kind === 'empty') return undefined;
+  if (grade.kind === 'right') return '✓ right';
+  return `✗ ${formatNumber(engine, 4)} (${grade.kind === 'wrong' ? `Δ ${formatSigned(grade.difference, 4)}` : grade.problem})`;
+}
+
+/** "2 right, 2 wrong, 5 left empty." (an unreadable entry is wrong) */
+export function gradeSummary(grades: readonly Grade[]): string {
+  const count = (...kinds: Grade['kind'][]) => grades.filter((g) => kinds.includes(g.kind)).length;
+  const empty = count('empty');
+  return `${count('right')} right, ${count('wrong', 'unreadable')} wrong${empty ? `, ${empty} left empty` : ''}.`;
 }

@@ -2,6 +2,7 @@
 // the `controls` attribute and the reveal.js plugin know it by, and reports the reader's choice to
 // one callback. Widgets bind them to their rows of the field table (the widget base class), so a
 // label, a limit or a length is written once, in the table; nothing here knows the table.
+import { wellFormed } from '../math/text';
 
 type Child = Node | string | null | undefined | false;
 
@@ -199,12 +200,13 @@ export interface TextControl {
   set(value: string): void;
 }
 
-/** a labelled one-line text field; `commit: 'input'` reports every key, 'change' on Enter or leaving */
+/** a labelled one-line text field; `commit: 'input'` reports every key, 'change' on Enter or leaving;
+ * what it reports is well formed (a lone surrogate, which no URL can hold, becomes U+FFFD) */
 export function textField({ label, control, maxLength, commit = 'input', onText, props = {} }: {
   label: string; control: string; maxLength: number; commit?: 'input' | 'change'; onText: (text: string) => void; props?: Props<HTMLInputElement>;
 }): TextControl {
   const input = h('input', { type: 'text', maxLength, spellcheck: false, attrs: { 'aria-label': label }, ...props });
-  input.addEventListener(commit, () => onText(input.value));
+  input.addEventListener(commit, () => onText(wellFormed(input.value)));
   const element = h('label', { className: 'control', data: { control } }, h('span', { textContent: label }), input);
   return {
     element,

@@ -1,9 +1,10 @@
-// A matrix as a table of numbers, each cell tinted by its value: the shared way widgets print
-// small matrices (the worked examples).
+// A matrix as a table of numbers, each cell tinted by its value, or as a table of inputs to type
+// one in: the shared way widgets print and read small matrices (the worked examples).
 import { css, textOn } from '../math/colormap';
 import { formatNumber } from '../math/format';
 import { at, maxAbsFinite, type MatrixData } from '../math/matrix';
 import { colourWithTheme, themeColours } from './canvas';
+import { h } from './controls';
 
 export interface MatrixTableOptions {
   /** caption above the table, e.g. "Q = X·W_Q" */
@@ -28,6 +29,9 @@ table.matrix tr.clickable { cursor: pointer; }
 /* untinted numbers get a matrix's brackets, so neighbouring matrices read as separate */
 table.matrix.plain { border-left: 2px solid var(--attn-muted); border-right: 2px solid var(--attn-muted); border-radius: 6px; }
 table.matrix.plain td { min-width: 1.8em; }
+table.matrix td:has(input) { padding: 0; min-width: 0; }
+table.matrix input { width: 3.4em; box-sizing: border-box; padding: 1px 3px; font-size: 13px; line-height: 1.2; text-align: right; }
+table.matrix input[aria-invalid="true"] { border-color: var(--bad); border-width: 2px; }
 `;
 
 export function matrixTable(m: MatrixData, options: MatrixTableOptions): HTMLElement {
@@ -86,4 +90,39 @@ export function matrixTable(m: MatrixData, options: MatrixTableOptions): HTMLEle
     }
   });
   return figure;
+}
+
+/** A matrix to type in: text inputs in a table shaped and styled like matrixTable's. */
+export interface InputMatrix {
+  figure: HTMLElement;
+  /** [row][column] */
+  inputs: HTMLInputElement[][];
+}
+
+/** `label` captions it; `ariaLabel(i, j)` names each entry's input; `data`: the figure's data-* */
+export function inputMatrix(rows: number, cols: number, options: {
+  label: string; rowLabels?: readonly string[]; colLabels?: readonly string[]; ariaLabel: (i: number, j: number) => string;
+  data?: Record<string, string>;
+}): InputMatrix {
+  const table = h('table', 'matrix');
+  if (options.colLabels) table.insertRow().append(h('th'), ...options.colLabels.map((label) => h('th', { textContent: label })));
+  const inputs = Array.from({ length: rows }, (_, i) => {
+    const tr = table.insertRow();
+    tr.dataset.row = String(i);
+    if (options.rowLabels) tr.append(h('th', { textContent: options.rowLabels[i] ?? '' }));
+    return Array.from({ length: cols }, (_, j) => {
+      const input = h('input', {
+        type: 'text', inputMode: 'decimal', autocomplete: 'off', spellcheck: false, attrs: { 'aria-label': options.ariaLabel(i, j) },
+      });
+      tr.append(h('td', { data: { col: String(j) } }, input));
+      return input;
+    });
+  });
+  return { figure: h('figure', { className: 'matrix', data: options.data }, h('figcaption', { textContent: options.label }), table), inputs };
+}
+
+/** the entries of a matrixTable or inputMatrix figure in `row` and `col` (one left out: every row, or every column) */
+export function matrixCells(figure: Element, { row, col }: { row?: number; col?: number }): HTMLElement[] {
+  return [...figure.querySelectorAll<HTMLElement>('td[data-col]')].filter((td) =>
+    (row === undefined || Number((td.parentElement as HTMLElement).dataset.row) === row) && (col === undefined || Number(td.dataset.col) === col));
 }

@@ -10,7 +10,7 @@ import { embedPageUrl, setModelsFolder } from './engine-files';
 import { encodeHash, fieldFor, fieldsOf, formatValue, limitsOf, parseValue, type Field, type Value } from './state';
 import { canvasesPainted, paintEverywhere } from '../primitives/canvas';
 import {
-  choiceButtons, choiceSelect, slider, stepper, textField, toggle,
+  choiceButtons, choiceSelect, numbered, slider, stepper, textField, toggle,
   type Choice, type ChoiceControl, type SliderControl, type SliderOptions, type StepperControl, type TextControl, type ToggleControl,
 } from '../primitives/controls';
 import { katexSheet } from '../primitives/equation';
@@ -48,6 +48,11 @@ export function revealAllWidgets(): void {
   paintEverywhere();
   for (const widget of [...waiting]) widget.reveal();
 }
+
+/** choices of a model's layers or heads: `upTo` offers as many as the model has and returns the setting within them */
+export type NumberedControl = ChoiceControl<number> & { upTo(count: number): number };
+/** a stepper whose last step is `upTo`'s (the setting within it is returned) */
+export type BoundStepper = StepperControl & { upTo(last: number): number };
 
 export abstract class EngineElement extends HTMLElement {
   protected readonly root: ShadowRoot;
@@ -170,7 +175,17 @@ export abstract class EngineElement extends HTMLElement {
     return details;
   }
 
+  /** listeners on things outside the widget, held only while it is on a page */
+  private readonly outside: [EventTarget, string, EventListener][] = [];
+
+  /** Listens to `target` (a page-wide event source) while the widget is on a page. */
+  protected listen(target: EventTarget, type: string, listener: (e: Event) => void): void {
+    this.outside.push([target, type, listener]);
+    if (this.isConnected) target.addEventListener(type, listener);
+  }
+
   connectedCallback(): void {
+    for (const [target, type, listener] of this.outside) target.addEventListener(type, listener);
     // a page may keep the shipped models elsewhere than beside the widget bundle
     const models = this.getAttribute('models');
     if (models) setModelsFolder(models);
@@ -195,6 +210,7 @@ export abstract class EngineElement extends HTMLElement {
   }
 
   disconnectedCallback(): void {
+    for (const [target, type, listener] of this.outside) target.removeEventListener(type, listener);
     waiting.delete(this);
     inView.unobserve(this);
   }
@@ -339,6 +355,21 @@ export abstract class EngineElement extends HTMLElement {
       return this.shows(attribute, options.select ? choiceSelect(spec) : choiceButtons({ ...spec, showName: options.showName }),
         (control, value) => control.set(value as V));
     },
+    /** choices for a setting that counts a model's layers or heads, shown from `from`; `upTo(count)`
+     * offers 0 … count − 1 (the model's own number) and returns the setting narrowed to them */
+    numbered: (attribute: string, { from = 0, select = false }: { from?: number; select?: boolean } = {}): NumberedControl => {
+      const control = this.bound.choices<number>(attribute, { select });
+      const name = this.field(attribute).label ?? attribute;
+      return Object.assign(control, {
+        upTo: (count: number) => {
+          // a drop-down is named already: its options are the numbers alone
+          control.offer(numbered(count, name, { from }).map((c) => (select ? { value: c.value, text: c.text } : c)));
+          const value = Math.min(this.value<number>(attribute), count - 1);
+          control.set(value);
+          return value;
+        },
+      });
+    },
     /** a button that switches a yes/no setting */
     toggle: (attribute: string, text: string | ((on: boolean) => string)): ToggleControl =>
       this.shows(attribute, toggle({ text, control: attribute, onToggle: this.setter(attribute) }), (control, on) => control.set(on as boolean)),
@@ -355,12 +386,20 @@ export abstract class EngineElement extends HTMLElement {
       return this.shows(attribute, textField({ label: field.label ?? attribute, control: attribute, maxLength: field.maxLength, commit: options.commit,
         props: options.placeholder ? { placeholder: options.placeholder } : {}, onText: this.setter(attribute, options.also) }), (control, text) => control.set(text as string));
     },
-    /** ◀ back, next ▶ and a slider over a setting that counts steps */
-    stepper: (attribute: string, next: string, also?: (value: number) => Record<string, Value>): StepperControl => {
+    /** ◀ back, next ▶ and a slider over a setting that counts steps; `upTo(last)` stops them at `last`
+     * (fewer steps than the setting allows) and returns the setting narrowed to it */
+    stepper: (attribute: string, next: string, also?: (value: number) => Record<string, Value>): BoundStepper => {
       const field = this.field(attribute);
       const { max } = limitsOf(this.localName, attribute);
-      return this.shows(attribute, stepper({ label: field.label ?? attribute, control: attribute, next, max, onStep: this.setter(attribute, also) }),
+      const control = this.shows(attribute, stepper({ label: field.label ?? attribute, control: attribute, next, max, onStep: this.setter(attribute, also) }),
         (control, step) => control.set(step as number, max));
+      return Object.assign(control, {
+        upTo: (last: number) => {
+          const step = Math.min(this.value<number>(attribute), last);
+          control.set(step, last);
+          return step;
+        },
+      });
     },
   };
 

@@ -42,6 +42,15 @@ export function alone<T>(model: RemoteModel, generation: () => Promise<T>): Prom
   return next;
 }
 
+/** The reader's `text` after [BOS] as `model`'s tokens, with the model's configuration and the room
+ * its context has left after them; an error names the text (`name`) when there is none. */
+export async function promptIn(model: RemoteModel, text: string, name: string, unit: string) {
+  const [config, { ids: prompt }] = await Promise.all([model.config(), model.tokenize(`[BOS]${text}`)]);
+  const room = config.n_ctx - prompt.length;
+  if (room < 1) throw new Error(`The ${name} is longer than the model's context of ${config.n_ctx} ${unit}.`);
+  return { config, prompt, room };
+}
+
 /** A shipped model, fetched (see engine-files.ts) and loaded into the engine worker once. */
 export function pageModel(name: ShippedModel): Promise<RemoteModel> {
   let model = models.get(name);

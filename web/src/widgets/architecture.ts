@@ -67,7 +67,6 @@ export default class Architecture extends EngineElement {
 
   protected async render(engine: RemoteEngine): Promise<void> {
     const family = this.value<Family>('family');
-    this.family.set(family);
     let run = this.runs.get(family);
     if (!run) {
       run = this.run(engine, family);

@@ -13,49 +13,14 @@ import { formatNumber } from '../math/format';
 import { at, type MatrixData } from '../math/matrix';
 import { shortLabel } from '../math/text';
 import {
-  CHECK_TOLERANCE, CUSTOM_LIMITS, decodeCustom, encodeCustom, ENTRY_LIMIT, exactDecimals, float32Text, grade, parseInputEntry,
-  provenance, resizeCustom, slips, type CustomExample, type MatrixName, type Source,
+  CAPTIONS, CHECK_TOLERANCE, CUSTOM_LIMITS, customFrom, decodeCustom, encodeCustom, ENTRY_LIMIT, exactDecimals, float32Text, grade,
+  gradeMark, gradeSummary, KEY_COLUMNS, parseInputEntry, provenance, provenanceText, resizeCustom, SHORT_NAMES as SHORT, slips, STAGES,
+  stageTex, stageTitle, type CustomExample, type Grade, type MatrixName, type Stage,
 } from '../math/worked-example';
 import { button, choiceSelect, h } from '../primitives/controls';
 import { EngineElement } from '../runtime/engine-element';
 import { equation, loadTypesetting } from '../primitives/equation';
-import { matrixTable, matrixTableStyles } from '../primitives/matrix-table';
-
-
-interface Stage {
-  name: string;
-  title: string;
-  /** matrices the stage starts from (besides the inputs row) */
-  operands: MatrixName[];
-  /** what it computes */
-  results: MatrixName[];
-  /** whether the stage's numbers depend on the mask and scaling switches */
-  switched: boolean;
-}
-
-const STAGES: readonly Stage[] = [
-  { name: 'project', title: 'Project every token', operands: [], results: ['q', 'k', 'v'], switched: false },
-  { name: 'scores', title: 'Compare every query with every key', operands: ['q', 'k'], results: ['scores'], switched: false },
-  { name: 'scale', title: 'Scale', operands: ['scores'], results: ['scaled'], switched: true },
-  { name: 'mask', title: 'Mask', operands: ['scaled'], results: ['masked'], switched: true },
-  { name: 'softmax', title: 'Softmax each row: the attention weights', operands: ['masked'], results: ['weights'], switched: true },
-  { name: 'mix', title: 'Mix the values', operands: ['weights', 'v'], results: ['output'], switched: true },
-];
-
-/** captions of the matrices */
-const LABELS: Record<MatrixName, string> = {
-  x: 'X', wQ: 'W_Q', wK: 'W_K', wV: 'W_V', q: 'Q = X·W_Q', k: 'K = X·W_K', v: 'V = X·W_V', scores: 'QKᵀ',
-  scaled: 'QKᵀ/√d_k', masked: 'QKᵀ/√d_k + M', weights: 'A = softmax', output: 'output = A·V',
-};
-/** short names, for the provenance line */
-const SHORT: Record<MatrixName, string> = {
-  x: 'X', wQ: 'W_Q', wK: 'W_K', wV: 'W_V', q: 'Q', k: 'K', v: 'V', scores: 'QKᵀ', scaled: 'QKᵀ/√d_k',
-  masked: 'the masked scores', weights: 'A', output: 'output',
-};
-/** matrices whose columns are tokens (keys); the others' columns are dimensions */
-const KEY_COLUMNS = new Set<MatrixName>(['scores', 'scaled', 'masked', 'weights']);
-/** weight matrices: their rows are input dimensions, not tokens */
-const WEIGHTS = new Set<MatrixName>(['wQ', 'wK', 'wV']);
+import { inputMatrix, matrixCells, matrixTable, matrixTableStyles, type InputMatrix as Grid } from '../primitives/matrix-table';
 
 const EXAMPLE_NAMES: Record<WorkedExampleName, string> = { deck: 'Slide deck', writeup: 'Write-up §7', custom: 'Your own' };
 /** the sizes of the reader's own example, and what each is called */
@@ -97,11 +62,8 @@ figure.matrix figcaption { font-size: 12px; margin-bottom: 1px; }
 .roomy .title h4 { font-size: 16px; }
 table.matrix td.source { outline: 2px solid var(--accent); outline-offset: -1px; }
 table.matrix td.hovered { outline: 2px solid var(--fg); outline-offset: -1px; }
-table.matrix td:has(input) { padding: 0; min-width: 0; }
-table.matrix input { width: 3.4em; box-sizing: border-box; padding: 1px 3px; font-size: 13px; line-height: 1.2; text-align: right; }
 .roomy table.matrix input { font-size: 16px; padding: 3px 5px; }
 table.matrix.answers input { width: 4.4em; }
-table.matrix input[aria-invalid="true"] { border-color: var(--bad); border-width: 2px; }
 table.matrix td.source input { border-color: var(--accent); }
 table.matrix td.right { background: color-mix(in srgb, var(--good) 22%, transparent); }
 table.matrix td.wrong { background: color-mix(in srgb, var(--bad) 22%, transparent); }
@@ -115,12 +77,6 @@ type Example = Pick<WorkedExample, 'tokens' | 'x' | 'wQ' | 'wK' | 'wV'> & Partia
 
 /** the engine's tensors by name, and the inputs */
 type Tensors = Record<MatrixName, MatrixData>;
-
-/** an editable grid of number inputs shaped like a matrix */
-interface Grid {
-  figure: HTMLElement;
-  inputs: HTMLInputElement[][];
-}
 
 export default class AttentionSteps extends EngineElement {
   private readonly example = this.bound.choices<WorkedExampleName>('example', {
@@ -191,11 +147,6 @@ export default class AttentionSteps extends EngineElement {
 
     const example = this.exampleOf(name);
     this.tokens = example.tokens;
-    this.example.set(name);
-    this.causal.set(causal);
-    this.scaled.set(scaled);
-    this.checking.set(checking);
-    this.stage.set(step);
     this.sizesGroup.hidden = name !== 'custom';
     if (this.custom && name === 'custom') for (const [size, control] of this.sizes) control.set(this.custom[size]);
     // small examples get larger type: the slide has room, and the back row has to read it
@@ -215,7 +166,7 @@ export default class AttentionSteps extends EngineElement {
     const missing = computed.find(([, tensor]) => !tensor);
     if (missing) throw new Error(`the engine returned no ${SHORT[missing[0]]}`);
     this.tensors = { x: example.x, wQ: example.wQ, wK: example.wK, wV: example.wV, ...Object.fromEntries(computed) } as Tensors;
-    this.formula.replaceChildren(formula(step, dK, result.scale, causal, scaled));
+    this.formula.replaceChildren(equation(stageTex(step, { dK, scale: result.scale, causal, scaled })));
     this.showStage(STAGES[step], { name, causal, scaled, checking, example, resultKey: key });
   }
 
@@ -235,7 +186,7 @@ export default class AttentionSteps extends EngineElement {
       this.editors = undefined;
       const tables = names.map((m) => {
         const table = matrixTable(example[m], {
-          label: m === 'x' ? 'X (one row per token)' : LABELS[m], tint: 'plain', decimals: exactDecimals(example[m]),
+          label: m === 'x' ? 'X (one row per token)' : CAPTIONS[m], tint: 'plain', decimals: exactDecimals(example[m]),
           rowLabels: m === 'x' ? example.tokens : undefined,
         });
         table.dataset.matrix = m;
@@ -266,8 +217,8 @@ export default class AttentionSteps extends EngineElement {
 
   private editableGrid(m: 'x' | 'wQ' | 'wK' | 'wV', matrix: MatrixData, tokens: readonly string[]): Grid {
     const rowName = (i: number) => (m === 'x' ? tokens[i] : `${i + 1}`);
-    const grid = inputGrid(m, matrix.rows, matrix.cols, {
-      label: `${m === 'x' ? 'X' : LABELS[m]}  (${matrix.rows}×${matrix.cols})`,
+    const grid = inputMatrix(matrix.rows, matrix.cols, {
+      label: `${m === 'x' ? 'X' : CAPTIONS[m]}  (${matrix.rows}×${matrix.cols})`, data: { matrix: m },
       rowLabels: m === 'x' ? tokens : undefined,
       ariaLabel: (i, j) => `${SHORT[m]} row ${rowName(i)} column ${j + 1}`,
     });
@@ -312,13 +263,13 @@ export default class AttentionSteps extends EngineElement {
     const tensors = this.tensors as Tensors;
     const { example, checking } = settings;
     const step = STAGES.indexOf(stage);
-    this.heading.textContent = `${step + 1}. ${this.stageTitle(stage, settings)}`;
+    this.heading.textContent = `${step + 1}. ${stageTitle(stage, settings)}`;
     this.area.dataset.stage = stage.name;
     this.shown = new Map([...this.inputs.querySelectorAll<HTMLElement>('[data-matrix]')]
       .map((f) => [f.dataset.matrix as MatrixName, f]));
     const table = (m: MatrixName) => {
       const figure = matrixTable(tensors[m], {
-        label: LABELS[m], rowLabels: example.tokens, colLabels: KEY_COLUMNS.has(m) ? example.tokens : undefined,
+        label: CAPTIONS[m], rowLabels: example.tokens, colLabels: KEY_COLUMNS.has(m) ? example.tokens : undefined,
         tint: m === 'weights' ? 'weights' : 'signed', decimals: this.decimals(m),
         ...(m === 'weights' ? { highlightRow: this.query(), onRowClick: (row: number) => this.change({ query: row }) } : {}),
       });
@@ -345,12 +296,6 @@ export default class AttentionSteps extends EngineElement {
   private decimals(m: MatrixName): number {
     if (m !== 'weights' && m !== 'output') return 2;
     return this.tokens.length > 5 ? 3 : 4;
-  }
-
-  private stageTitle(stage: Stage, { causal, scaled }: { causal: boolean; scaled: boolean }): string {
-    if (stage.name === 'scale') return scaled ? 'Scale the scores by 1/√d_k' : 'Scaling switched off (factor 1)';
-    if (stage.name === 'mask') return causal ? 'Hide the future: −∞ above the diagonal' : 'No mask: every key stays visible';
-    return stage.title;
   }
 
   private query(): number {
@@ -393,8 +338,8 @@ export default class AttentionSteps extends EngineElement {
     if (this.answers?.key !== key) {
       const grids: Partial<Record<MatrixName, Grid>> = {};
       for (const m of stage.results) {
-        const grid = inputGrid(m, tensors[m].rows, tensors[m].cols, {
-          label: `your ${SHORT[m]}  (${tensors[m].rows}×${tensors[m].cols})`,
+        const grid = inputMatrix(tensors[m].rows, tensors[m].cols, {
+          label: `your ${SHORT[m]}  (${tensors[m].rows}×${tensors[m].cols})`, data: { matrix: m },
           rowLabels: this.tokens, colLabels: KEY_COLUMNS.has(m) ? this.tokens : undefined,
           ariaLabel: (i, j) => `your ${SHORT[m]} row ${this.tokens[i]} column ${KEY_COLUMNS.has(m) ? this.tokens[j] : j + 1}`,
         });
@@ -428,33 +373,24 @@ export default class AttentionSteps extends EngineElement {
   private checkAnswers(): void {
     if (!this.answers || !this.tensors || !this.computed) return;
     this.clearMarks();
-    const count = { right: 0, wrong: 0, empty: 0 };
+    const grades: Grade[] = [];
     for (const [m, grid] of Object.entries(this.answers.grids) as [MatrixName, Grid][]) {
       const truth = this.tensors[m];
       grid.inputs.forEach((row, i) => row.forEach((input, j) => {
-        const engineValue = at(truth, i, j);
-        const result = grade(input.value, engineValue);
+        const engine = at(truth, i, j);
+        const result = grade(input.value, engine);
+        const mark = gradeMark(result, engine);
+        grades.push(result);
+        if (!mark) return;
+        const right = result.kind === 'right';
         const td = input.parentElement as HTMLElement;
-        if (result.kind === 'empty') {
-          count.empty++;
-          return;
-        }
-        if (result.kind === 'right') {
-          count.right++;
-          td.classList.add('right');
-          td.append(h('span', { className: 'mark', textContent: '✓ right' }));
-          return;
-        }
-        count.wrong++;
-        td.classList.add('wrong');
-        const engine = formatNumber(engineValue, 4);
-        const difference = result.kind === 'wrong' ? `Δ ${signed(result.difference)}` : result.problem;
-        td.append(h('span', { className: 'mark', textContent: `✗ ${engine} (${difference})`, title: `the engine’s value is ${engine}` }));
+        td.classList.add(right ? 'right' : 'wrong');
+        td.append(h('span', { className: 'mark', textContent: mark, title: right ? '' : `the engine’s value is ${formatNumber(engine, 4)}` }));
       }));
     }
     this.answers.checked = true;
     this.checkBar.dataset.result = this.computed.key;
-    this.verdict.textContent = `${count.right} right, ${count.wrong} wrong${count.empty ? `, ${count.empty} left empty` : ''}.`;
+    this.verdict.textContent = gradeSummary(grades);
   }
 
   /** lights up what the hovered cell was computed from, and says so */
@@ -472,41 +408,11 @@ export default class AttentionSteps extends EngineElement {
     const i = Number((td.parentElement as HTMLElement).dataset.row);
     const j = Number(td.dataset.col);
     td.classList.add('hovered');
-    const sources = provenance(matrix, i, j);
-    for (const source of sources) {
+    for (const source of provenance(matrix, i, j)) {
       const shown = this.shown.get(source.matrix);
-      if (!shown) continue;
-      for (const cell of shown.querySelectorAll<HTMLElement>('td[data-col]')) {
-        const row = Number((cell.parentElement as HTMLElement).dataset.row);
-        const col = Number(cell.dataset.col);
-        if ((source.row === undefined || source.row === row) && (source.col === undefined || source.col === col)) {
-          cell.classList.add('source');
-        }
-      }
+      if (shown) for (const cell of matrixCells(shown, source)) cell.classList.add('source');
     }
-    const entry = `${SHORT[matrix]}[${this.axisName(matrix, 'row', i)}, ${this.axisName(matrix, 'col', j)}]`;
-    this.provenance.textContent = sources.length
-      ? `${entry} ← ${sources.map((s) => this.describe(s)).join(' and ')}`
-      : `${entry}: an input`;
-  }
-
-  private axisName(matrix: MatrixName, axis: 'row' | 'col', index: number): string {
-    const tokens = axis === 'row' ? !WEIGHTS.has(matrix) : KEY_COLUMNS.has(matrix);
-    return tokens ? `“${this.tokens[index]}”` : String(index + 1);
-  }
-
-  private describe(source: Source): string {
-    const name = SHORT[source.matrix];
-    if (source.row !== undefined && source.col !== undefined) {
-      return `entry [${this.axisName(source.matrix, 'row', source.row)}, ${this.axisName(source.matrix, 'col', source.col)}] of ${name}`;
-    }
-    if (source.row !== undefined) return `row ${this.axisName(source.matrix, 'row', source.row)} of ${name}`;
-    if (source.col !== undefined) {
-      // a column of V holds one value dimension of every token
-      const whole = source.matrix === 'v' ? ' (every token’s value)' : '';
-      return `column ${this.axisName(source.matrix, 'col', source.col)} of ${name}${whole}`;
-    }
-    return name;
+    this.provenance.textContent = provenanceText(matrix, i, j, this.tokens);
   }
 
   private clearAnswers(): void {
@@ -526,48 +432,4 @@ export default class AttentionSteps extends EngineElement {
     this.custom = resizeCustom(base, { n: base.n, d: base.d, dK: base.dK, dV: base.dV, [size]: value });
     this.change({ matrices: encodeCustom(this.custom) });
   }
-}
-
-/** a document's example as the reader's own starting point */
-function customFrom(example: WorkedExample): CustomExample {
-  const { x, wQ, wK, wV } = example;
-  return { n: x.rows, d: x.cols, dK: wQ.cols, dV: wV.cols, x, wQ, wK, wV };
-}
-
-/** a figure with a table of text inputs, shaped and styled like matrixTable's, for matrix `m` */
-function inputGrid(m: MatrixName, rows: number, cols: number, options: {
-  label: string; rowLabels?: readonly string[]; colLabels?: readonly string[]; ariaLabel: (i: number, j: number) => string;
-}): Grid {
-  const table = h('table', 'matrix');
-  if (options.colLabels) table.insertRow().append(h('th'), ...options.colLabels.map((label) => h('th', { textContent: label })));
-  const inputs = Array.from({ length: rows }, (_, i) => {
-    const tr = table.insertRow();
-    tr.dataset.row = String(i);
-    if (options.rowLabels) tr.append(h('th', { textContent: options.rowLabels[i] ?? '' }));
-    return Array.from({ length: cols }, (_, j) => {
-      const input = h('input', {
-        type: 'text', inputMode: 'decimal', autocomplete: 'off', spellcheck: false, attrs: { 'aria-label': options.ariaLabel(i, j) },
-      });
-      tr.append(h('td', { data: { col: String(j) } }, input));
-      return input;
-    });
-  });
-  return { figure: h('figure', { className: 'matrix', data: { matrix: m } }, h('figcaption', { textContent: options.label }), table), inputs };
-}
-
-function signed(x: number): string {
-  return x > 0 ? `+${formatNumber(x, 4)}` : formatNumber(x, 4);
-}
-
-/** the stage's formula, with this example's numbers */
-function formula(step: number, dK: number, scale: number, causal: boolean, scaled: boolean): HTMLElement {
-  const tex = [
-    'Q = XW^Q,\\; K = XW^K,\\; V = XW^V',
-    'S = QK^\\top,\\quad S_{ij} = q_i \\cdot k_j',
-    scaled ? `S/\\sqrt{d_k} = S \\cdot ${formatNumber(scale, 4)}\\quad (d_k = ${dK})` : 'S \\cdot 1 \\quad\\text{(scaling off)}',
-    causal ? 'S/\\sqrt{d_k} + M,\\quad M_{ij} = -\\infty \\text{ for } j > i' : 'S/\\sqrt{d_k} + M,\\quad M = 0 \\text{ (no mask)}',
-    'A_{ij} = \\exp(e_{ij}) / \\textstyle\\sum_k \\exp(e_{ik})',
-    '\\text{out}_i = \\textstyle\\sum_j A_{ij}\\, v_j = (AV)_i',
-  ][step];
-  return equation(tex);
 }

@@ -37,7 +37,7 @@ const STAGES = [
 ] as const;
 
 export default class Components extends EngineElement {
-  private readonly layer = this.bound.choices<number>('layer', { select: true });
+  private readonly layer = this.bound.numbered('layer', { select: true });
   private readonly pictures = STAGES.map(() => ({
     title: h('h4'), range: h('span', 'range'),
     map: new Heatmap({
@@ -61,13 +61,11 @@ export default class Components extends EngineElement {
   protected async render(_engine: RemoteEngine): Promise<void> {
     const model = await pageModel('coreference');
     const config = await model.config();
-    const layer = Math.min(this.value<number>('layer'), config.n_layers - 1);
+    const layer = this.layer.upTo(config.n_layers);
     const { ids, pieces } = await model.tokenize(SEMINAR_SENTENCE);
     const token = Math.min(this.value<number>('token'), ids.length - 1);
     const names = STAGES.map((s) => s.name.replace('{L}', String(layer)));
     const { trace = {} } = await model.forward({ tokens: ids, trace: names });
-    this.layer.offer(Array.from({ length: config.n_layers }, (_, l) => ({ value: l, text: String(l) })));
-    this.layer.set(layer);
     this.pictures.forEach(({ title, range, map }, k) => {
       const m = trace[names[k]] as MatrixData;
       map.configure({ rowLabels: pieces });

@@ -12,12 +12,12 @@ import {
 import type { ExplorerView } from '../runtime/registry';
 import { trainedModel, trainedModels } from '../runtime/trained-models';
 import { formatNumber } from '../math/format';
-import { at, row, type MatrixData } from '../math/matrix';
+import { row, type MatrixData } from '../math/matrix';
 import { topIndices } from '../math/ranking';
-import { shortLabel, wellFormed } from '../math/text';
-import { foreground, sharpCanvas } from '../primitives/canvas';
-import { button, choiceButtons, h, numbered } from '../primitives/controls';
+import { shortLabel } from '../math/text';
+import { button, choiceButtons, h } from '../primitives/controls';
 import { EngineElement } from '../runtime/engine-element';
+import { HeadView } from '../primitives/head-view';
 import { Heatmap } from '../primitives/heatmap';
 
 const styles = `
@@ -56,9 +56,6 @@ const HINTS = {
   trained: 'the model trained on the training slide: how far its row of “it” has come towards the referent, against the shipped model’s.',
 };
 const LABEL_CHARS = 12;
-/** above this many words the head view draws only each query's strongest lines */
-const ALL_LINES_UP_TO = 8;
-const LINES_PER_QUERY = 3;
 
 /** what one render computed, kept so that hovering a word can redraw without asking the engine */
 interface Shown {
@@ -72,103 +69,6 @@ interface Shown {
   query: number;
 }
 
-/** Lines from each query word (left column) to every key word (right), weight as opacity and width. */
-class HeadView {
-  private readonly picture = sharpCanvas('head view: lines from each query word to the key words, thicker for more attention');
-  readonly element = this.picture.canvas;
-  private labels: string[] = [];
-  private weights?: MatrixData;
-  private query = 0;
-  private readonly geometry = { width: 460, top: 26, leftX: 170, rightX: 290, rowHeight: 24 };
-
-  constructor(onQuery: (query: number, commit: boolean) => void) {
-    const canvas = this.element;
-    canvas.addEventListener('mousemove', (e) => {
-      const q = this.queryAt(e);
-      if (q !== undefined && q !== this.query) onQuery(q, false);
-    });
-    canvas.addEventListener('mouseleave', () => onQuery(-1, false));
-    canvas.addEventListener('click', (e) => {
-      const q = this.queryAt(e);
-      if (q !== undefined) onQuery(q, true);
-    });
-  }
-
-  draw(weights: MatrixData, labels: string[], query: number): void {
-    this.weights = weights;
-    this.labels = labels;
-    this.query = query;
-    const G = this.geometry;
-    G.rowHeight = Math.min(26, Math.floor(400 / Math.max(1, weights.rows)));
-    this.picture.draw(G.width, G.top + weights.rows * G.rowHeight + 6, (g) => this.paint(g));
-  }
-
-  private paint(g: CanvasRenderingContext2D): void {
-    const m = this.weights;
-    if (!m) return;
-    const G = this.geometry;
-    const fg = foreground(this.element);
-    const accent = getComputedStyle(this.element).getPropertyValue('--accent').trim() || '#1f5fbf';
-    const y = (i: number) => G.top + (i + 0.5) * G.rowHeight;
-    g.font = '12px system-ui, "DejaVu Sans", sans-serif';
-    g.fillStyle = fg;
-    g.textBaseline = 'middle';
-    g.textAlign = 'right';
-    g.fillText('query (looking)', G.leftX, 10);
-    g.textAlign = 'left';
-    g.fillText('key (looked at)', G.rightX, 10);
-    g.lineCap = 'round';
-    // the other queries faintly, their strongest lines only when the sentence is long
-    g.strokeStyle = fg;
-    for (let i = 0; i < m.rows; i++) {
-      if (i === this.query) continue;
-      const keys = m.cols > ALL_LINES_UP_TO ? topIndices(row(m, i), LINES_PER_QUERY) : row(m, i).map((_, j) => j);
-      for (const j of keys) this.line(g, y(i), y(j), at(m, i, j), 0.18);
-    }
-    g.strokeStyle = accent;
-    for (let j = 0; j < m.cols; j++) this.line(g, y(this.query), y(j), at(m, this.query, j), 1);
-    // key words tinted by the chosen query's weight on them
-    g.font = '14px system-ui, "DejaVu Sans", sans-serif';
-    for (let j = 0; j < m.cols; j++) {
-      const w = at(m, this.query, j);
-      g.globalAlpha = Math.min(1, w) * 0.35;
-      g.fillStyle = accent;
-      g.fillRect(G.rightX - 4, y(j) - G.rowHeight / 2 + 2, G.width - G.rightX, G.rowHeight - 4);
-      g.globalAlpha = 1;
-      g.fillStyle = fg;
-      g.textAlign = 'left';
-      g.fillText(this.labels[j] ?? '', G.rightX + 4, y(j));
-    }
-    for (let i = 0; i < m.rows; i++) {
-      g.textAlign = 'right';
-      g.font = `${i === this.query ? '700 ' : ''}14px system-ui, "DejaVu Sans", sans-serif`;
-      g.fillStyle = i === this.query ? accent : fg;
-      g.fillText(this.labels[i] ?? '', G.leftX - 10, y(i));
-    }
-  }
-
-  private line(g: CanvasRenderingContext2D, from: number, to: number, weight: number, strength: number): void {
-    if (!(weight > 0.005)) return;
-    const G = this.geometry;
-    g.globalAlpha = Math.min(1, weight) * strength;
-    g.lineWidth = 0.75 + 5 * Math.min(1, weight);
-    g.beginPath();
-    g.moveTo(G.leftX - 4, from);
-    g.lineTo(G.rightX - 8, to);
-    g.stroke();
-    g.globalAlpha = 1;
-  }
-
-  /** the query row under the pointer (the left half of the picture), if any */
-  private queryAt(e: MouseEvent): number | undefined {
-    const m = this.weights;
-    if (!m) return undefined;
-    const { x, y } = this.picture.pointer(e);
-    const i = Math.floor((y - this.geometry.top) / this.geometry.rowHeight);
-    return x < (this.geometry.leftX + this.geometry.rightX) / 2 && i >= 0 && i < m.rows ? i : undefined;
-  }
-}
-
 export default class Explorer extends EngineElement {
   private shown?: Shown;
   private readonly map = new Heatmap({
@@ -177,10 +77,8 @@ export default class Explorer extends EngineElement {
   });
   private readonly headView = new HeadView((query, commit) => (commit ? this.chooseQuery(query) : this.paint(query < 0 ? undefined : query)));
   private thumbs: { figure: HTMLElement; map: Heatmap }[][] = [];
-  // a new sentence starts from "it"; a lone surrogate cannot go into the URL (the sentence of `also` wins)
-  private readonly sentence = this.bound.text('sentence', {
-    commit: 'change', also: (text) => ({ sentence: wellFormed(text), token: -1 }),
-  });
+  // a new sentence starts from "it"
+  private readonly sentence = this.bound.text('sentence', { commit: 'change', also: () => ({ token: -1 }) });
   private readonly swap = button('soft ⇄ hungry', () => this.swapAdjective(), {
     title: 'swap the adjective: the referent of “it” changes with it', data: { control: 'sentence' },
   });
@@ -195,8 +93,8 @@ export default class Explorer extends EngineElement {
     },
   });
   private readonly view = this.bound.choices<ExplorerView>('view', { text: (v) => VIEW_NAMES[v] });
-  private readonly layer = this.bound.choices<number>('layer');
-  private readonly head = this.bound.choices<number>('head');
+  private readonly layer = this.bound.numbered('layer');
+  private readonly head = this.bound.numbered('head');
   private readonly notes = h('p', { className: 'notes', attrs: { role: 'status' } });
   private readonly words = h('div', { className: 'words', attrs: { role: 'group', 'aria-label': 'query word' } });
   private readonly panels: Record<ExplorerView, HTMLElement> = {
@@ -204,25 +102,15 @@ export default class Explorer extends EngineElement {
   };
   private readonly distributionTitle = h('h3');
   private readonly distribution = h('ol');
-  private readonly onTrained = (e: Event) => {
-    const { task, show } = (e as CustomEvent<{ task: string; show: boolean }>).detail;
-    if (task !== 'coreference') return;
-    if (show) this.useTrained = true;
-    this.update();
-  };
 
   constructor() {
     super(styles, HINTS.shipped, { models: ['coreference'] });
-  }
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    trainedModels.addEventListener('change', this.onTrained);
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    trainedModels.removeEventListener('change', this.onTrained);
+    this.listen(trainedModels, 'change', (e) => {
+      const { task, show } = (e as CustomEvent<{ task: string; show: boolean }>).detail;
+      if (task !== 'coreference') return;
+      if (show) this.useTrained = true;
+      this.update();
+    });
   }
 
   protected override layout(): HTMLElement[] {
@@ -254,18 +142,12 @@ export default class Explorer extends EngineElement {
     this.model.set(reading !== shipped);
     if (trained) this.model.element.querySelectorAll('button')[1].title = `trained on the training slide: ${trained.about}`;
     this.setHint(reading === shipped ? HINTS.shipped : HINTS.trained);
-    this.sentence.set(text);
     this.swap.disabled = !/\b(soft|hungry)\b/i.test(text);
     this.notes.textContent = readingNotes(reading).join(' ');
     // a model trained here may have another number of layers or heads
-    const layer = Math.min(this.value<number>('layer'), layers - 1);
-    const head = Math.min(this.value<number>('head'), heads - 1);
+    const layer = this.layer.upTo(layers);
+    const head = this.head.upTo(heads);
     const viewName = this.value<ExplorerView>('view');
-    this.view.set(viewName);
-    this.layer.offer(numbered(layers, 'layer'));
-    this.layer.set(layer);
-    this.head.offer(numbered(heads, 'head'));
-    this.head.set(head);
     if (!run) {
       this.shown = undefined;
       this.words.replaceChildren();

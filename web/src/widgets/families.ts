@@ -11,7 +11,7 @@ import { formatNumber } from '../math/format';
 import { at, row } from '../math/matrix';
 import { argmax } from '../math/ranking';
 import { foreground, sharpCanvas, type SharpCanvas } from '../primitives/canvas';
-import { h, numbered } from '../primitives/controls';
+import { h } from '../primitives/controls';
 import { EngineElement } from '../runtime/engine-element';
 import { Heatmap } from '../primitives/heatmap';
 import { ScreenReaderTable } from '../primitives/screen-reader-table';
@@ -67,8 +67,9 @@ function drawPattern(picture: SharpCanvas, masked: MatrixData): void {
 
 export default class Families extends EngineElement {
   private readonly source = this.bound.text('source');
-  private readonly layer = this.bound.choices<number>('layer');
-  private readonly head = this.bound.choices<number>('head');
+  // numbered from 1, as the alignment's sentence says them
+  private readonly layer = this.bound.numbered('layer', { from: 1 });
+  private readonly head = this.bound.numbered('head', { from: 1 });
   /** each family's masks, in the order of FAMILIES */
   private readonly patterns = FAMILIES.map((family) =>
     family.patterns.map((caption) => ({ caption, picture: sharpCanvas(`${family.title}: ${caption} (filled: may look)`) })));
@@ -93,16 +94,10 @@ export default class Families extends EngineElement {
     const typed = this.value<string>('source');
     // at most the field's length: the longest string the reverse task trains on
     const letters = [...typed.toLowerCase()].filter((c) => LETTERS.includes(c));
-    this.source.set(typed);
     const config = await reverse.config();
     const { bos, eos } = await reverse.specialTokens();
-    const layer = Math.min(this.value<number>('layer'), config.n_decoder_layers - 1);
-    const head = Math.min(this.value<number>('head'), config.n_heads - 1);
-    // numbered from 1, as the alignment's sentence says them
-    this.layer.offer(numbered(config.n_decoder_layers, 'decoder layer', { from: 1 }));
-    this.layer.set(layer);
-    this.head.offer(numbered(config.n_heads, 'head', { from: 1 }));
-    this.head.set(head);
+    const layer = this.layer.upTo(config.n_decoder_layers);
+    const head = this.head.upTo(config.n_heads);
     if (letters.length < 2) throw new Error('Type two to eight letters a–z.');
 
     // the decoder writes greedily from [BOS] until [EOS]; then one traced pass over what it wrote

@@ -7,7 +7,7 @@ import { SEMINAR_SENTENCE } from '../runtime/registry';
 import type { AttentionResult, HeadResult, MatrixData, ModelConfig } from '../engine/index';
 import { formatNumber } from '../math/format';
 import { at, row } from '../math/matrix';
-import { h, numbered } from '../primitives/controls';
+import { h } from '../primitives/controls';
 import { EngineElement } from '../runtime/engine-element';
 import { equation, loadTypesetting } from '../primitives/equation';
 import { Heatmap } from '../primitives/heatmap';
@@ -60,8 +60,8 @@ const byKey = (panel: Panel) => panel === 'e' || panel === 'alpha';
 
 export default class FourSteps extends EngineElement {
   // numbered from 0, as the engine, the docs and the title slide do
-  private readonly layer = this.bound.choices<number>('layer');
-  private readonly head = this.bound.choices<number>('head');
+  private readonly layer = this.bound.numbered('layer');
+  private readonly head = this.bound.numbered('head');
   private readonly step = this.bound.choices<number>('step', {
     choices: STEPS.map((s, i) => ({ value: i + 1, text: `${i + 1} ${s.name}` })),
   });
@@ -89,14 +89,9 @@ export default class FourSteps extends EngineElement {
     this.config ??= await model.config();
     this.sentence ??= await model.tokenize(SEMINAR_SENTENCE);
     const { n_layers: layers, n_heads: heads, d_model: dModel } = this.config;
-    const layer = Math.min(layers - 1, this.value<number>('layer'));
-    const headIndex = Math.min(heads - 1, this.value<number>('head'));
+    const layer = this.layer.upTo(layers);
+    const headIndex = this.head.upTo(heads);
     const step = this.value<number>('step');
-    this.layer.offer(numbered(layers, 'layer'));
-    this.layer.set(layer);
-    this.head.offer(numbered(heads, 'head'));
-    this.head.set(headIndex);
-    this.step.set(step);
 
     let result = this.results.get(layer);
     if (!result) {

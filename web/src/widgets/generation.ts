@@ -4,14 +4,14 @@
 // chosen generated token looked: its attention weights (one layer and head) over the text before it.
 // Settings: text, temperature, topK (0: all), topP, seed, step (tokens generated), token (the
 // generated token whose attention is shown; −1: the last), layer, head.
-import { alone, pageModel, type RemoteEngine, type RemoteModel } from '../runtime/engine';
+import { alone, pageModel, promptIn, type RemoteEngine, type RemoteModel } from '../runtime/engine';
 import { limitsOf } from '../runtime/state';
 import { css, textOn } from '../math/colormap';
 import { formatNumber } from '../math/format';
 import { row } from '../math/matrix';
 import { topIndices } from '../math/ranking';
 import { CANVAS_FONT, foreground, sharpCanvas, themeColours } from '../primitives/canvas';
-import { button, h, numbered, textField } from '../primitives/controls';
+import { button, h, textField } from '../primitives/controls';
 import { EngineElement } from '../runtime/engine-element';
 import { SERIES_COLOURS } from '../primitives/plot';
 import { ScreenReaderTable } from '../primitives/screen-reader-table';
@@ -53,8 +53,9 @@ export default class Generation extends EngineElement {
   private readonly seed = textField({ label: 'seed', control: 'seed', maxLength: String(SEEDS.max).length, commit: 'change',
     props: { type: 'number', min: String(SEEDS.min), max: String(SEEDS.max) }, onText: (seed) => this.change({ seed: Number(seed) }) });
   private readonly step = this.bound.stepper('step', 'next character ▶', () => ({ token: -1 }));
-  private readonly layer = this.bound.choices<number>('layer');
-  private readonly head = this.bound.choices<number>('head');
+  // numbered from 1, as the sampled line's title says them
+  private readonly layer = this.bound.numbered('layer', { from: 1 });
+  private readonly head = this.bound.numbered('head', { from: 1 });
   private readonly greedy = h('div', 'text greedy');
   private readonly sampled = h('div', 'text sampled');
   private readonly sampledTitle = h('h4');
@@ -69,28 +70,15 @@ export default class Generation extends EngineElement {
 
   protected async render(_engine: RemoteEngine): Promise<void> {
     const model = await pageModel(MODEL);
-    const config = await model.config();
-    const text = this.value<string>('text');
-    const prompt = (await model.tokenize(`[BOS]${text}`)).ids;
+    const { config, prompt, room } = await promptIn(model, this.value<string>('text'), 'text', 'characters');
     const { eos } = await model.specialTokens();  // a fortune ends here: both continuations stop after it
-    const room = config.n_ctx - prompt.length;
-    if (room < 1) throw new Error(`The text is longer than the model's context of ${config.n_ctx} characters.`);
-    const steps = Math.min(this.value<number>('step'), room);
+    const steps = this.step.upTo(room);
     const [temperature, topK, topP, seed] = ['temperature', 'topK', 'topP', 'seed'].map((setting) => this.value<number>(setting));
     const sampling = { temperature, topP, seed, ...(topK > 0 ? { topK: Math.min(topK, config.vocab_size) } : {}) };
-    const layer = Math.min(this.value<number>('layer'), config.n_layers - 1);
-    const head = Math.min(this.value<number>('head'), config.n_heads - 1);
-    this.text.set(text);
-    this.temperature.set(temperature);
+    const layer = this.layer.upTo(config.n_layers);
+    const head = this.head.upTo(config.n_heads);
     this.topK.set(topK, config.vocab_size);
-    this.topP.set(topP);
     this.seed.set(String(seed));
-    this.step.set(steps, room);
-    // numbered from 1, as the sampled line's title says them
-    this.layer.offer(numbered(config.n_layers, 'layer', { from: 1 }));
-    this.layer.set(layer);
-    this.head.offer(numbered(config.n_heads, 'head', { from: 1 }));
-    this.head.set(head);
 
     // both continuations, step by step through the KV cache
     const greedy = await model.generate({ tokens: prompt, maxNew: steps, temperature: 0, stop: eos });

@@ -3,12 +3,12 @@
 // new token's query attends over every cached row, the cache's bytes grow by one row per layer, and
 // the result equals running the whole sequence again (both computed by the engine, compared here).
 // Settings: text (the prompt), step (tokens generated greedily), layer and head drawn.
-import { alone, pageModel, type RemoteEngine } from '../runtime/engine';
+import { alone, pageModel, promptIn, type RemoteEngine } from '../runtime/engine';
 import { formatBytes, formatCount, formatSignificant } from '../math/format';
 import { kvHeadOf } from '../math/gqa';
 import { largestDifference, submatrix } from '../math/matrix';
 import { shortLabel } from '../math/text';
-import { h, numbered } from '../primitives/controls';
+import { h } from '../primitives/controls';
 import { EngineElement } from '../runtime/engine-element';
 import { Heatmap } from '../primitives/heatmap';
 import { ScreenReaderTable } from '../primitives/screen-reader-table';
@@ -40,8 +40,8 @@ export default class KvCache extends EngineElement {
   // a new prompt starts the generation again
   private readonly text = this.bound.text('text', { also: () => ({ step: 0 }) });
   private readonly step = this.bound.stepper('step', 'next token ▶');
-  private readonly layer = this.bound.choices<number>('layer', { select: true });
-  private readonly head = this.bound.choices<number>('head', { select: true });
+  private readonly layer = this.bound.numbered('layer', { from: 1, select: true });
+  private readonly head = this.bound.numbered('head', { from: 1, select: true });
   private readonly tokens = h('div', { className: 'tokens', attrs: { 'aria-label': 'the sequence so far' } });
   private readonly facts = h('p', 'facts');
   private readonly keys = new Heatmap({ xLabel: 'd_k', yLabel: 'position', tint: 'signed', ...CACHE, legend: false });
@@ -55,20 +55,10 @@ export default class KvCache extends EngineElement {
 
   protected async render(_engine: RemoteEngine): Promise<void> {
     const model = await pageModel(MODEL);
-    const config = await model.config();
-    const text = this.value<string>('text');
-    const prompt = (await model.tokenize(`[BOS]${text}`)).ids;
-    const room = config.n_ctx - prompt.length;
-    if (room < 1) throw new Error(`The prompt is longer than the model's context of ${config.n_ctx} tokens.`);
-    const steps = Math.min(this.value<number>('step'), room);
-    const layer = Math.min(this.value<number>('layer'), config.n_layers - 1);
-    const head = Math.min(this.value<number>('head'), config.n_heads - 1);
-    this.text.set(text);
-    this.step.set(steps, room);
-    this.layer.offer(numbered(config.n_layers, 'layer', { from: 1 }));
-    this.layer.set(layer);
-    this.head.offer(numbered(config.n_heads, 'head', { from: 1 }));
-    this.head.set(head);
+    const { config, prompt, room } = await promptIn(model, this.value<string>('text'), 'prompt', 'tokens');
+    const steps = this.step.upTo(room);
+    const layer = this.layer.upTo(config.n_layers);
+    const head = this.head.upTo(config.n_heads);
 
     // replay the generation: the prompt through the cache, then `steps` greedy tokens; the last
     // call also hands back its logits and what it computed (only the newest position's rows)

@@ -101,9 +101,6 @@ export default class KvHeads extends EngineElement {
       groups: this.value<number>('groups'), context: this.value<number>('context'),
     };
     const precision = this.value<Precision>('precision');
-    this.picture.set(picture);
-    this.precision.set(precision);
-    this.context.set(model.context);
 
     // (a) the heads
     const { heads, dk, n } = PICTURE;

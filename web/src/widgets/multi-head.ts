@@ -9,9 +9,9 @@ import { css } from '../math/colormap';
 import { formatNumber } from '../math/format';
 import { at, maxAbsFinite, row, type MatrixData } from '../math/matrix';
 import { argmax } from '../math/ranking';
-import { shortLabel, wellFormed } from '../math/text';
+import { shortLabel } from '../math/text';
 import { foreground, sharpCanvas, themeColours, type SharpCanvas } from '../primitives/canvas';
-import { h, numbered } from '../primitives/controls';
+import { h } from '../primitives/controls';
 import { EngineElement } from '../runtime/engine-element';
 import { Heatmap } from '../primitives/heatmap';
 import { SERIES_COLOURS } from '../primitives/plot';
@@ -81,11 +81,9 @@ class MatrixBlock {
 }
 
 export default class MultiHead extends EngineElement {
-  // a new sentence starts from "it"; a lone surrogate cannot go into the URL (the sentence of `also` wins)
-  private readonly sentence = this.bound.text('sentence', {
-    commit: 'change', also: (text) => ({ sentence: wellFormed(text), token: -1 }),
-  });
-  private readonly layer = this.bound.choices<number>('layer');
+  // a new sentence starts from "it"
+  private readonly sentence = this.bound.text('sentence', { commit: 'change', also: () => ({ token: -1 }) });
+  private readonly layer = this.bound.numbered('layer');
   private readonly dims = h('span', 'dims');
   private readonly notes = h('p', { className: 'notes', attrs: { role: 'status' } });
   private readonly heads = h('div', 'heads');
@@ -109,13 +107,10 @@ export default class MultiHead extends EngineElement {
     const reading = await readSentence(engine, this.value<string>('sentence'));
     const { n_layers: layers, n_heads: heads, d_model: d } = reading.config;
     if (this.pictures.length !== heads) this.makePictures(heads);
-    this.sentence.set(this.value<string>('sentence'));
     this.notes.textContent = readingNotes(reading).join(' ');
     if (!reading.tokens.length) throw new Error('Type a sentence: it has no words.');
 
-    const layer = Math.min(this.value<number>('layer'), layers - 1);
-    this.layer.offer(numbered(layers, 'layer'));
-    this.layer.set(layer);
+    const layer = this.layer.upTo(layers);
     const query = queryRow(reading, this.value<number>('token'));
     const prefix = `layer${layer}.attn`;
     const headNames = this.pictures.map((_, k) => weightsName(layer, k));

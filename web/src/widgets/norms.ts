@@ -47,17 +47,11 @@ export default class Norms extends EngineElement {
   }
 
   protected async render(engine: RemoteEngine): Promise<void> {
-    const text = this.value<string>('vector');
-    const gamma = this.value<number>('gamma');
-    const beta = this.value<number>('beta');
-    this.vector.set(text);
-    this.gamma.set(gamma);
-    this.beta.set(beta);
     // the controls stay, to correct a vector the widget refuses
     this.results.hidden = true;
-    const x = readVector(text);
-    const d = x.length;
-    const r = await engine.norms({ x, d, gamma: new Array(d).fill(gamma), beta: new Array(d).fill(beta) });
+    const x = readVector(this.value<string>('vector'));
+    const [gamma, beta] = (['gamma', 'beta'] as const).map((setting) => new Array<number>(x.length).fill(this.value<number>(setting)));
+    const r = await engine.norms({ x, d: x.length, gamma, beta });
     this.results.hidden = false;
     this.stats.textContent = [`μ = ${formatNumber(r.mean, 3)}`, `σ² = ${formatNumber(r.variance, 3)}`,
       `mean(x²) = ${formatNumber(r.meanSquare, 3)}`, 'ε = 10⁻⁵'].join('  ·  ');

@@ -10,11 +10,11 @@ import { PATCH_PICTURES, PATCH_SIZES } from '../runtime/registry';
 import { formatNumber } from '../math/format';
 import { identity, row, type MatrixData } from '../math/matrix';
 import {
-  builtInPicture, centredPixels, decodePixels, encodePixels, invertImage, movePatch, paintStroke, patchAt,
+  builtInPicture, centredPixels, decodePixels, encodePixels, invertImage, movePatch, patchAt,
   patchesPerSide, samePlace, SIDE,
 } from '../math/patch-image';
-import { foreground, sharpCanvas } from '../primitives/canvas';
 import { button, h } from '../primitives/controls';
+import { DrawingPad, type PadPoint } from '../primitives/drawing-pad';
 import { EngineElement } from '../runtime/engine-element';
 import { equation, loadTypesetting } from '../primitives/equation';
 import { Heatmap } from '../primitives/heatmap';
@@ -70,7 +70,17 @@ type Computed = { patch: number; query: number; weights: MatrixData };
 const place = (j: number, side: number) => `row ${Math.floor(j / side)}, column ${j % side}`;
 
 export default class Patches extends EngineElement {
-  private readonly picture = sharpCanvas('the image');
+  private readonly pad = new DrawingPad({
+    label: 'the image', size: IMAGE_PX, pen: PEN, clickSlop: CLICK_SLOP,
+    decorate: (g, width, drawing) => this.decorate(g, width, drawing),
+    onDrawn: (image) => this.drawn(image),
+    onHover: (point) => this.hoverPatch(point),
+    // a click picks the patch under it
+    onClick: ({ x, y }) => {
+      const picked = patchAt(x, y, this.settings().patch);
+      if (picked !== undefined) this.change({ query: picked });
+    },
+  });
   /** a click on a row of any of the maps picks that patch */
   private readonly pickRow = ({ row }: { row: number }) => this.change({ query: row });
   private readonly flattened = new Heatmap({ xLabel: 'pixel', yLabel: 'patch', tint: 'signed', width: 64, height: 150, onClick: this.pickRow });
@@ -91,11 +101,8 @@ export default class Patches extends EngineElement {
   private readonly titles = { flattened: h('h4'), embedded: h('h4'), weights: h('h4') };
   private readonly queryLine = h('p');
   private readonly announce = h('span', { className: 'sr-only', attrs: { 'aria-live': 'polite' } });
-  /** the image shown (0 black … 1 white) and what was computed for it */
-  private image: Float32Array = new Float32Array(SIDE * SIDE);
+  /** what was computed for the image shown */
   private computed?: Computed;
-  /** a press on the image: a click (picks a patch) until it moves, then a stroke of the pen */
-  private press?: { id: number; start: { x: number; y: number }; last: { x: number; y: number }; value: number; drawing: boolean; work: Float32Array };
 
   constructor() {
     super(styles, HINTS.ring);
@@ -122,12 +129,10 @@ export default class Patches extends EngineElement {
       '. No vision model is trained here, so the weights ', equation('\\mathrm{softmax}(XX^\\top/\\sqrt{d})'),
       ' only say how alike two patches are: the same pixels (and nearby places) score high. A trained ViT learns ',
       equation('W_Q'), ' and ', equation('W_K'), ' that look for what matters instead: edges, parts, the object.');
-    this.pictures.set(picture);
-    this.sizes.set(this.value<PatchSize>('patch'));
 
-    this.image = picture === 'drawn' ? decodePixels(this.value<string>('pixels')) : builtInPicture(picture);
+    const image = (this.pad.image = picture === 'drawn' ? decodePixels(this.value<string>('pixels')) : builtInPicture(picture));
     const [{ patches, embedded }, table] = await Promise.all([
-      engine.patchEmbedding({ image: centredPixels(this.image), height: SIDE, width: SIDE, patch, d, seed: SEED }),
+      engine.patchEmbedding({ image: centredPixels(image), height: SIDE, width: SIDE, patch, d, seed: SEED }),
       engine.positionalTable({ kind: 'sinusoidal', n, d }),
     ]);
     const x = embedded.data.map((v, i) => v + table.data[i]!);
@@ -152,9 +157,14 @@ export default class Patches extends EngineElement {
     });
     this.describeQuery(query, side, queryRow);
     this.announce.textContent = this.queryLine.textContent;
-    this.picture.canvas.setAttribute('aria-label', `the ${picture === 'drawn' ? 'drawn image' : picture}, cut into ${side} × ${side} patches of ${patch} × ${patch} pixels; ` +
+    this.pad.canvas.setAttribute('aria-label', `the ${picture === 'drawn' ? 'drawn image' : picture}, cut into ${side} × ${side} patches of ${patch} × ${patch} pixels; ` +
       `query patch ${query} is outlined and the patches it attends to are tinted orange. Arrow keys move the query.`);
-    this.drawImage();
+    this.pad.draw();
+  }
+
+  /** a new drawing: into the link */
+  private drawn(image: Float32Array): void {
+    this.change({ picture: 'drawn', pixels: encodePixels(image) });
   }
 
   /** the caption under the image: where the query is and where it looks most */
@@ -164,129 +174,51 @@ export default class Patches extends EngineElement {
       `then ${best.map(([w, j]) => `${j} (${formatNumber(w, 3)})`).join(', ')}`;
   }
 
-  /** the image, the patch grid, the query's weights as a tint and the query outlined; while the
-   * reader draws, the stroke so far without the (out of date) weights */
-  private drawImage(): void {
-    const image = this.press?.drawing ? this.press.work : this.image;
-    const computed = this.press?.drawing ? undefined : this.computed;
+  /** over the image: the query's weights as a tint, the patch grid and the query outlined; while the
+   * reader draws, the grid only (the weights are out of date) */
+  private decorate(g: CanvasRenderingContext2D, width: number, drawing: boolean): void {
+    const computed = drawing ? undefined : this.computed;
     const patch = computed?.patch ?? this.settings().patch;
-    this.picture.draw(IMAGE_PX, IMAGE_PX, (g, width) => {
-      const px = width / SIDE;
-      const grey = new ImageData(SIDE, SIDE);
-      for (let k = 0; k < SIDE * SIDE; k++) {
-        const v = Math.round(255 * Math.min(1, Math.max(0, image[k]!)));
-        grey.data.set([v, v, v, 255], 4 * k);
+    const side = patchesPerSide(patch);
+    const cell = (patch * width) / SIDE;
+    if (computed) {
+      const { weights, query } = computed;
+      const shares = row(weights, query);
+      // relative to the largest weight on another patch: the query's weight on itself is often
+      // the largest by far, and would leave every other tint too faint to see
+      const top = Math.max(...shares.filter((_, j) => j !== query)) || 1;
+      for (const [j, w] of shares.entries()) {
+        g.fillStyle = `rgb(${TINT.join(' ')} / ${(TINT_OPACITY * Math.min(1, w / top)).toFixed(3)})`;
+        g.fillRect((j % side) * cell, Math.floor(j / side) * cell, cell, cell);
       }
-      const cells = h('canvas', { width: SIDE, height: SIDE });
-      cells.getContext('2d')!.putImageData(grey, 0, 0);
-      g.imageSmoothingEnabled = false;
-      g.drawImage(cells, 0, 0, width, width);
-      const side = patchesPerSide(patch);
-      const cell = patch * px;
-      if (computed) {
-        const { weights, query } = computed;
-        const shares = row(weights, query);
-        // relative to the largest weight on another patch: the query's weight on itself is often
-        // the largest by far, and would leave every other tint too faint to see
-        const top = Math.max(...shares.filter((_, j) => j !== query)) || 1;
-        for (const [j, w] of shares.entries()) {
-          g.fillStyle = `rgb(${TINT.join(' ')} / ${(TINT_OPACITY * Math.min(1, w / top)).toFixed(3)})`;
-          g.fillRect((j % side) * cell, Math.floor(j / side) * cell, cell, cell);
-        }
+    }
+    g.strokeStyle = 'rgb(128 128 128 / 0.9)';
+    g.lineWidth = 1;
+    g.beginPath();
+    for (let k = 1; k < side; k++) {
+      const at = Math.round(k * cell) + 0.5;
+      g.moveTo(at, 0); g.lineTo(at, width);
+      g.moveTo(0, at); g.lineTo(width, at);
+    }
+    g.stroke();
+    if (computed) {
+      const { query } = computed;
+      const x = (query % side) * cell;
+      const y = Math.floor(query / side) * cell;
+      // a dark line with a light one inside: seen on black and on white pixels
+      for (const [colour, lineWidth, inset] of [['#000', 5, 2.5], ['#27c4ff', 2.5, 2.5]] as const) {
+        g.strokeStyle = colour;
+        g.lineWidth = lineWidth;
+        g.strokeRect(x + inset, y + inset, cell - 2 * inset, cell - 2 * inset);
       }
-      g.strokeStyle = 'rgb(128 128 128 / 0.9)';
-      g.lineWidth = 1;
-      g.beginPath();
-      for (let k = 1; k < side; k++) {
-        const at = Math.round(k * cell) + 0.5;
-        g.moveTo(at, 0); g.lineTo(at, width);
-        g.moveTo(0, at); g.lineTo(width, at);
-      }
-      g.stroke();
-      if (computed) {
-        const { query } = computed;
-        const x = (query % side) * cell;
-        const y = Math.floor(query / side) * cell;
-        // a dark line with a light one inside: seen on black and on white pixels
-        for (const [colour, lineWidth, inset] of [['#000', 5, 2.5], ['#27c4ff', 2.5, 2.5]] as const) {
-          g.strokeStyle = colour;
-          g.lineWidth = lineWidth;
-          g.strokeRect(x + inset, y + inset, cell - 2 * inset, cell - 2 * inset);
-        }
-      }
-      // the frame: the image's edge on a page as dark as its black pixels
-      g.strokeStyle = foreground(this);
-      g.globalAlpha = 0.5;
-      g.lineWidth = 1;
-      g.strokeRect(0.5, 0.5, width - 1, width - 1);
-      g.globalAlpha = 1;
-    });
-  }
-
-  /** the pointer's place on the image, in picture pixels */
-  private pixelAt(e: PointerEvent): { x: number; y: number } {
-    const point = this.picture.pointer(e);
-    return { x: (point.x / IMAGE_PX) * SIDE, y: (point.y / IMAGE_PX) * SIDE };
-  }
-
-  private onPointerDown(e: PointerEvent): void {
-    if (e.button !== 0 || this.press) return;
-    const start = this.pixelAt(e);
-    const k = Math.min(SIDE - 1, Math.max(0, Math.floor(start.y))) * SIDE + Math.min(SIDE - 1, Math.max(0, Math.floor(start.x)));
-    // the pen paints the colour opposite to the pixel it starts on: drawing on black, erasing on white
-    this.press = { id: e.pointerId, start, last: start, value: this.image[k]! >= 0.5 ? 0 : 1, drawing: false, work: this.image.slice() };
-    try {
-      this.picture.canvas.setPointerCapture(e.pointerId);
-    } catch {
-      // a pointer already gone: the press ends with it
     }
-    e.preventDefault();
-  }
-
-  private onPointerMove(e: PointerEvent): void {
-    const press = this.press;
-    if (press?.id !== e.pointerId) {
-      this.hoverPatch(e);
-      return;
-    }
-    const point = this.pixelAt(e);
-    if (!press.drawing) {
-      const moved = Math.hypot(point.x - press.start.x, point.y - press.start.y) * (IMAGE_PX / SIDE);
-      if (moved < CLICK_SLOP) return;
-      press.drawing = true;
-    }
-    paintStroke(press.work, press.last, point, PEN, press.value);
-    press.last = point;
-    this.drawImage();
-  }
-
-  private onPointerUp(e: PointerEvent): void {
-    const press = this.press;
-    if (press?.id !== e.pointerId) return;
-    this.press = undefined;
-    if (press.drawing) {
-      paintStroke(press.work, press.last, this.pixelAt(e), PEN, press.value);
-      this.image = press.work;
-      this.change({ picture: 'drawn', pixels: encodePixels(press.work) });
-      this.drawImage();
-      return;
-    }
-    const picked = patchAt(press.start.x, press.start.y, this.settings().patch);
-    if (picked !== undefined) this.change({ query: picked });
-  }
-
-  private onPointerCancel(e: PointerEvent): void {
-    if (this.press?.id !== e.pointerId) return;
-    this.press = undefined;
-    this.drawImage();
   }
 
   /** hovering the image names the patch under the pointer and the query's weight on it */
-  private hoverPatch(e: PointerEvent | undefined): void {
+  private hoverPatch(point: PadPoint | undefined): void {
     const computed = this.computed;
     if (!computed) return;
     const side = patchesPerSide(computed.patch);
-    const point = e && this.pixelAt(e);
     const j = point && patchAt(point.x, point.y, computed.patch);
     const queryRow = row(computed.weights, computed.query);
     if (j === undefined) {
@@ -307,16 +239,9 @@ export default class Patches extends EngineElement {
   }
 
   protected override layout(): HTMLElement {
-    const redraw = (image: Float32Array) => this.change({ picture: 'drawn', pixels: encodePixels(image) });
     const drawing = h('div', { className: 'group', attrs: { role: 'group', 'aria-label': 'drawing' }, data: { control: 'pixels' } },
-      button('clear', () => redraw(new Float32Array(SIDE * SIDE))), button('invert', () => redraw(invertImage(this.image))));
-    const canvas = this.picture.canvas;
-    canvas.tabIndex = 0;
-    canvas.addEventListener('pointerdown', (e) => this.onPointerDown(e));
-    canvas.addEventListener('pointermove', (e) => this.onPointerMove(e));
-    canvas.addEventListener('pointerup', (e) => this.onPointerUp(e));
-    canvas.addEventListener('pointercancel', (e) => this.onPointerCancel(e));
-    canvas.addEventListener('pointerleave', () => this.hoverPatch(undefined));
+      button('clear', () => this.drawn(new Float32Array(SIDE * SIDE))), button('invert', () => this.drawn(invertImage(this.pad.image))));
+    const canvas = this.pad.canvas;
     canvas.addEventListener('keydown', (e) => this.onKey(e));
     const figure = (title: HTMLElement, map: Heatmap) => h('div', {}, title, map.element);
     return h('div', {},

@@ -11,7 +11,7 @@ import { PERMUTATION_POSITIONS } from '../runtime/registry';
 import { formatSignificant } from '../math/format';
 import { identity, maxAbsFinite, type MatrixData } from '../math/matrix';
 import { seededPermutation, unshuffleRows } from '../math/permutation';
-import { shortLabel, wellFormed } from '../math/text';
+import { shortLabel } from '../math/text';
 import { button, h } from '../primitives/controls';
 import { EngineElement } from '../runtime/engine-element';
 import { Heatmap } from '../primitives/heatmap';
@@ -60,8 +60,8 @@ export default class Permutation extends EngineElement {
   private readonly original = outputMap(false);
   private readonly restored = outputMap(false);
   private readonly difference = outputMap(true);
-  // a sentence is taken on Enter or on leaving the field, with lone surrogates replaced
-  private readonly sentence = this.bound.text('sentence', { commit: 'change', also: (text) => ({ sentence: wellFormed(text) }) });
+  // a sentence is taken on Enter or on leaving the field
+  private readonly sentence = this.bound.text('sentence', { commit: 'change' });
   private readonly shuffle = button('shuffle again', () => {
     const next = (this.value<number>('shuffle') % limitsOf(this.localName, 'shuffle').max) + 1;
     this.change({ shuffle: next });
@@ -78,14 +78,11 @@ export default class Permutation extends EngineElement {
   }
 
   protected async render(engine: RemoteEngine): Promise<void> {
-    const text = this.value<string>('sentence');
     const seed = this.value<number>('shuffle');
     const positions = this.value<Positions>('positions');
     // the controls stay: a sentence the widget refuses can be corrected in place
-    this.sentence.set(text);
-    this.positions.set(positions);
     this.results.hidden = true;
-    const reading = await readSentence(engine, text);
+    const reading = await readSentence(engine, this.value<string>('sentence'));
     const tokens = Array.from(reading.tokens);
     if (tokens.length < 2) throw new Error('Type at least two words to shuffle.');
     const order = seededPermutation(tokens.length, seed);

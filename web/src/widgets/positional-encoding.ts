@@ -79,8 +79,6 @@ export default class PositionalEncoding extends EngineElement {
     const [n, d, base, head] = (['n', 'd', 'base', 'head'] as const).map((name) => this.value<number>(name));
     this.setHint(HINTS[kind]);
     await loadTypesetting();
-    this.kind.set(kind);
-    for (const [name, slider] of Object.entries(this.sliders)) slider.set(this.value<number>(name));
     const alibi = kind === 'alibi';
     this.sliders.d.element.hidden = alibi;
     this.sliders.base.element.hidden = alibi || kind === 'learned';

@@ -35,8 +35,6 @@ export default class RnnGradients extends EngineElement {
   protected async render(engine: RemoteEngine): Promise<void> {
     const length = this.value<number>('length');
     const scale = this.value<number>('scale');
-    this.length.set(length);
-    this.scale.set(scale);
     const flow = await engine.rnnGradientFlow({ length, recurrentScale: scale, seed: 1 });
     const t = Array.from({ length }, (_, i) => i + 1);
     this.plot.draw([

@@ -58,9 +58,6 @@ export default class Rope extends EngineElement {
     const m = this.value<number>('query');
     const n = this.value<number>('key');
     const pair = this.value<number>('pair');
-    this.query.set(m);
-    this.key.set(n);
-    this.pair.set(pair);
     const [query, key] = [limitsOf(this.localName, 'query'), limitsOf(this.localName, 'key')];
     this.back.disabled = m <= query.min || n <= key.min;
     this.forward.disabled = m >= query.max || n >= key.max;

@@ -56,8 +56,6 @@ export default class Scaling extends EngineElement {
   protected async render(engine: RemoteEngine): Promise<void> {
     const dK = this.value<number>('dk');
     const temperature = this.value<number>('temperature');
-    this.dk.set(dK);
-    this.temperature.set(temperature);
 
     // each width is measured once
     const measuredAt = (d: number) => this.statistics.get(d)

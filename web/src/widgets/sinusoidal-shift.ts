@@ -33,7 +33,6 @@ export default class SinusoidalShift extends EngineElement {
 
   protected async render(engine: RemoteEngine): Promise<void> {
     const [position, k, d] = (['position', 'k', 'd'] as const).map((name) => this.value<number>(name));
-    for (const [name, slider] of Object.entries(this.sliders)) slider.set(this.value<number>(name));
     const [shift, table, moved] = await Promise.all([
       engine.sinusoidalShiftMatrix({ d, k }),
       engine.positionalTable({ kind: 'sinusoidal', n: position + k + 1, d }),
