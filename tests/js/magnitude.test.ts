@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatFactor, formatMagnitude, isPowerOfTen, powerOfTen, superscript } from '../../web/src/math/magnitude';
+import { formatFactor, formatMagnitude, formatNorm, isPowerOfTen, powerOfTen, superscript } from '../../web/src/math/magnitude';
 
 describe('superscript and powerOfTen', () => {
   it('writes whole numbers as superscripts, with a superscript minus', () => {
@@ -53,5 +53,16 @@ describe('formatMagnitude', () => {
     expect(formatMagnitude(0)).toBe('0');
     expect(formatMagnitude(-0.5)).toBe('−0.5');
     expect(formatMagnitude(Infinity)).toBe('∞');
+  });
+});
+
+describe('formatNorm', () => {
+  it('keeps four significant digits and names an exact 0 an underflow', () => {
+    expect(formatNorm(84.3137)).toBe('84.31');
+    expect(formatNorm(1.23456e-35)).toBe('1.235e−35');
+    expect(formatNorm(250)).toBe('250.0');
+    expect(formatNorm(0)).toBe('0 (underflow)');
+    expect(formatNorm(Infinity)).toBe('Infinity');
+    expect(Number(formatNorm(3.2e-41).replaceAll('−', '-'))).toBe(Number((3.2e-41).toPrecision(4)));
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bucketMeans, bucketSize, formatDuration, letterAnswer, thinned } from '../../web/src/math/training';
+import { bucketMeans, bucketSize, formatDuration, letterAnswer, longestLetters, measureEvery, thinned } from '../../web/src/math/training';
 
 describe('bucketSize', () => {
   it('keeps a run to at most the points asked for', () => {
@@ -43,5 +43,23 @@ describe('formatDuration', () => {
     expect(formatDuration(12_400)).toBe('12 s');
     expect(formatDuration(185_000)).toBe('3 min 05 s');
     expect(formatDuration(-5)).toBe('0 s');
+  });
+});
+
+describe('longestLetters', () => {
+  it('leaves room for [BOS], [SEP], [EOS] and the answer', () => {
+    expect(longestLetters(19)).toBe(8);
+    expect(longestLetters(20)).toBe(8);
+    expect(longestLetters(3)).toBe(0);
+  });
+});
+
+describe('measureEvery', () => {
+  it('falls on the cheaper measurements and gives about the points asked for', () => {
+    expect(measureEvery(600, 25, 40)).toBe(25);
+    expect(measureEvery(8000, 25, 40)).toBe(200);
+    expect(measureEvery(1500, 25, 40)).toBe(50);
+    expect(Math.floor(8000 / measureEvery(8000, 25, 40))).toBeLessThanOrEqual(40);
+    expect(measureEvery(0, 25, 40)).toBe(25);
   });
 });

@@ -62,3 +62,11 @@ export function formatMagnitude(v: number, digits = 2): string {
   if (v >= 0.01 && v < 1e5) return String(Number(v.toPrecision(digits)));
   return scientificText(scientific(Math.log10(v), digits), digits);
 }
+
+/** A norm for a table, exact enough to check: four significant digits ("84.31", "1.234e−35"), and 0
+ * named as what it is in float32, an underflow. */
+export function formatNorm(v: number): string {
+  if (v === 0) return '0 (underflow)';
+  if (!Number.isFinite(v)) return String(v);
+  return v.toPrecision(4).replaceAll('-', '−');
+}

@@ -49,3 +49,15 @@ export function formatDuration(ms: number): string {
   if (seconds < 60) return `${seconds} s`;
   return `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, '0')} s`;
 }
+
+/** the longest string a letter task's model of context `context` (n_ctx) takes: [BOS] the letters
+ * [SEP] its answer [EOS] */
+export function longestLetters(context: number): number {
+  return Math.floor((context - 3) / 2);
+}
+
+/** steps between two measurements of something slow (the held-out loss): a multiple of `every` (the
+ * steps between cheaper ones, which it then falls on) that gives about `points` over a run */
+export function measureEvery(totalSteps: number, every: number, points: number): number {
+  return every * Math.max(1, Math.ceil(totalSteps / (every * points)));
+}

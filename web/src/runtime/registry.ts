@@ -122,12 +122,12 @@ export const WIDGETS: readonly WidgetEntry[] = [
   ] },
   { tag: 'attn-depth-gradients', load: () => import('../widgets/depth-gradients'), fields: [
     // the depth of the seeded stack and where its norms sit (both residual settings are drawn)
-    { key: 'dg-l', attribute: 'layers', type: 'int', min: 2, max: 48, default: 12 },
-    { key: 'dg-norm', attribute: 'norm', type: 'enum', values: NORM_PLACEMENTS, default: 'pre' },
+    { key: 'dg-l', attribute: 'layers', label: 'layers L', type: 'int', min: 2, max: 48, default: 12 },
+    { key: 'dg-norm', attribute: 'norm', label: 'norms', type: 'enum', values: NORM_PLACEMENTS, default: 'pre' },
   ] },
   { tag: 'attn-ffn', load: () => import('../widgets/ffn'), fields: [
     // the non-linearity highlighted, and the token and layer of the trained model whose FFN is shown
-    { key: 'ff-act', attribute: 'activation', type: 'enum', values: ACTIVATIONS, default: 'gelu' },
+    { key: 'ff-act', attribute: 'activation', label: 'non-linearity', type: 'enum', values: ACTIVATIONS, default: 'gelu' },
     { key: 'ff-tok', attribute: 'token', type: 'int', min: 0, max: 15, default: 7 },
     { key: 'ff-l', attribute: 'layer', type: 'int', min: 0, max: 1, default: 0 },
   ] },

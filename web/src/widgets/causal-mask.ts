@@ -7,7 +7,7 @@ import { pageModel, type RemoteEngine } from '../runtime/engine';
 import { LETTERS } from '../runtime/registry';
 import type { MatrixData } from '../engine/index';
 import { formatNumber, formatSignificant } from '../math/format';
-import { at } from '../math/matrix';
+import { at, largestDifference, row } from '../math/matrix';
 import { CANVAS_FONT, foreground, sharpCanvas } from '../primitives/canvas';
 import { h } from '../primitives/controls';
 import { EngineElement } from '../runtime/engine-element';
@@ -37,7 +37,9 @@ export default class CausalMask extends EngineElement {
   private readonly mask = this.bound.toggle('mask', (on) => `causal mask: ${on ? 'on' : 'off'}`);
   private readonly position = this.bound.choices<number>('position', { select: true });
   private readonly letter = this.bound.choices<string>('letter', { select: true });
-  private view?: { maskTable: ScreenReaderTable; rows: HTMLTableSectionElement; verdict: HTMLElement };
+  private readonly maskTable = new ScreenReaderTable();
+  private readonly rows = h('tbody');
+  private readonly verdict = h('p', { className: 'verdict', attrs: { 'aria-live': 'polite' } });
 
   constructor() {
     super(styles, 'with the mask, each position before the change stays identical (max |Δ| = 0); without, they move.');
@@ -51,8 +53,10 @@ export default class CausalMask extends EngineElement {
     const position = Math.min(this.value<number>('position'), letters.length - 1);
     const letter = this.value<string>('letter');
     const edited = letters.map((c, i) => (i === position ? letter : c));
-    const view = this.view!;
-    this.syncControls(letters, masked, position, letter);
+    // the letters as read, and only the positions they have
+    this.text.set(letters.join(''));
+    this.position.offer(letters.map((c, i) => ({ value: i, text: `${i + 1}: ${c}` })));
+    this.position.set(position);
 
     const [before, after] = await Promise.all([letters, edited].map(async (text) => (await model.tokenize(text.join(''))).ids));
     const [old, changed] = await Promise.all([
@@ -61,47 +65,22 @@ export default class CausalMask extends EngineElement {
     ]);
     this.drawMask(changed.trace![MASKED], edited, position);
 
-    // display arithmetic: the largest change of any logit at each position
-    const shift = Array.from({ length: letters.length }, (_, i) => {
-      let max = 0;
-      for (let j = 0; j < old.logits.cols; j++) max = Math.max(max, Math.abs(at(changed.logits, i, j) - at(old.logits, i, j)));
-      return max;
-    });
-    view.rows.replaceChildren(...letters.map((c, i) => {
-      const tr = document.createElement('tr');
-      if (i < position) tr.className = 'earlier';
-      if (i === position) tr.className = 'edited';
-      const verdict = shift[i] === 0 ? ['identical', 'same'] : ['changed', 'moved'];
-      const cells = [String(i + 1), c === edited[i] ? c : `${c} → ${edited[i]}`, shift[i] === 0 ? '0' : formatSignificant(shift[i], 3), verdict[0]];
-      tr.append(...cells.map((text, k) => {
-        const td = document.createElement('td');
-        td.textContent = text;
-        if (k === 1) td.className = 'token';
-        if (k === 3) td.className = verdict[1];
-        return td;
-      }));
-      return tr;
+    // the largest change of any logit at each position
+    const shift = letters.map((_, i) => largestDifference(row(changed.logits, i), row(old.logits, i)));
+    this.rows.replaceChildren(...letters.map((c, i) => {
+      const same = shift[i] === 0;
+      return h('tr', i < position ? 'earlier' : i === position ? 'edited' : '',
+        h('td', { textContent: String(i + 1) }),
+        h('td', { className: 'token', textContent: c === edited[i] ? c : `${c} → ${edited[i]}` }),
+        h('td', { textContent: same ? '0' : formatSignificant(shift[i], 3) }),
+        h('td', { className: same ? 'same' : 'moved', textContent: same ? 'identical' : 'changed' }));
     }));
-    const earlier = shift.slice(0, position);
-    const largest = Math.max(0, ...earlier);
-    if (earlier.length === 0) {
-      view.verdict.className = 'verdict';
-      view.verdict.textContent = 'The first position has no earlier positions: change a later one.';
-    } else {
-      const span = position === 1 ? 'Position 1' : `Positions 1–${position}`;
-      view.verdict.className = `verdict ${largest === 0 ? 'same' : 'moved'}`;
-      view.verdict.textContent = largest === 0
-        ? `${span}, before the change: identical, max |Δ| = 0 exactly.`
+    const largest = Math.max(0, ...shift.slice(0, position));
+    const span = position === 1 ? 'Position 1' : `Positions 1–${position}`;
+    this.verdict.className = position === 0 ? 'verdict' : `verdict ${largest === 0 ? 'same' : 'moved'}`;
+    this.verdict.textContent = position === 0 ? 'The first position has no earlier positions: change a later one.'
+      : largest === 0 ? `${span}, before the change: identical, max |Δ| = 0 exactly.`
         : `${span}, before the change: changed, max |Δ| = ${formatSignificant(largest, 3)}. They saw the future.`;
-    }
-  }
-
-  private syncControls(letters: string[], masked: boolean, position: number, letter: string): void {
-    this.text.set(letters.join(''));
-    this.mask.set(masked);
-    this.position.offer(letters.map((c, i) => ({ value: i, text: `${i + 1}: ${c}` })));
-    this.position.set(position);
-    this.letter.set(letter);
   }
 
   /** M as the engine applied it: −∞ where the first head's masked scores are −∞, else 0 */
@@ -142,39 +121,24 @@ export default class CausalMask extends EngineElement {
       g.lineWidth = 2;
       g.strokeRect(label + position * cell + 1, label + 1, cell - 2, n * cell - 2);
     });
-    this.view!.maskTable.fill({
+    this.maskTable.fill({
       head: ['query \\ key', ...tokens],
       rows: tokens.map((token, i) => [token, ...tokens.map((_, j) => (isMasked(i, j) ? '−∞' : 0))] as [string, ...(string | number)[]]),
       format: (v) => formatNumber(v, 0),
     });
   }
 
-  protected override layout(): HTMLElement {
-    const controls = h('div', 'toolbar', this.text.element, this.mask.element, this.position.element, this.letter.element);
-    const main = document.createElement('div');
-    main.className = 'main';
-    const maskFigure = document.createElement('div');
-    const maskTitle = document.createElement('h4');
-    maskTitle.textContent = 'M in the model (rows: queries, columns: keys)';
-    const maskTable = new ScreenReaderTable();
-    const maskCaption = document.createElement('p');
-    maskCaption.className = 'muted caption';
-    maskCaption.textContent = 'Solid cells: −∞, the query cannot see that key; faint cells: 0. Outlined: the changed token’s column.';
-    maskFigure.append(maskTitle, this.maskPicture.canvas, maskCaption, maskTable.element);
-    const compare = document.createElement('div');
-    const compareTitle = document.createElement('h4');
-    compareTitle.textContent = 'Each position’s logits, after vs before the change';
-    const table = document.createElement('table');
-    table.className = 'positions';
-    const head = table.createTHead().insertRow();
-    head.append(...['position', 'token', 'max |Δ logit|', ''].map((t) => Object.assign(document.createElement('th'), { textContent: t })));
-    const rows = table.createTBody();
-    compare.append(compareTitle, table);
-    main.append(maskFigure, compare);
-    const verdict = document.createElement('p');
-    verdict.className = 'verdict';
-    verdict.setAttribute('aria-live', 'polite');
-    this.view = { maskTable, rows, verdict };
-    return h('div', {}, controls, verdict, main);
+  protected override layout(): HTMLElement[] {
+    const th = (text: string) => h('th', { textContent: text });
+    return [
+      h('div', 'toolbar', this.text.element, this.mask.element, this.position.element, this.letter.element),
+      this.verdict,
+      h('div', 'main',
+        h('div', {}, h('h4', { textContent: 'M in the model (rows: queries, columns: keys)' }), this.maskPicture.canvas,
+          h('p', { className: 'muted caption', textContent: 'Solid cells: −∞, the query cannot see that key; faint cells: 0. Outlined: the changed token’s column.' }),
+          this.maskTable.element),
+        h('div', {}, h('h4', { textContent: 'Each position’s logits, after vs before the change' }),
+          h('table', 'positions', h('thead', {}, h('tr', {}, th('position'), th('token'), th('max |Δ logit|'), th(''))), this.rows))),
+    ];
   }
 }

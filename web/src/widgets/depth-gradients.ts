@@ -6,13 +6,12 @@
 // of its own below the log axis, never left out.
 // Settings: layers (the depth), norm ('pre', 'post', 'none').
 import type { RemoteEngine } from '../runtime/engine';
-import { limitsOf } from '../runtime/state';
 import { NORM_PLACEMENTS } from '../runtime/registry';
-import { formatFactor, formatMagnitude } from '../math/magnitude';
+import { formatFactor, formatMagnitude, formatNorm } from '../math/magnitude';
 import { niceTicks } from '../math/ticks';
+import { h } from '../primitives/controls';
 import { EngineElement } from '../runtime/engine-element';
 import { Plot, SERIES_COLOURS } from '../primitives/plot';
-import { slider } from '../primitives/slider';
 
 type Placement = (typeof NORM_PLACEMENTS)[number];
 
@@ -38,9 +37,7 @@ const styles = `
 .controls { display: flex; flex-wrap: wrap; gap: 8px 24px; align-items: center; margin: 0 0 6px; }
 .controls input[type="range"] { width: 150px; }
 .controls output { min-width: 1.6em; }
-.group { display: inline-flex; gap: 4px; align-items: center; font-size: 14px; }
-.group .name { color: var(--muted); margin-right: 2px; }
-.group button { padding: 2px 10px; font-size: 14px; }
+.group button { padding: 2px 10px; }
 .legend { display: flex; flex-wrap: wrap; gap: 4px 16px; font-size: 13px; margin: 0 0 2px; }
 .legend .zero { font-style: normal; color: var(--muted); }
 .legend .setup { margin-left: auto; color: var(--muted); }
@@ -67,42 +64,42 @@ export default class DepthGradients extends EngineElement {
     yLog: true, zeroStrip: true, legend: false, width: 470, height: 290 });
   private readonly stream = new Plot({ title: 'The stream between the layers', xLabel: 'after l layers (0: the input)', yLabel: '‖x_l‖ (log)',
     yLog: true, zeroStrip: true, legend: false, width: 290, height: 290 });
-  private view?: ReturnType<DepthGradients['build']>;
+  private readonly layers = this.bound.slider('layers');
+  private readonly norm = this.bound.choices<Placement>('norm', { text: (p) => PLACEMENT_NAMES[p] });
+  private readonly zeroNote = h('em', { className: 'zero', textContent: '○ on the dashed strip: exactly 0 in float32 (underflow)' });
+  private readonly setup = h('span', 'setup');
+  private readonly tiles = SERIES.map(() => ({ number: h('strong'), text: h('span') }));
+  private readonly conclusion = h('p', 'summary');
 
   constructor() {
     super(styles, 'with no norms and no residuals, layer 1 gets tens of orders of magnitude less gradient than the last; a LayerNorm in every sub-layer prevents that, yet the stream collapses.');
   }
 
   protected async render(engine: RemoteEngine): Promise<void> {
-    const layers = this.value<number>('layers');
-    const placement = this.value<Placement>('norm');
-    const view = (this.view ??= this.build());
-    if (!view.root.isConnected) this.body.replaceChildren(view.root);
-    view.layers.set(layers);
-    for (const [p, button] of view.placements) button.setAttribute('aria-pressed', String(p === placement));
+    const [layers, placement] = [this.value<number>('layers'), this.value<Placement>('norm')];
     const options = { layers, d: WIDTH, n: POSITIONS, seed: SEED, ...PLACEMENT_OPTIONS[placement] };
     const [withSkips, withoutSkips] = await Promise.all([
       engine.depthGradients({ ...options, residual: true }),
       engine.depthGradients({ ...options, residual: false }),
     ]);
     const measured: Measured = { with: withSkips, without: withoutSkips };
-    view.zeroNote.hidden = !SERIES.some((s) => [...measured[s.key].parameterGradientNorms, ...measured[s.key].activationNorms].includes(0));
+    this.zeroNote.hidden = !SERIES.some((s) => [...measured[s.key].parameterGradientNorms, ...measured[s.key].activationNorms].includes(0));
     const where = `${PLACEMENT_NAMES[placement]}, ${layers} layers`;
     this.drawNorms(this.gradients, measured, 'parameterGradientNorms', 1, layers, `parameter gradient norm per layer (${where})`, 'layer');
     this.drawNorms(this.stream, measured, 'activationNorms', 0, layers, `norm of the stream after l layers (${where})`, 'after l layers');
-    view.setup.textContent = `${layers} layers, ${PLACEMENT_NAMES[placement]}, d = ${WIDTH}, ${POSITIONS} positions, seed ${SEED}`;
+    this.setup.textContent = `${layers} layers, ${PLACEMENT_NAMES[placement]}, d = ${WIDTH}, ${POSITIONS} positions, seed ${SEED}`;
 
     SERIES.forEach((s, k) => {
       const norms = measured[s.key].parameterGradientNorms;
       const first = norms[0];
       const last = norms[layers - 1];
-      const tile = view.ratios[k];
+      const tile = this.tiles[k];
       tile.number.textContent = formatFactor(first, last);
       tile.text.textContent = first === 0
         ? `${s.name}: layer 1’s gradient is exactly 0 in float32 (it underflowed on the way down); layer ${layers} gets ${formatMagnitude(last)}`
         : `${s.name}: layer 1’s gradient (${formatMagnitude(first)}) over layer ${layers}’s (${formatMagnitude(last)})`;
     });
-    view.summary.textContent = this.summary(measured, layers);
+    this.conclusion.textContent = this.summary(measured, layers);
   }
 
   /** one kind of norm with residuals and without, at x = first … last, and its table: one row per x */
@@ -116,7 +113,7 @@ export default class DepthGradients extends EngineElement {
         caption,
         head: [xName, ...SERIES.map((s) => s.name)],
         rows: x.map((v, i) => [String(v), ...SERIES.map((s) => measured[s.key][norms][i])] as [string, ...number[]]),
-        format: (v) => formatExact(v),
+        format: formatNorm,
       }),
     });
     plot.draw(SERIES.map((s) => ({ name: s.name, colour: s.colour, style: 'line+points', x, y: measured[s.key][norms] })));
@@ -142,69 +139,15 @@ export default class DepthGradients extends EngineElement {
     return `The claim fails here: without residuals layer 1 still gets ${factor(withoutNorms)} of layer ${layers}’s gradient; ${withText}.${collapse}`;
   }
 
-  private build() {
-    const root = document.createElement('div');
-    const controls = document.createElement('div');
-    controls.className = 'controls';
-    const layers = slider({ label: 'layers L', ...limitsOf(this.localName, 'layers'), value: 12,
-      onInput: (value) => this.change({ layers: value }) });
-    layers.element.dataset.control = 'layers';
-    const group = document.createElement('div');
-    group.className = 'group';
-    group.setAttribute('role', 'group');
-    group.setAttribute('aria-label', 'norm placement');
-    group.dataset.control = 'norm';
-    group.append(Object.assign(document.createElement('span'), { className: 'name', textContent: 'norms' }));
-    const placements = new Map<Placement, HTMLButtonElement>();
-    for (const p of NORM_PLACEMENTS) {
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.textContent = PLACEMENT_NAMES[p];
-      b.addEventListener('click', () => this.change({ norm: p }));
-      placements.set(p, b);
-      group.append(b);
-    }
-    controls.append(layers.element, group);
-
-    const legend = document.createElement('div');
-    legend.className = 'legend';
-    for (const s of SERIES) {
-      const item = Object.assign(document.createElement('span'), { className: 'series', textContent: s.name });
-      item.style.setProperty('--swatch', s.colour);
-      legend.append(item);
-    }
-    const zeroNote = document.createElement('em');
-    zeroNote.className = 'zero';
-    zeroNote.textContent = '○ on the dashed strip: exactly 0 in float32 (underflow)';
-    const setup = Object.assign(document.createElement('span'), { className: 'setup' });
-    legend.append(zeroNote, setup);
-    const plots = document.createElement('div');
-    plots.className = 'plots';
-    plots.append(this.gradients.element, this.stream.element);
-
-    const ratios = document.createElement('div');
-    ratios.className = 'ratios';
-    ratios.setAttribute('aria-live', 'polite');
-    const tiles = SERIES.map((s) => {
-      const panel = document.createElement('div');
-      panel.className = 'panel';
-      panel.style.borderLeft = `6px solid ${s.colour}`;
-      const number = document.createElement('strong');
-      const text = document.createElement('span');
-      panel.append(number, text);
-      ratios.append(panel);
-      return { number, text };
-    });
-    const summary = document.createElement('p');
-    summary.className = 'summary';
-    root.append(controls, legend, plots, ratios, summary);
-    return { root, layers, placements, ratios: tiles, summary, zeroNote, setup };
+  protected override layout(): HTMLElement[] {
+    return [
+      h('div', 'controls', this.layers.element, this.norm.element),
+      h('div', 'legend', ...SERIES.map((s) => h('span', { className: 'series', textContent: s.name, attrs: { style: `--swatch: ${s.colour}` } })),
+        this.zeroNote, this.setup),
+      h('div', 'plots', this.gradients.element, this.stream.element),
+      h('div', { className: 'ratios', attrs: { 'aria-live': 'polite' } }, ...SERIES.map((s, k) =>
+        h('div', { className: 'panel', attrs: { style: `border-left: 6px solid ${s.colour}` } }, this.tiles[k].number, this.tiles[k].text))),
+      this.conclusion,
+    ];
   }
-}
-
-/** a norm in the table: four significant digits, 0 named as an underflow */
-function formatExact(v: number): string {
-  if (v === 0) return '0 (underflow)';
-  if (!Number.isFinite(v)) return String(v);
-  return v.toPrecision(4).replace('-', '−');
 }

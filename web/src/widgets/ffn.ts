@@ -11,6 +11,7 @@ import { ACTIVATIONS, SEMINAR_SENTENCE } from '../runtime/registry';
 import type { MatrixData } from '../engine/index';
 import { formatCount, formatNumber } from '../math/format';
 import { maxAbsFinite } from '../math/matrix';
+import { h, numbered } from '../primitives/controls';
 import { EngineElement } from '../runtime/engine-element';
 import { colourKey, Heatmap } from '../primitives/heatmap';
 import { Plot, SERIES_COLOURS, type Series } from '../primitives/plot';
@@ -40,9 +41,6 @@ const STAGES = [
 
 const styles = `
 .bar { display: flex; flex-wrap: wrap; gap: 6px 18px; align-items: center; margin: 0 0 4px; }
-.group { display: inline-flex; flex-wrap: wrap; gap: 4px; align-items: center; font-size: 14px; }
-.group .name { color: var(--muted); margin-right: 2px; }
-.group button { padding: 1px 9px; font-size: 14px; }
 .curves { display: flex; flex-wrap: wrap; gap: 2px 16px; }
 /* the legend wraps under its plot rather than widening it */
 .curves > figure { flex: 0 1 ${PLOT.width}px; min-width: 0; }
@@ -64,19 +62,6 @@ const styles = `
 
 interface Curve { y: Float32Array; derivative: Float32Array }
 
-interface View {
-  root: HTMLElement;
-  activations: Map<Activation, HTMLButtonElement>;
-  layers: HTMLButtonElement[];
-  words: HTMLButtonElement[];
-  labels: HTMLElement[];
-  shapes: HTMLElement[];
-  tokenTitle: HTMLElement;
-  hover: HTMLElement;
-  model: HTMLElement;
-  gpt2: HTMLElement;
-}
-
 export default class Ffn extends EngineElement {
   private readonly curve = new Plot({ title: 'the non-linearity σ(x)', xLabel: 'x', yLabel: 'σ(x)', ...PLOT, xRange: [-4, 4], yRange: [-1, 4] });
   private readonly slope = new Plot({ title: 'its slope σ′(x), what the gradient is multiplied by', xLabel: 'x', yLabel: 'σ′(x)', ...PLOT,
@@ -90,7 +75,15 @@ export default class Ffn extends EngineElement {
   private sentence?: { ids: Int32Array; pieces: string[] };
   /** the token's rows of the four stages, for the hover readout */
   private rows?: Float32Array[];
-  private view?: View;
+  private readonly activation = this.bound.choices<Activation>('activation', { text: (a) => BUTTONS[a] });
+  private readonly token = this.bound.choices<number>('token');
+  private readonly layer = this.bound.choices<number>('layer');
+  private readonly labels = STAGES.map(() => h('span', 'label'));
+  private readonly shapes = STAGES.map(() => h('span', 'shape'));
+  private readonly tokenTitle = h('h4');
+  private readonly hover = h('span');
+  private readonly modelLine = h('p');
+  private readonly gpt2Line = h('p');
 
   constructor() {
     super(styles, 'GELU and Swish are smooth ReLUs that let a little negative signal through; the token’s hidden units (dots) lie on GELU, the model’s own curve.', { models: ['coreference'] });
@@ -104,11 +97,10 @@ export default class Ffn extends EngineElement {
     const { ids, pieces } = this.sentence;
     const layer = Math.min(this.value<number>('layer'), config.n_layers - 1);
     const token = Math.min(this.value<number>('token'), ids.length - 1);
-    const view = (this.view ??= this.build(config.n_layers, pieces));
-    if (!view.root.isConnected) this.body.replaceChildren(view.root);
-    for (const [a, button] of view.activations) button.setAttribute('aria-pressed', String(a === activation));
-    view.layers.forEach((b, l) => b.setAttribute('aria-pressed', String(l === layer)));
-    view.words.forEach((b, i) => b.setAttribute('aria-pressed', String(i === token)));
+    this.token.offer(pieces.map((piece, i) => ({ value: i, text: piece, label: `token ${i}: ${piece}` })));
+    this.token.set(token);
+    this.layer.offer(numbered(config.n_layers, 'layer'));
+    this.layer.set(layer);
 
     const [curves, trace, modelCount, gpt2Count] = await Promise.all([
       this.loadCurves(engine),
@@ -136,15 +128,14 @@ export default class Ffn extends EngineElement {
       const map = this.strips[k];
       map.configure({ width: row.cols * CELL, rowLabels: [word], yLabel: `${stage.title} (layer ${layer})` });
       map.draw(row);
-      view.shapes[k].textContent = `1×${row.cols} · ±${formatNumber(maxAbsFinite(row), 2)}`;
-      view.labels[k].textContent = stage.title;
-      view.labels[k].title = name(stage.title);
+      this.shapes[k].textContent = `1×${row.cols} · ±${formatNumber(maxAbsFinite(row), 2)}`;
+      this.labels[k].textContent = stage.title;
+      this.labels[k].title = name(stage.title);
     });
-    const outside = Array.from(hidden).filter((h) => h < -4 || h > 4).length;
-    view.tokenTitle.replaceChildren(`The trained model’s FFN on “${word}”, layer ${layer}`,
-      Object.assign(document.createElement('span'), { className: 'note', textContent:
-        ` · d = ${config.d_model}, d_ff = ${config.d_ff} = ${config.d_ff / config.d_model}d (the original Transformer and GPT-2 use 4d)` +
-        (outside ? ` · ${outside} hidden units lie outside x ∈ [−4, 4]` : '') }));
+    const outside = Array.from(hidden).filter((v) => v < -4 || v > 4).length;
+    this.tokenTitle.replaceChildren(`The trained model’s FFN on “${word}”, layer ${layer}`, h('span', { className: 'note', textContent:
+      ` · d = ${config.d_model}, d_ff = ${config.d_ff} = ${config.d_ff / config.d_model}d (the original Transformer and GPT-2 use 4d)` +
+      (outside ? ` · ${outside} hidden units lie outside x ∈ [−4, 4]` : '') }));
     this.explain(undefined);
 
     const formula = (d: number, dFF: number) => {
@@ -152,12 +143,11 @@ export default class Ffn extends EngineElement {
       return activation === 'swiglu' ? `${base} + ${d}·${dFF} + ${dFF} (the gate)` : base;
     };
     const line = (target: HTMLElement, what: string, d: number, dFF: number, count: number) => {
-      const strong = Object.assign(document.createElement('span'), { className: 'count', textContent: formatCount(count) });
-      strong.dataset.parameters = String(count);
-      target.replaceChildren(`${what} (d = ${d}, d_ff = ${dFF}), with ${BUTTONS[activation]}: ${formula(d, dFF)} = `, strong, ' parameters');
+      target.replaceChildren(`${what} (d = ${d}, d_ff = ${dFF}), with ${BUTTONS[activation]}: ${formula(d, dFF)} = `,
+        h('span', { className: 'count', textContent: formatCount(count), data: { parameters: String(count) } }), ' parameters');
     };
-    line(view.model, 'One FFN of this model', config.d_model, config.d_ff, modelCount);
-    line(view.gpt2, 'One FFN of GPT-2 small', GPT2_SMALL.d, GPT2_SMALL.dFF, gpt2Count);
+    line(this.modelLine, 'One FFN of this model', config.d_model, config.d_ff, modelCount);
+    line(this.gpt2Line, 'One FFN of GPT-2 small', GPT2_SMALL.d, GPT2_SMALL.dFF, gpt2Count);
   }
 
   /** the curves and slopes of the four non-linearities (once: they never change) */
@@ -182,87 +172,26 @@ export default class Ffn extends EngineElement {
 
   /** the entry under the pointer in every strip that has it: unit j before and after GELU */
   private explain(col: number | undefined): void {
-    const view = this.view;
     const rows = this.rows;
-    if (!view || !rows) return;
+    if (!rows) return;
     if (col === undefined) {
-      view.hover.textContent = 'Point at a strip: one unit’s value before and after GELU.';
+      this.hover.textContent = 'Point at a strip: one unit’s value before and after GELU.';
       return;
     }
-    const [x, h, a, y] = rows;
-    view.hover.textContent = col < x.length
-      ? `dimension ${col}: x = ${formatNumber(x[col], 3)}, y = ${formatNumber(y[col], 3)} · hidden unit ${col}: h = ${formatNumber(h[col], 3)} → GELU(h) = ${formatNumber(a[col], 3)}`
-      : `hidden unit ${col}: h = ${formatNumber(h[col], 3)} → GELU(h) = ${formatNumber(a[col], 3)}`;
+    const [x, hidden, act, y] = rows;
+    const unit = `hidden unit ${col}: h = ${formatNumber(hidden[col], 3)} → GELU(h) = ${formatNumber(act[col], 3)}`;
+    this.hover.textContent = col < x.length ? `dimension ${col}: x = ${formatNumber(x[col], 3)}, y = ${formatNumber(y[col], 3)} · ${unit}` : unit;
   }
 
-  private build(layers: number, pieces: string[]): View {
-    const root = document.createElement('div');
-    const group = (label: string, control: string) => {
-      const element = document.createElement('div');
-      element.className = 'group';
-      element.setAttribute('role', 'group');
-      element.setAttribute('aria-label', label);
-      element.dataset.control = control;
-      element.append(Object.assign(document.createElement('span'), { className: 'name', textContent: label }));
-      return element;
-    };
-    const button = (text: string, settings: Record<string, string | number>, label?: string) => {
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.textContent = text;
-      if (label) b.setAttribute('aria-label', label);
-      b.addEventListener('click', () => this.change(settings));
-      return b;
-    };
-    const bar = document.createElement('div');
-    bar.className = 'bar';
-    const activationGroup = group('non-linearity', 'activation');
-    const activations = new Map(ACTIVATIONS.map((a) => [a, button(BUTTONS[a], { activation: a })]));
-    activationGroup.append(...activations.values());
-    const caveat = Object.assign(document.createElement('span'), { className: 'muted',
-      textContent: 'highlights a curve and prices the FFN; the model itself always uses GELU' });
-    bar.append(activationGroup, caveat);
-
-    const curves = document.createElement('div');
-    curves.className = 'curves';
-    curves.append(this.curve.element, this.slope.element);
-
-    const token = document.createElement('div');
-    token.className = 'token';
-    const tokenTitle = document.createElement('h4');
-    const choose = document.createElement('div');
-    choose.className = 'bar';
-    const words = group('token', 'token');
-    const wordButtons = pieces.map((piece, i) => button(piece, { token: i }, `token ${i}: ${piece}`));
-    words.append(...wordButtons);
-    const layerGroup = group('layer', 'layer');
-    const layerButtons = Array.from({ length: layers }, (_, l) => button(String(l), { layer: l }, `layer ${l}`));
-    layerGroup.append(...layerButtons);
-    choose.append(words, layerGroup);
-
-    const grid = document.createElement('div');
-    grid.className = 'strips';
-    const labels: HTMLElement[] = [];
-    const shapes: HTMLElement[] = [];
-    STAGES.forEach((_, k) => {
-      const label = Object.assign(document.createElement('span'), { className: 'label' });
-      const shape = Object.assign(document.createElement('span'), { className: 'shape' });
-      grid.append(label, this.strips[k].element, shape);
-      labels.push(label);
-      shapes.push(shape);
-    });
-    const hoverLine = document.createElement('div');
-    hoverLine.className = 'hover';
-    const hover = document.createElement('span');
-    hoverLine.append(colourKey('signed', '−r', '+r'), hover);
-    token.append(tokenTitle, choose, grid, hoverLine);
-
-    const params = document.createElement('div');
-    params.className = 'params';
-    const modelLine = document.createElement('p');
-    const gpt2Line = document.createElement('p');
-    params.append(modelLine, gpt2Line);
-    root.append(bar, curves, token, params);
-    return { root, activations, layers: layerButtons, words: wordButtons, labels, shapes, tokenTitle, hover, model: modelLine, gpt2: gpt2Line };
+  protected override layout(): HTMLElement[] {
+    return [
+      h('div', 'bar', this.activation.element,
+        h('span', { className: 'muted', textContent: 'highlights a curve and prices the FFN; the model itself always uses GELU' })),
+      h('div', 'curves', this.curve.element, this.slope.element),
+      h('div', 'token', this.tokenTitle, h('div', 'bar', this.token.element, this.layer.element),
+        h('div', 'strips', ...STAGES.flatMap((_, k) => [this.labels[k], this.strips[k].element, this.shapes[k]])),
+        h('div', 'hover', colourKey('signed', '−r', '+r'), this.hover)),
+      h('div', 'params', this.modelLine, this.gpt2Line),
+    ];
   }
 }

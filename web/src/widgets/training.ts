@@ -18,14 +18,15 @@ import type { MatrixData } from '../engine/index';
 import type { RemoteTrainer } from '../engine/worker-client';
 import { formatCount, formatNumber } from '../math/format';
 import { argmax } from '../math/ranking';
-import { bucketMeans, bucketSize, formatDuration, letterAnswer, thinned, type LetterTask } from '../math/training';
+import { bucketMeans, bucketSize, formatDuration, letterAnswer, longestLetters, measureEvery, thinned, type LetterTask } from '../math/training';
 import { BackgroundJob, type JobState } from '../primitives/background-job';
 import { canvasesPainted } from '../primitives/canvas';
+import { button, choiceSelect, h, textField, type Choice, type Props } from '../primitives/controls';
 import { EngineElement } from '../runtime/engine-element';
 import { download } from '../primitives/export';
 import { Heatmap } from '../primitives/heatmap';
 import { Plot, SERIES_COLOURS, type Series } from '../primitives/plot';
-import { numberedSelect } from '../primitives/stepper';
+import { limitsOf } from '../runtime/state';
 
 type Task = (typeof TRAINING_TASKS)[number];
 type Size = (typeof TRAINING_SIZES)[number];
@@ -54,6 +55,8 @@ const DRAW_EVERY_MS = 400;
 const PLOT = { width: 350, height: 130 };
 const RATE_PLOT = { width: 310, height: 120 };
 const MAP = { width: 225, height: 225 };
+const SEEDS = limitsOf('attn-training', 'seed');
+const FILES = ['model.safetensors', 'config.json', 'vocab.json'] as const;
 
 const HINTS: Record<Task, string> = {
   copy: 'press Train; after [SEP], a head’s rows sharpen onto the letter to write next.',
@@ -68,11 +71,9 @@ const SOLVED: Record<Task, string> = {
 };
 
 const styles = `
-.controls { display: flex; flex-wrap: wrap; gap: 4px 14px; align-items: center; margin: 0 0 4px; font-size: 14px; }
-.group { display: inline-flex; gap: 4px; align-items: center; }
-.group > span { color: var(--muted); margin-right: 2px; }
+.toolbar { gap: 4px 14px; margin: 0 0 4px; }
 .group button { padding: 2px 9px; }
-.controls input[type="number"] { width: 4.2em; }
+.toolbar input[type="number"] { width: 4.2em; }
 .run { display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: center; margin: 0 0 4px; font-size: 14px; }
 .run button.primary { min-width: 6.2em; font-weight: 600; }
 .run progress { width: 130px; }
@@ -98,6 +99,8 @@ const styles = `
 .results .files { display: flex; flex-wrap: wrap; gap: 4px 5px; align-items: center; margin: 0 0 4px; }
 .results .files button { font-size: 12px; padding: 1px 6px; }
 .results a { color: var(--accent); }
+/* a phone: the plots and the results under each other, at a readable size */
+@media (max-width: 799px) { .plots, .lower { flex-wrap: wrap; } }
 /* the parts redrawn while it trains are laid out on their own, not with the whole slide */
 @media (min-width: 800px) {
   .run { contain: strict; height: 32px; flex-wrap: nowrap; }
@@ -153,9 +156,11 @@ function setText(element: HTMLElement, text: string): void {
   if (element.textContent !== text) element.textContent = text;
 }
 
+/** layer 1 … layer `count` */
+const numberedFromOne = (count: number): Choice<number>[] => Array.from({ length: count }, (_, i) => ({ value: i, text: String(i + 1) }));
+
 export default class Training extends EngineElement {
   private run?: Run;
-  private view?: ReturnType<Training['build']>;
   /** Reset was pressed: the next render starts a fresh model with the same settings */
   private resetting = false;
   private layer = 0;
@@ -169,6 +174,34 @@ export default class Training extends EngineElement {
   /** in units of 10⁻³, so that its ticks stay short */
   private readonly ratePlot = new Plot({ xLabel: 'step', yLabel: 'η (10⁻³)', ...RATE_PLOT });
   private readonly map = new Heatmap({ xLabel: 'key', yLabel: 'query', tint: 'weights', ...MAP });
+  // the settings: each starts a fresh model
+  private readonly task = this.bound.choices<Task>('task');
+  private readonly size = this.bound.choices<Size>('size', { select: true });
+  private readonly seed = textField({ label: 'seed', control: 'seed', maxLength: String(SEEDS.max).length, commit: 'change',
+    props: { type: 'number', min: String(SEEDS.min), max: String(SEEDS.max) }, onText: (seed) => this.change({ seed: Number(seed) }) });
+  // the run: Train / Pause / Resume, Reset, its progress
+  private readonly primary = button('Train', () => (this.run && phaseOf(this.run) === 'training' ? this.pause() : this.train()), { className: 'primary' });
+  private readonly resetButton = button('Reset', () => this.reset(), { title: 'stop and start again from a fresh model' });
+  private readonly progress = h('progress', { attrs: { 'aria-label': 'training progress' } });
+  private readonly stepText = h('span', 'stats');
+  private readonly stats = h('span', 'stats muted');
+  private readonly note = h('p', { className: 'note', attrs: { role: 'status' } });
+  // the attention of the example, in the layer and head picked here (not settings of the page)
+  private readonly attentionTitle = h('h4');
+  private readonly layerPick = choiceSelect({ name: 'layer', control: 'layer', onChoose: (v: number) => { this.layer = v; this.draw(); } });
+  private readonly headPick = choiceSelect({ name: 'head', control: 'head', onChoose: (v: number) => { this.head = v; this.draw(); } });
+  // the model once stopped: its accuracy, the reader's own input, its files
+  private readonly waiting = h('p', 'muted');
+  private readonly accuracy = h('p', { className: 'accuracy', attrs: { role: 'status' } });
+  private readonly letters = this.tryIt({ value: 'tokens', attrs: { 'aria-label': 'letters to try' } }, 'input');
+  private readonly sentence = this.tryIt({ value: SEMINAR_SENTENCE, className: 'sentence', maxLength: 200, attrs: { 'aria-label': 'sentence to try' } }, 'change');
+  // the deck follows the link; the explorer switches to the model trained here
+  private readonly explorer = h('p', {}, h('a', { href: '#explorer', textContent: 'Open this model in the explorer →', onclick: () => showTrainedModel('coreference') }));
+  private readonly finished = h('div', {}, this.accuracy, this.letters.element, this.sentence.element,
+    h('div', { className: 'files', attrs: { role: 'group', 'aria-label': 'download the model' } }, ...FILES.map((name, i) =>
+      button(i === 0 ? `↓ ${name}` : name, () => this.save(name).catch((error: unknown) => this.showError(`Not saved: ${String(error)}`)),
+        { attrs: { 'aria-label': `download ${name}` } }))),
+    this.explorer);
 
   constructor() {
     super(styles, HINTS.copy);
@@ -183,11 +216,7 @@ export default class Training extends EngineElement {
     const task = this.value<Task>('task');
     const size = this.value<Size>('size');
     const seed = this.value<number>('seed');
-    const view = (this.view ??= this.build());
-    if (!view.root.isConnected) this.body.replaceChildren(view.root);
-    for (const [t, button] of view.tasks) button.setAttribute('aria-pressed', String(t === task));
-    view.size.value = size;
-    if (this.root.activeElement !== view.seed) view.seed.value = String(seed);
+    this.seed.set(String(seed));
     this.setHint(HINTS[task]);
 
     const key = `${task} ${size} ${seed}`;
@@ -195,7 +224,7 @@ export default class Training extends EngineElement {
       const old = this.run;
       this.run = undefined;
       const wasTraining = old && (phaseOf(old) === 'training' || phaseOf(old) === 'stopping');
-      view.note.textContent = wasTraining && old.key !== key
+      this.note.textContent = wasTraining && old.key !== key
         ? 'The settings changed, so training stopped; a fresh model waits at step 0.' : '';
       this.resetting = false;
       if (old) await this.discard(old);
@@ -269,7 +298,7 @@ export default class Training extends EngineElement {
   private train(): void {
     const run = this.run;
     if (!run || phaseOf(run) === 'done') return;
-    this.view!.note.textContent = '';
+    this.note.textContent = '';
     run.snapshot?.dispose();
     run.snapshot = undefined;
     run.job.start().catch((error: unknown) => {
@@ -284,7 +313,7 @@ export default class Training extends EngineElement {
 
   private reset(): void {
     this.resetting = true;
-    this.view!.note.textContent = '';
+    this.note.textContent = '';
     this.update();
   }
 
@@ -298,7 +327,7 @@ export default class Training extends EngineElement {
 
   /** one step, and every few steps the example's attention and the held-out loss */
   private async trainStep(run: Run): Promise<void> {
-    const heldOutEvery = ATTENTION_EVERY * Math.ceil(run.totalSteps / (ATTENTION_EVERY * HELD_OUT_POINTS));
+    const heldOutEvery = measureEvery(run.totalSteps, ATTENTION_EVERY, HELD_OUT_POINTS);
     const step = await run.trainer.step();
     run.loss.push(step.loss);
     run.accuracy.push(step.accuracy);
@@ -368,21 +397,19 @@ export default class Training extends EngineElement {
   }
 
   private draw(): void {
-    const view = this.view;
-    if (!view) return;
     const run = this.run;
     const phase = run && phaseOf(run);
     const steps = run?.loss.length ?? 0;
     const total = run?.totalSteps ?? 1;
     this.dataset.phase = phase ?? 'starting';
 
-    setText(view.primary, phase === 'training' ? 'Pause' : phase === 'stopping' ? 'Pausing…'
+    setText(this.primary, phase === 'training' ? 'Pause' : phase === 'stopping' ? 'Pausing…'
       : phase === 'paused' ? 'Resume' : phase === 'done' ? 'Trained' : 'Train');
-    view.primary.disabled = !run || phase === 'stopping' || phase === 'done';
-    view.reset.disabled = !run || (steps === 0 && phase === 'ready');
-    view.progress.max = total;
-    view.progress.value = steps;
-    setText(view.stepText, run ? `step ${steps} / ${total}` : 'preparing a model…');
+    this.primary.disabled = !run || phase === 'stopping' || phase === 'done';
+    this.resetButton.disabled = !run || (steps === 0 && phase === 'ready');
+    this.progress.max = total;
+    this.progress.value = steps;
+    setText(this.stepText, run ? `step ${steps} / ${total}` : 'preparing a model…');
     this.showStats(run);
     if (!run) return;
 
@@ -413,7 +440,7 @@ export default class Training extends EngineElement {
 
   /** the speed while it trains, else the model's parameter count (its shape in the tooltip) */
   private showStats(run: Run | undefined): void {
-    const shown = this.view!.stats;
+    const shown = this.stats;
     const steps = run?.loss.length ?? 0;
     if (run && phaseOf(run) === 'training' && run.since && steps > run.since.step) {
       const perStep = (performance.now() - run.since.time) / (steps - run.since.step);
@@ -427,7 +454,6 @@ export default class Training extends EngineElement {
   }
 
   private drawAttention(run: Run): void {
-    const view = this.view!;
     this.layer = Math.min(this.layer, run.layers - 1);
     this.head = Math.min(this.head, run.heads - 1);
     const weights = run.attention.maps[this.layer]?.[this.head];
@@ -435,36 +461,36 @@ export default class Training extends EngineElement {
     const drawn = this.mapShows;
     if (!weights || (drawn && Object.entries(shows).every(([k, v]) => drawn[k as keyof typeof shows] === v))) return;
     this.mapShows = shows;
-    view.layer.set(run.layers, this.layer);
-    view.head.set(run.heads, this.head);
-    view.attentionTitle.textContent = `Attention, step ${run.attention.step}`;
+    this.layerPick.offer(numberedFromOne(run.layers));
+    this.layerPick.set(this.layer);
+    this.headPick.offer(numberedFromOne(run.heads));
+    this.headPick.set(this.head);
+    this.attentionTitle.textContent = `Attention, step ${run.attention.step}`;
     this.map.configure({ rowLabels: run.example.labels, colLabels: run.example.labels });
     this.map.draw(weights);
   }
 
   private drawResults(run: Run): void {
-    const view = this.view!;
     const phase = phaseOf(run);
     const stopped = phase === 'paused' || phase === 'done';
     const { result } = run;
-    view.waiting.hidden = stopped && result !== undefined;
-    setText(view.waiting, phase === 'training' || phase === 'stopping'
+    this.waiting.hidden = stopped && result !== undefined;
+    setText(this.waiting, phase === 'training' || phase === 'stopping'
       ? 'Training… pause or wait for the end to measure the held-out accuracy, try the model and download it.'
       : 'Press Train. When it pauses or ends: the held-out accuracy, the model on your own input, and its files.');
-    view.finished.hidden = !view.waiting.hidden;
-    if (!result || view.finished.hidden) return;
-    view.accuracy.replaceChildren('Held-out accuracy ',
-      Object.assign(document.createElement('strong'), { textContent: `${formatNumber(100 * result.accuracy, 1)}\u00a0%` }),
-      Object.assign(document.createElement('span'), { className: 'muted', textContent: `of ${HELD_OUT} unseen examples, after step ${result.step}` }));
-    view.accuracy.title = `the share of ${HELD_OUT} ${SOLVED[run.task]}`;
-    view.accuracy.dataset.value = String(result.accuracy);
+    this.finished.hidden = !this.waiting.hidden;
+    if (!result || this.finished.hidden) return;
+    this.accuracy.replaceChildren('Held-out accuracy ', h('strong', { textContent: `${formatNumber(100 * result.accuracy, 1)}\u00a0%` }),
+      h('span', { className: 'muted', textContent: `of ${HELD_OUT} unseen examples, after step ${result.step}` }));
+    this.accuracy.title = `the share of ${HELD_OUT} ${SOLVED[run.task]}`;
+    this.accuracy.dataset.value = String(result.accuracy);
     const letters = run.task !== 'coreference';
-    view.letters.hidden = !letters;
-    view.sentence.hidden = letters;
-    view.explorer.hidden = letters;
-    const most = Math.floor((run.context - 3) / 2);
-    view.lettersInput.maxLength = most;
-    view.lettersInput.placeholder = `2 to ${most} letters`;
+    this.letters.element.hidden = !letters;
+    this.sentence.element.hidden = letters;
+    this.explorer.hidden = letters;
+    const most = longestLetters(run.context);
+    this.letters.input.maxLength = most;
+    this.letters.input.placeholder = `2 to ${most} letters`;
   }
 
   // ---- trying the model, and its files ----
@@ -473,11 +499,10 @@ export default class Training extends EngineElement {
   private tryOwn(): void {
     const run = this.run;
     const model = run?.snapshot;
-    const view = this.view;
-    if (!run || !model || !view) return;
-    const shown = run.task === 'coreference' ? view.sentenceAnswer : view.lettersAnswer;
-    const attempt = run.task === 'coreference' ? this.readSentence(model, view.sentenceInput.value)
-      : this.continueLetters(run, model, view.lettersInput.value);
+    if (!run || !model) return;
+    const { answer: shown } = run.task === 'coreference' ? this.sentence : this.letters;
+    const attempt = run.task === 'coreference' ? this.readSentence(model, this.sentence.input.value)
+      : this.continueLetters(run, model, this.letters.input.value);
     attempt.then(
       (nodes) => { if (this.run?.snapshot === model) shown.replaceChildren(...nodes); },
       (error: unknown) => { if (this.run?.snapshot === model) shown.replaceChildren(`The model could not run: ${error instanceof Error ? error.message : String(error)}`); },
@@ -486,7 +511,7 @@ export default class Training extends EngineElement {
 
   private async continueLetters(run: Run, model: RemoteModel, typed: string): Promise<(Node | string)[]> {
     const letters = typed.trim().toLowerCase();
-    const most = Math.floor((run.context - 3) / 2);
+    const most = longestLetters(run.context);
     if (!/^[a-z]+$/.test(letters) || letters.length > most) return [`Type 1 to ${most} letters a–z (it learnt on 2 to ${most}).`];
     const [prompt, end] = await Promise.all([model.tokenize(`[BOS]${letters}[SEP]`), model.tokenize('[EOS]')]);
     const eos = end.ids[0];
@@ -495,8 +520,8 @@ export default class Training extends EngineElement {
     const text = await model.decode(answer);
     const asked = letterAnswer(run.task as LetterTask, letters);
     const right = text === asked;
-    return ['It writes ', Object.assign(document.createElement('span'), { className: 'answer', textContent: text || '(nothing)' }), ' — ',
-      Object.assign(document.createElement('span'), { className: right ? 'right' : 'wrong', textContent: right ? 'right' : `wrong: ${asked}` })];
+    return ['It writes ', h('span', { className: 'answer', textContent: text || '(nothing)' }), ' — ',
+      h('span', { className: right ? 'right' : 'wrong', textContent: right ? 'right' : `wrong: ${asked}` })];
   }
 
   private async readSentence(model: RemoteModel, text: string): Promise<(Node | string)[]> {
@@ -509,12 +534,11 @@ export default class Training extends EngineElement {
     const it = await readIt(engine, reading, logits);
     if (!it) return [];
     const referent = reading.labels[reading.sentence.referent];
-    return ['“it” = ', Object.assign(document.createElement('span'), { className: 'answer', textContent: it.word }),
-      ` (p = ${formatNumber(it.probability, 3)}) — `,
-      Object.assign(document.createElement('span'), { className: it.right ? 'right' : 'wrong', textContent: it.right ? 'right' : `wrong: the ${referent}` })];
+    return ['“it” = ', h('span', { className: 'answer', textContent: it.word }), ` (p = ${formatNumber(it.probability, 3)}) — `,
+      h('span', { className: it.right ? 'right' : 'wrong', textContent: it.right ? 'right' : `wrong: the ${referent}` })];
   }
 
-  private async save(file: 'model.safetensors' | 'config.json' | 'vocab.json'): Promise<void> {
+  private async save(file: (typeof FILES)[number]): Promise<void> {
     const model = this.run?.snapshot;
     if (!model) return;
     const files = await model.save();
@@ -525,142 +549,24 @@ export default class Training extends EngineElement {
 
   // ---- the view ----
 
-  private build() {
-    const root = document.createElement('div');
-    const controls = document.createElement('div');
-    controls.className = 'controls';
-    const taskGroup = document.createElement('div');
-    taskGroup.className = 'group';
-    taskGroup.setAttribute('role', 'group');
-    taskGroup.setAttribute('aria-label', 'task');
-    taskGroup.dataset.control = 'task';
-    taskGroup.append(Object.assign(document.createElement('span'), { textContent: 'task' }));
-    const tasks = new Map(TRAINING_TASKS.map((t) => {
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.textContent = t;
-      button.title = 'choose the task (stops training and starts a fresh model)';
-      button.addEventListener('click', () => this.change({ task: t }));
-      taskGroup.append(button);
-      return [t, button] as const;
-    }));
-    const sizeLabel = document.createElement('label');
-    sizeLabel.dataset.control = 'size';
-    sizeLabel.textContent = 'size ';
-    const size = document.createElement('select');
-    size.setAttribute('aria-label', 'model size');
-    for (const s of TRAINING_SIZES) size.append(new Option(s, s));
-    size.addEventListener('change', () => this.change({ size: size.value }));
-    sizeLabel.append(size);
-    const seedLabel = document.createElement('label');
-    seedLabel.dataset.control = 'seed';
-    seedLabel.textContent = 'seed ';
-    const seed = document.createElement('input');
-    seed.type = 'number';
-    seed.min = '0';
-    seed.max = '99999';
-    seed.setAttribute('aria-label', 'seed');
-    seed.addEventListener('change', () => this.change({ seed: Number(seed.value) }));
-    seedLabel.append(seed);
-    controls.append(taskGroup, sizeLabel, seedLabel);
+  /** "Try it:", a text field (its answer below it) whose input runs the stopped model */
+  private tryIt(props: Props<HTMLInputElement>, commit: 'input' | 'change') {
+    const input = h('input', { type: 'text', spellcheck: false, ...props });
+    input.addEventListener(commit, () => this.tryOwn());
+    const answer = h('p', { attrs: { 'aria-live': 'polite' } });
+    return { element: h('div', {}, h('label', {}, 'Try it: ', input), answer), input, answer };
+  }
 
-    const runBar = document.createElement('div');
-    runBar.className = 'run';
-    const primary = document.createElement('button');
-    primary.type = 'button';
-    primary.className = 'primary';
-    primary.addEventListener('click', () => (this.run && phaseOf(this.run) === 'training' ? this.pause() : this.train()));
-    const reset = document.createElement('button');
-    reset.type = 'button';
-    reset.textContent = 'Reset';
-    reset.title = 'stop and start again from a fresh model';
-    reset.addEventListener('click', () => this.reset());
-    const progress = document.createElement('progress');
-    progress.setAttribute('aria-label', 'training progress');
-    const stepText = document.createElement('span');
-    stepText.className = 'stats';
-    const stats = document.createElement('span');
-    stats.className = 'stats muted';
-    runBar.append(primary, reset, progress, stepText, stats);
-    const note = document.createElement('p');
-    note.className = 'note';
-    note.setAttribute('role', 'status');
-
-    const plots = document.createElement('div');
-    plots.className = 'plots';
-    plots.append(this.lossPlot.element, this.accuracyPlot.element);
-
-    const lower = document.createElement('div');
-    lower.className = 'lower';
-    const attention = document.createElement('div');
-    attention.className = 'attention';
-    const attentionTitle = document.createElement('h4');
-    const pick = document.createElement('div');
-    pick.className = 'pick';
-    const layer = numberedSelect('layer', 'layer', (v) => { this.layer = v; this.draw(); });
-    const head = numberedSelect('head', 'head', (v) => { this.head = v; this.draw(); });
-    pick.append(attentionTitle, layer.element, head.element);
-    attention.append(pick, this.map.element);
-
-    const results = document.createElement('div');
-    results.className = 'results';
-    const waiting = Object.assign(document.createElement('p'), { className: 'muted' });
-    const finished = document.createElement('div');
-    const accuracy = Object.assign(document.createElement('p'), { className: 'accuracy' });
-    accuracy.setAttribute('role', 'status');
-
-    const letters = document.createElement('div');
-    const lettersLabel = document.createElement('label');
-    lettersLabel.textContent = 'Try it: ';
-    const lettersInput = document.createElement('input');
-    lettersInput.type = 'text';
-    lettersInput.spellcheck = false;
-    lettersInput.value = 'tokens';
-    lettersInput.setAttribute('aria-label', 'letters to try');
-    lettersInput.addEventListener('input', () => this.tryOwn());
-    lettersLabel.append(lettersInput);
-    const lettersAnswer = document.createElement('p');
-    lettersAnswer.setAttribute('aria-live', 'polite');
-    letters.append(lettersLabel, lettersAnswer);
-
-    const sentence = document.createElement('div');
-    const sentenceLabel = Object.assign(document.createElement('label'), { textContent: 'Try it: ' });
-    const sentenceInput = document.createElement('input');
-    sentenceInput.type = 'text';
-    sentenceInput.className = 'sentence';
-    sentenceInput.maxLength = 200;
-    sentenceInput.spellcheck = false;
-    sentenceInput.value = SEMINAR_SENTENCE;
-    sentenceInput.setAttribute('aria-label', 'sentence to try');
-    sentenceInput.addEventListener('change', () => this.tryOwn());
-    sentenceLabel.append(sentenceInput);
-    const sentenceAnswer = document.createElement('p');
-    sentenceAnswer.setAttribute('aria-live', 'polite');
-    sentence.append(sentenceLabel, sentenceAnswer);
-
-    const files = document.createElement('div');
-    files.className = 'files';
-    files.setAttribute('role', 'group');
-    files.setAttribute('aria-label', 'download the model');
-    files.append(...(['model.safetensors', 'config.json', 'vocab.json'] as const).map((name, i) => {
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.textContent = i === 0 ? `↓ ${name}` : name;
-      button.setAttribute('aria-label', `download ${name}`);
-      button.addEventListener('click', () => this.save(name).catch((error: unknown) => this.showError(`Not saved: ${String(error)}`)));
-      return button;
-    }));
-    const explorer = document.createElement('p');
-    // the deck follows the link; the explorer switches to the model trained here
-    const link = Object.assign(document.createElement('a'), { href: '#explorer', textContent: 'Open this model in the explorer →' });
-    link.addEventListener('click', () => showTrainedModel('coreference'));
-    explorer.append(link);
-    finished.append(accuracy, letters, sentence, files, explorer);
-    results.append(this.ratePlot.element, waiting, finished);
-    lower.append(attention, results);
-
-    root.append(controls, runBar, note, plots, lower);
-    return { root, tasks, size, seed, primary, reset, progress, stepText, stats, note, layer, head, attentionTitle,
-      waiting, finished, accuracy, letters, lettersInput, lettersAnswer, sentence, sentenceInput, sentenceAnswer, explorer };
+  protected override layout(): HTMLElement[] {
+    this.task.element.title = 'choose the task (stops training and starts a fresh model)';
+    return [
+      h('div', 'toolbar', this.task.element, this.size.element, this.seed.element),
+      h('div', 'run', this.primary, this.resetButton, this.progress, this.stepText, this.stats),
+      this.note,
+      h('div', 'plots', this.lossPlot.element, this.accuracyPlot.element),
+      h('div', 'lower',
+        h('div', 'attention', h('div', 'pick', this.attentionTitle, this.layerPick.element, this.headPick.element), this.map.element),
+        h('div', 'results', this.ratePlot.element, this.waiting, this.finished)),
+    ];
   }
 }
