@@ -386,6 +386,14 @@ export abstract class EngineElement extends HTMLElement {
       return this.shows(attribute, textField({ label: field.label ?? attribute, control: attribute, maxLength: field.maxLength, commit: options.commit,
         props: options.placeholder ? { placeholder: options.placeholder } : {}, onText: this.setter(attribute, options.also) }), (control, text) => control.set(text as string));
     },
+    /** a field to type a whole number in (a seed), within the setting's limits; committed on Enter or leaving */
+    number: (attribute: string): TextControl => {
+      const field = this.field(attribute);
+      const { min, max } = limitsOf(this.localName, attribute);
+      return this.shows(attribute, textField({ label: field.label ?? attribute, control: attribute, maxLength: String(max).length, commit: 'change',
+        props: { type: 'number', min: String(min), max: String(max) }, onText: (text) => this.change({ [attribute]: Number(text) }) }),
+      (control, value) => control.set(String(value)));
+    },
     /** ◀ back, next ▶ and a slider over a setting that counts steps; `upTo(last)` stops them at `last`
      * (fewer steps than the setting allows) and returns the setting narrowed to it */
     stepper: (attribute: string, next: string, also?: (value: number) => Record<string, Value>): BoundStepper => {

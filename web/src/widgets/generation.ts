@@ -5,13 +5,12 @@
 // Settings: text, temperature, topK (0: all), topP, seed, step (tokens generated), token (the
 // generated token whose attention is shown; −1: the last), layer, head.
 import { alone, pageModel, promptIn, type RemoteEngine, type RemoteModel } from '../runtime/engine';
-import { limitsOf } from '../runtime/state';
 import { css, textOn } from '../math/colormap';
 import { formatNumber } from '../math/format';
 import { row } from '../math/matrix';
 import { topIndices } from '../math/ranking';
 import { CANVAS_FONT, foreground, sharpCanvas, themeColours } from '../primitives/canvas';
-import { button, h, textField } from '../primitives/controls';
+import { button, h } from '../primitives/controls';
 import { EngineElement } from '../runtime/engine-element';
 import { SERIES_COLOURS } from '../primitives/plot';
 import { ScreenReaderTable } from '../primitives/screen-reader-table';
@@ -30,12 +29,10 @@ const styles = `
 .caption { font-size: 12px; color: var(--muted); margin: 2px 0 0; max-width: 560px; }
 `;
 
-const TAG = 'attn-generation';
 const MODEL = 'fortunes';
 /** the most likely tokens drawn as bars */
 const BARS = 14;
 const CHART = { width: 540, height: 130 };
-const SEEDS = limitsOf(TAG, 'seed');
 
 /** a character as it can be read on a bar's label */
 const visible = (piece: string) => (piece === ' ' ? '␣' : piece === '\n' ? '⏎' : piece);
@@ -49,9 +46,7 @@ export default class Generation extends EngineElement {
   private readonly temperature = this.bound.slider('temperature', { step: 0.05, format: (v) => (v === 0 ? '0 (greedy)' : formatNumber(v, 2)) });
   private readonly topK = this.bound.slider('topK', { format: (v) => (v === 0 ? 'off' : String(v)) });
   private readonly topP = this.bound.slider('topP', { step: 0.05, format: (v) => formatNumber(v, 2) });
-  // a number field, read when the reader leaves it or presses Enter
-  private readonly seed = textField({ label: 'seed', control: 'seed', maxLength: String(SEEDS.max).length, commit: 'change',
-    props: { type: 'number', min: String(SEEDS.min), max: String(SEEDS.max) }, onText: (seed) => this.change({ seed: Number(seed) }) });
+  private readonly seed = this.bound.number('seed');
   private readonly step = this.bound.stepper('step', 'next character ▶', () => ({ token: -1 }));
   // numbered from 1, as the sampled line's title says them
   private readonly layer = this.bound.numbered('layer', { from: 1 });
@@ -78,7 +73,6 @@ export default class Generation extends EngineElement {
     const layer = this.layer.upTo(config.n_layers);
     const head = this.head.upTo(config.n_heads);
     this.topK.set(topK, config.vocab_size);
-    this.seed.set(String(seed));
 
     // both continuations, step by step through the KV cache
     const greedy = await model.generate({ tokens: prompt, maxNew: steps, temperature: 0, stop: eos });

@@ -21,12 +21,11 @@ import { argmax } from '../math/ranking';
 import { bucketMeans, bucketSize, formatDuration, letterAnswer, longestLetters, measureEvery, thinned, type LetterTask } from '../math/training';
 import { BackgroundJob, type JobState } from '../primitives/background-job';
 import { canvasesPainted } from '../primitives/canvas';
-import { button, choiceSelect, h, textField, type Choice, type Props } from '../primitives/controls';
+import { button, choiceSelect, h, type Choice, type Props } from '../primitives/controls';
 import { EngineElement } from '../runtime/engine-element';
 import { download } from '../primitives/export';
 import { Heatmap } from '../primitives/heatmap';
 import { Plot, SERIES_COLOURS, type Series } from '../primitives/plot';
-import { limitsOf } from '../runtime/state';
 
 type Task = (typeof TRAINING_TASKS)[number];
 type Size = (typeof TRAINING_SIZES)[number];
@@ -55,7 +54,6 @@ const DRAW_EVERY_MS = 400;
 const PLOT = { width: 350, height: 130 };
 const RATE_PLOT = { width: 310, height: 120 };
 const MAP = { width: 225, height: 225 };
-const SEEDS = limitsOf('attn-training', 'seed');
 const FILES = ['model.safetensors', 'config.json', 'vocab.json'] as const;
 
 const HINTS: Record<Task, string> = {
@@ -177,8 +175,7 @@ export default class Training extends EngineElement {
   // the settings: each starts a fresh model
   private readonly task = this.bound.choices<Task>('task');
   private readonly size = this.bound.choices<Size>('size', { select: true });
-  private readonly seed = textField({ label: 'seed', control: 'seed', maxLength: String(SEEDS.max).length, commit: 'change',
-    props: { type: 'number', min: String(SEEDS.min), max: String(SEEDS.max) }, onText: (seed) => this.change({ seed: Number(seed) }) });
+  private readonly seed = this.bound.number('seed');
   // the run: Train / Pause / Resume, Reset, its progress
   private readonly primary = button('Train', () => (this.run && phaseOf(this.run) === 'training' ? this.pause() : this.train()), { className: 'primary' });
   private readonly resetButton = button('Reset', () => this.reset(), { title: 'stop and start again from a fresh model' });
@@ -216,7 +213,6 @@ export default class Training extends EngineElement {
     const task = this.value<Task>('task');
     const size = this.value<Size>('size');
     const seed = this.value<number>('seed');
-    this.seed.set(String(seed));
     this.setHint(HINTS[task]);
 
     const key = `${task} ${size} ${seed}`;
