@@ -61,8 +61,13 @@ describe('generation', () => {
     await widget.locator('.text.sampled button').nth(4).click();
     await page.waitForFunction(() => location.hash.includes('gen-tok=4'));
     await widget.locator('.text.sampled button.chosen[aria-label^="generated character 5:"]').waitFor();
-    const tinted = await widget.locator('.text.sampled > *').evaluateAll((elements) => elements.filter((e) => e.style.background).length);
-    assert.equal(tinted, 4 + 5, 'the prompt "The " and the first five generated characters are tinted');
+    const tints = () => widget.locator('.text.sampled > *').evaluateAll((elements) => elements.map((e) => e.style.background).filter(Boolean));
+    const light = await eventually(tints, (all) => all?.length === 4 + 5);
+    assert.equal(light.length, 4 + 5, 'the prompt "The " and the first five generated characters are tinted');
+    // the tint follows the theme (zero weight is the page's own colour on either)
+    await page.locator('#theme-toggle').click();
+    const dark = await eventually(tints, (all) => all?.length === light.length && all.every((tint, i) => tint !== light[i]));
+    assert.ok(dark.every((tint, i) => tint !== light[i]), `the tint is the dark theme's: ${dark} against ${light}`);
     assert.deepEqual(problems, []);
     assert.deepEqual(requests.filter((url) => !url.startsWith(server.url)), []);
     await close();

@@ -9,7 +9,7 @@ import { css, textOn } from '../math/colormap';
 import { formatNumber } from '../math/format';
 import { row } from '../math/matrix';
 import { topIndices } from '../math/ranking';
-import { CANVAS_FONT, foreground, sharpCanvas, themeColours } from '../primitives/canvas';
+import { CANVAS_FONT, colourWithTheme, foreground, sharpCanvas, themeColours } from '../primitives/canvas';
 import { button, h } from '../primitives/controls';
 import { EngineElement } from '../runtime/engine-element';
 import { SERIES_COLOURS } from '../primitives/plot';
@@ -113,6 +113,7 @@ export default class Generation extends EngineElement {
   private writeLine(line: HTMLElement, tokens: number[], promptLength: number, vocab: string[], pick?: { chosen: number; attention?: number[] }): void {
     const attention = pick?.attention;
     const scale = attention ? Math.max(...attention) || 1 : 1;
+    const tinted: [HTMLElement, number][] = [];
     line.replaceChildren(...tokens.slice(1).map((id, k) => {
       const i = k + 1;  // position in the model's sequence ([BOS] is position 0)
       const generated = i - promptLength;
@@ -124,13 +125,16 @@ export default class Generation extends EngineElement {
         })
         : h('span', { className: generated < 0 ? 'prompt' : '', textContent: piece });
       if (attention && i < attention.length) {
-        // the weight on the theme's ramp: nothing at zero, the strongest colour at the largest weight
-        const colour = themeColours(this).sequential(attention[i] / scale);
-        Object.assign(element.style, { background: css(colour), color: textOn(colour) });
+        tinted.push([element, attention[i] / scale]);
         element.title = `weight ${formatNumber(attention[i], 3)}`;
       }
       return element;
     }));
+    // the weight on the theme's ramp (nothing at zero, the strongest colour at the largest weight), again when the theme changes
+    colourWithTheme(line, () => {
+      const { sequential } = themeColours(this);
+      for (const [element, weight] of tinted) Object.assign(element.style, { background: css(sequential(weight)), color: textOn(sequential(weight)) });
+    });
   }
 
   private drawBars(plain: Float32Array, shaped: Float32Array, vocab: string[], drawn: number): void {
