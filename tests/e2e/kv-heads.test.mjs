@@ -58,6 +58,8 @@ describe('multi-query and grouped-query attention', () => {
     await page.waitForFunction(() => location.hash.includes('kv-l=80') && location.hash.includes('kv-b=fp32') && location.hash.includes('kv-n=32768'));
     await slideReady(page);
     await checkBudget(widget, { d: 8192, heads: 64, groups: 8, layers: 80, n: 32768, bytesPerValue: 4 });
+    // the preset the model is shows as chosen
+    assert.deepEqual(await widget.locator('[data-control="layers d heads groups"] button[aria-pressed="true"]').allTextContents(), ['70B-class']);
     assert.deepEqual(problems, []);
     await close();
   });

@@ -159,6 +159,8 @@ describe('complexity, measured in the browser', () => {
     const waiting = await progress(widget);
     assert.equal(waiting.state, 'waiting');
     assert.equal(waiting.done, 0);
+    // nothing measured yet: nothing to measure again
+    assert.deepEqual(await widget.locator('[data-control="measure"] button:not([hidden])').allTextContents(), ['Cancel']);
     await page.evaluate((slide) => { location.hash = `#${slide}`; }, SLIDE);
     await untilState(page, 'measuring', 30000);
     await untilState(page, 'done');

@@ -239,7 +239,7 @@ export default class Complexity extends EngineElement {
     // laying the table out at every point would cost the page
     if (!active) this.fillNumbers();
     this.cancel.disabled = state === 'stopping';
-    showButtons([[this.cancel, active || state === 'waiting'], [this.resume, state === 'stopped' && next !== undefined], [this.again, !active]]);
+    showButtons([[this.cancel, active || state === 'waiting'], [this.resume, state === 'stopped' && next !== undefined], [this.again, state === 'stopped' || state === 'done']]);
   }
 
   /** the plots, the table and the lines below from the points measured so far */

@@ -62,6 +62,7 @@ export default class KvHeads extends EngineElement {
   private readonly picture = this.bound.choices<KvPicture>('picture', { text: (v) => PICTURE_NAMES[v], showName: false });
   private readonly precision = this.bound.choices<Precision>('precision');
   private readonly context = this.bound.slider('context', { scale: 'log2' });
+  private readonly presets = PRESETS.map(({ name, ...model }) => button(name, () => this.change(model)));
   private readonly sharing = h('p', 'sharing');
   private readonly modelLine = h('p', 'sharing');
   private readonly problem = h('p', { className: 'problem', attrs: { role: 'alert' } });
@@ -101,6 +102,9 @@ export default class KvHeads extends EngineElement {
       groups: this.value<number>('groups'), context: this.value<number>('context'),
     };
     const precision = this.value<Precision>('precision');
+    // the preset the model is, if it is one
+    this.presets.forEach((button, i) => button.setAttribute('aria-pressed',
+      String((['layers', 'd', 'heads', 'groups'] as const).every((key) => PRESETS[i][key] === model[key]))));
 
     // (a) the heads
     const { heads, dk, n } = PICTURE;
@@ -149,8 +153,8 @@ export default class KvHeads extends EngineElement {
   }
 
   protected override layout(): HTMLElement {
-    const presets = h('div', { className: 'group', data: { control: 'layers d heads groups' } },
-      ...PRESETS.map(({ name, ...model }) => button(name, () => this.change(model))));
+    const presets = h('div', { className: 'group', attrs: { role: 'group', 'aria-label': 'model' }, data: { control: 'layers d heads groups' } },
+      h('span', { className: 'name', textContent: 'model' }), ...this.presets);
     return h('div', {},
       h('div', 'toolbar', this.picture.element),
       h('div', 'heads', ...this.maps.map((map, i) => h('figure', {}, this.headTitles[i], map.element))),
