@@ -230,9 +230,9 @@ export function loadWidget(tag: string): Promise<unknown> {
   let promise = loading.get(tag);
   if (!promise) {
     const attributes = observedAttributes(widget);
-    promise = widget.load().then(({ default: Element }) => {
+    promise = widget.load().then(({ default: Widget }) => {
       if (customElements.get(tag)) return;
-      customElements.define(tag, class extends Element {
+      customElements.define(tag, class extends Widget {
         static readonly observedAttributes = attributes;
       });
     });
