@@ -21,7 +21,7 @@ const styles = `
 .grid .readout { display: none; }
 /* a phone: two pictures a row, shrunk to fit */
 @media (max-width: 799px) { .grid { grid-template-columns: repeat(2, minmax(0, 1fr)); } .grid h4 { white-space: normal; } }
-.stats { font-size: 14px; margin-top: 6px; font-variant-numeric: tabular-nums; }
+.stats { font-size: 14px; margin: 4px 0 0; font-variant-numeric: tabular-nums; }
 `;
 
 /** the pictures, in the order the data flows; `{L}` is the layer */
