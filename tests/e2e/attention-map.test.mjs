@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, setUp } from './browser.mjs';
-import { canvasColours, screenshotSlide } from './widget-checks.mjs';
+import { canvasColours } from './widget-checks.mjs';
 
 const { server, browser } = await setUp();
 
@@ -55,11 +55,5 @@ describe('the title slide\'s attention map', () => {
     assert.deepEqual(problems, []);
     assert.deepEqual(requests.filter((u) => !u.startsWith(server.url) && !u.startsWith('data:')), []);
     await close();
-  });
-
-  it('looks right at both sizes in both themes', async () => {
-    const { paths, problems } = await screenshotSlide(browser, `${server.url}#title`, 'title');
-    assert.equal(paths.length, 4);
-    assert.deepEqual(problems, []);
   });
 });

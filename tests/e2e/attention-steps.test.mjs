@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, setUp } from './browser.mjs';
 
-import { screenshotSlide, slideReady } from './widget-checks.mjs';
+import { followHash, overflowPastSlide, screenshotPage, slideReady } from './widget-checks.mjs';
 
 
 const { server, browser, engine } = await setUp({ engine: true });
@@ -209,43 +209,30 @@ describe('the worked example', () => {
 
   it('fits the slide, even with the largest matrices', async () => {
     const largest = encodeLargest();
+    const { page, widget, close } = await open('&stage=0');
     for (const hash of ['&stage=0', '&stage=5', `&ex=custom&mx=${largest}&stage=0`, `&ex=custom&mx=${largest}&stage=1`,
       `&ex=custom&mx=${largest}&stage=5`, '&ex=writeup&stage=5&check=1', '&ex=writeup&stage=0']) {
-      const { page, close } = await open(hash);
-      await page.setViewportSize({ width: 1280, height: 720 });
-      const overflow = await page.evaluate(() => {
-        const slide = document.querySelector('#worked-example');
-        const widget = slide.querySelector('attn-attention-steps');
-        const bottom = slide.getBoundingClientRect().bottom - parseFloat(getComputedStyle(slide).paddingBottom);
-        const right = slide.getBoundingClientRect().right - parseFloat(getComputedStyle(slide).paddingRight);
-        const box = widget.getBoundingClientRect();
-        // KaTeX's MathML copy is clipped to a pixel: only what is drawn counts
-        const inner = [...widget.shadowRoot.querySelectorAll('*')].filter((e) => !e.closest('.katex-mathml'))
-          .map((e) => e.getBoundingClientRect()).filter((r) => r.width > 0);
-        return {
-          below: Math.max(box.bottom, ...inner.map((r) => r.bottom)) - bottom,
-          beyond: Math.max(box.right, ...inner.map((r) => r.right)) - right,
-        };
-      });
-      assert.ok(overflow.below <= 0, `${hash}: ${overflow.below} px below the slide`);
-      assert.ok(overflow.beyond <= 0, `${hash}: ${overflow.beyond} px beyond its right edge`);
-      await close();
+      await followHash(page, `#worked-example${hash}`);
+      const { below, beyond } = await overflowPastSlide(widget);
+      assert.ok(below <= 0, `${hash}: ${below} px below the slide`);
+      assert.ok(beyond <= 0, `${hash}: ${beyond} px beyond its right edge`);
     }
+    await close();
   });
 
-  it('looks right at both sizes in both themes', async () => {
-    const shots = [
-      ['worked-example-project', ''],
+  it('looks right at both sizes in both themes at softmax, on the write-up, grading and at the largest', async () => {
+    const { page, problems, close } = await open('&stage=4');
+    for (const [name, hash] of [
       ['worked-example-softmax', '&stage=4'],
       ['worked-example-writeup', '&ex=writeup&stage=0'],
       ['worked-example-check', '&stage=4&check=1'],
       ['worked-example-largest', `&ex=custom&mx=${encodeLargest()}&stage=5`],
-    ];
-    for (const [name, hash] of shots) {
-      const { paths, problems } = await screenshotSlide(browser, `${server.url}#worked-example${hash}`, name);
-      assert.equal(paths.length, 4);
-      assert.deepEqual(problems, []);
+    ]) {
+      await followHash(page, `#worked-example${hash}`);
+      assert.equal((await screenshotPage(page, name)).length, 4);
     }
+    assert.deepEqual(problems, []);
+    await close();
   });
 });
 

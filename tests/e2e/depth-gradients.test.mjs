@@ -99,10 +99,9 @@ describe('residual connections and the gradient through depth', () => {
     await close();
   });
 
-  it('looks right at both sizes in both themes', async () => {
-    const shots = await screenshotSlide(browser, `${server.url}#residuals`, 'depth-gradients');
-    const deep = await screenshotSlide(browser, `${server.url}#residuals&dg-norm=none&dg-l=48`, 'depth-gradients-none-48');
-    assert.equal(shots.paths.length + deep.paths.length, 8);
-    assert.deepEqual([...shots.problems, ...deep.problems], []);
+  it('looks right at both sizes in both themes without norms at 48 layers', async () => {
+    const { paths, problems } = await screenshotSlide(browser, `${server.url}#residuals&dg-norm=none&dg-l=48`, 'depth-gradients-none-48');
+    assert.equal(paths.length, 4);
+    assert.deepEqual(problems, []);
   });
 });

@@ -5,7 +5,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, setUp } from './browser.mjs';
-import { canvasColours, eventually, fitsSlide, screenshotSlide, shippedModel, slideReady } from './widget-checks.mjs';
+import { canvasColours, eventually, fitsSlide, shippedModel, slideReady } from './widget-checks.mjs';
 
 const { server, browser, engine } = await setUp({ engine: true });
 const model = await shippedModel('reverse-seq2seq');
@@ -40,7 +40,9 @@ describe('the three families', () => {
     const config = model.config;
     const name = `decoder.layer${config.n_decoder_layers - 1}.cross.head0.weights`;
     const weights = model.forward({ source, tokens: written, trace: [name] }).trace[name];
-    const shown = await crossAttention(widget, weights.rows);
+    // a row for each letter the decoder reads: the start and the output letters, not the stop it writes last
+    const shown = await crossAttention(widget, letters.length + 1);
+    assert.equal(shown.length, letters.length + 1);
     shown.forEach((row, i) => row.forEach((w, j) => assert.equal(w, Number(weights.data[i * weights.cols + j].toFixed(3)), `weight ${i},${j}`)));
     // output letter i reads source letter k − 1 − i hardest
     for (let i = 0; i < letters.length; i++) {
@@ -63,10 +65,5 @@ describe('the three families', () => {
     await widget.getByText('Type two to eight letters a–z.').waitFor();
     assert.deepEqual(problems, []);
     await close();
-  });
-
-  it('fits its slide at both sizes in both themes', async () => {
-    const { problems } = await screenshotSlide(browser, `${server.url}#families`, 'families');
-    assert.deepEqual(problems, []);
   });
 });

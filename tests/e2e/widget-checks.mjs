@@ -169,8 +169,8 @@ export const plotSeries = (figure) => figure.locator('table').evaluate((table) =
   return series;
 });
 
-/** whether the element lies inside its slide's padding box (nothing clipped by the slide) */
-export const fitsSlide = (locator) => locator.evaluate((element) => {
+/** whether the element lies inside its slide's padding box (nothing clipped by the slide); runs in the page */
+function insideSlide(element) {
   const slide = element.closest('section.slide');
   const inner = element.getBoundingClientRect();
   const outer = slide.getBoundingClientRect();
@@ -178,4 +178,44 @@ export const fitsSlide = (locator) => locator.evaluate((element) => {
   const padding = getComputedStyle(slide);
   return inner.right <= outer.right - parseFloat(padding.paddingRight) * scale + 1
     && inner.bottom <= outer.bottom - parseFloat(padding.paddingBottom) * scale + 1;
+}
+
+/** whether the element lies inside its slide's padding box (nothing clipped by the slide) */
+export const fitsSlide = (locator) => locator.evaluate(insideSlide);
+
+/** the tags of the active slide's widgets that reach past its padding box */
+export const widgetsPastSlide = (page) => page.evaluate(`[...document.querySelectorAll('section.slide.active *')]
+  .filter((e) => e.localName.startsWith('attn-') && !(${insideSlide})(e)).map((e) => e.localName)`);
+
+/** How far a widget's drawn content (every box in its shadow root, not the screen-reader copies
+ * nor KaTeX's MathML, which are clipped to a pixel, nor the shapes inside an SVG, which clips them)
+ * reaches past its slide's padding box, in px: { below, beyond }, both ≤ 0 when it fits. */
+export const overflowPastSlide = (widget) => widget.evaluate((element) => {
+  const slide = element.closest('section.slide');
+  const box = slide.getBoundingClientRect();
+  const style = getComputedStyle(slide);
+  const scale = box.width / slide.offsetWidth;
+  const drawn = [element, ...[...element.shadowRoot.querySelectorAll('*')].filter((e) => !e.closest('.sr-only, .katex-mathml') && !e.parentElement?.closest('svg'))]
+    .map((e) => e.getBoundingClientRect()).filter((r) => r.width > 0);
+  return {
+    below: Math.max(...drawn.map((r) => r.bottom)) - (box.bottom - parseFloat(style.paddingBottom) * scale),
+    beyond: Math.max(...drawn.map((r) => r.right)) - (box.right - parseFloat(style.paddingRight) * scale),
+  };
 });
+
+/** Follows a link to `hash` within the open deck (the slide and the settings it names go to the
+ * widgets, as a reader's link does) and waits until the slide is drawn. */
+export async function followHash(page, hash) {
+  await page.evaluate((target) => new Promise((resolve) => {
+    if (location.hash === target) resolve();
+    addEventListener('hashchange', () => resolve(), { once: true });
+    location.hash = target;
+  }), hash.startsWith('#') ? hash : `#${hash}`);
+  await slideReady(page);
+}
+
+// (not locators: they look through every widget's shadow DOM, tens of milliseconds on the page's thread)
+/** the deck's slide ids, in order */
+export const slideIds = (page) => page.evaluate(() => [...document.querySelectorAll('section.slide')].map((s) => s.id));
+/** the id of the slide shown */
+export const activeSlide = (page) => page.evaluate(() => document.querySelector('section.slide.active').id);
