@@ -25,6 +25,9 @@ const inView = new IntersectionObserver((entries) => {
   for (const entry of entries) if (entry.isIntersecting) (entry.target as EngineElement).reveal();
 }, { rootMargin: '200px' });
 let warming = false;
+/** how long after the engine is there the widgets out of view start rendering: the reader's first
+ * picture and first clicks have the engine and the cores to themselves */
+const WARM_UP_AFTER_MS = 2000;
 
 /** renders the widgets out of view, one per idle period, once nothing else is rendering */
 function warmUp(): void {
@@ -39,7 +42,7 @@ function warmUp(): void {
     widget.addEventListener('attn-rendered', () => whenIdle(next), { once: true });
     widget.reveal();
   };
-  whenIdle(next);
+  setTimeout(() => whenIdle(next), WARM_UP_AFTER_MS);
 }
 
 /** Renders every widget of the page now, in view or not, and paints all their pictures: for a
