@@ -83,12 +83,22 @@ build_examples() {
 }
 
 # the page in web/dist (with the widget bundle), and the same deck as one file that runs from
-# file:// in build/offline/attnlab.html; the engine files go beside the loader, which imports their URLs
+# file:// in build/offline/attnlab.html; the engine files go beside the loader, which imports their
+# URLs. Skipped when nothing it reads (web/, the engine files, the npm packages) changed since.
 build_web() {
   mkdir -p web/src/engine/build
-  cp build/wasm/module/web/* build/wasm-threads/module/web/* web/src/engine/build/
+  cp -p build/wasm/module/web/* build/wasm-threads/module/web/* web/src/engine/build/
+  local stamp=build/web.stamp
+  if [ -f "$stamp" ] && [ -f web/dist/index.html ] && [ -f build/offline/attnlab.html ] && [ -z "$(find web package.json \
+      package-lock.json node_modules/.package-lock.json \( -path web/dist -o -path web/node_modules \) -prune -o -newer "$stamp" -print -quit)" ]; then
+    echo "build: web is up to date"
+    return
+  fi
+  # stamped with the time the build started: a file changed during it is newer
+  touch "$stamp.next"
   npx vite build web --logLevel warn
   npx vite build web --mode offline --logLevel warn
+  mv "$stamp.next" "$stamp"
 }
 
 targets=("$@")

@@ -70,7 +70,7 @@ export function report(logs) {
       counts = vitest(text);
     } else if (/^fuzz: \d+ inputs/m.test(text)) {
       // one test: the run found nothing
-      const clean = /^fuzz: \d+ inputs in \d+ s, 0 findings$/m.test(text);
+      const clean = /^fuzz: \d+ inputs in \d+ s on \d+ cores?, 0 findings$/m.test(text);
       counts = { passed: clean ? 1 : 0, failed: clean ? 0 : 1 };
     } else {
       counts = { passed: 0, failed: 0 };

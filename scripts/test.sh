@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # npm test: set up, build what the suites run, then run every suite: Catch2 natively (with the
 # first steps of each shipped model's training) and as WebAssembly under node (in full on the
-# single-thread build, what differs on the threaded one), Catch2 again under ASan/UBSan/LSan, a
-# minute of fuzzing the loaders on a fixed seed, the TypeScript checks and unit tests, the
-# package's JavaScript API in Node (both builds, contract, hostile input, npm pack), and the page
-# in headless Chromium.
+# single-thread build, what differs on the threaded one), Catch2 again under ASan/UBSan/LSan, half
+# a minute of fuzzing the loaders on every core on a fixed seed, the TypeScript checks and unit
+# tests, the package's JavaScript API in Node (both builds, contract, hostile input, npm pack), and
+# the page in headless Chromium.
 # npm run test:full (`test.sh full`) runs the same and then the long tier: the shipped models
 # retrained in full, and the widgets that measure the engine at the deck's own sizes.
 # Ends with a table of the phases and the slowest tests (also build/test-logs/timings.json) and
@@ -52,10 +52,10 @@ phase suite native ctest --test-dir build/native --output-on-failure -j 2 -LE fu
 phase suite wasm ctest --test-dir build/wasm --output-on-failure -j 2
 phase suite wasm-threads ctest --test-dir build/wasm-threads --output-on-failure -j 2
 phase suite asan ctest --test-dir build/asan --output-on-failure -j 2
-phase suite fuzz bash scripts/fuzz.sh 60 1
+phase suite fuzz bash scripts/fuzz.sh 30 1
 phase suite typecheck npx tsc -p web/tsconfig.json --noEmit
 phase suite unit npx vitest run --root web --reporter=default --color=false
-phase suite package node --test --test-reporter=tap tests/js/
+phase suite package node --test --test-concurrency=2 --test-reporter=tap tests/js/
 # The page's tests, two files at a time (one page loads while the other's widget draws); those
 # in timed/ time the engine or the page's tasks, and run alone.
 phase suite browser node --test --test-concurrency=2 --test-reporter=tap tests/e2e/*.test.mjs

@@ -67,7 +67,7 @@ it('tables the phases, counts every suite, and fails on a failed test or a runne
     'suite\tbrowser\t20.0\t1', 'suite\tfuzz\t61.0\t0', 'suite\ttypecheck\t3.0\t2'].join('\n'));
   writeFileSync(join(logs, 'native.log'), CTEST);
   writeFileSync(join(logs, 'browser.log'), TAP);
-  writeFileSync(join(logs, 'fuzz.log'), 'fuzz: 1800 inputs in 60 s, 0 findings\n');
+  writeFileSync(join(logs, 'fuzz.log'), 'fuzz: 1800 inputs in 30 s on 2 cores, 0 findings\n');
   writeFileSync(join(logs, 'typecheck.log'), 'error TS2322: nope\n');
   const lines = [];
   const log = console.log;
