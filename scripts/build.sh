@@ -52,8 +52,16 @@ build_engine() {
 
 # the npm package in build/package: the TypeScript layer, its contract, both engine builds, the
 # widget bundle and the reveal.js plugin (so it comes after web) with their declarations; then the
-# reveal.js example deck
+# reveal.js example deck. Skipped when nothing it reads (web/ and its build, the engine files, the
+# example, the npm packages) changed since.
 build_package() {
+  local stamp=build/package.stamp
+  if [ -f "$stamp" ] && [ -f build/package/index.js ] && [ -z "$(changed_since "$stamp" web build/web.stamp \
+      build/wasm/module build/wasm-threads/module examples/reveal package.json package-lock.json node_modules/.package-lock.json)" ]; then
+    echo "build: package is up to date"
+    return
+  fi
+  touch "$stamp.next"
   rm -rf build/package
   npx tsc -p web/tsconfig.package.json
   cp web/src/engine/attnlab.d.mts build/package/
@@ -69,6 +77,7 @@ build_package() {
   mkdir -p build/package/widgets
   cp -r web/dist/attnlab-widgets.js web/dist/attnlab-reveal.js web/dist/embed.html web/dist/assets web/dist/models build/package/widgets/
   build_examples
+  mv "$stamp.next" "$stamp"
 }
 
 # examples/reveal as a lecturer would ship it: the deck, reveal.js from npm, and the widget folder
@@ -82,6 +91,16 @@ build_examples() {
   cp -r build/package/widgets "$deck/attnlab"
 }
 
+# changed_since STAMP PATH…: the first file or folder under the paths changed since STAMP was written;
+# not the page's build (web/dist) nor vite's caches (web/node_modules), nor the web folder itself,
+# whose time moves when vite makes its cache folder. A build stamps the time it started: a file
+# changed during it is newer.
+changed_since() {
+  local stamp=$1
+  shift
+  find "$@" \( -path web/dist -o -path web/node_modules \) -prune -o -newer "$stamp" ! -path web -print -quit
+}
+
 # the page in web/dist (with the widget bundle), and the same deck as one file that runs from
 # file:// in build/offline/attnlab.html; the engine files go beside the loader, which imports their
 # URLs. Skipped when nothing it reads (web/, the engine files, the npm packages) changed since.
@@ -89,12 +108,11 @@ build_web() {
   mkdir -p web/src/engine/build
   cp -p build/wasm/module/web/* build/wasm-threads/module/web/* web/src/engine/build/
   local stamp=build/web.stamp
-  if [ -f "$stamp" ] && [ -f web/dist/index.html ] && [ -f build/offline/attnlab.html ] && [ -z "$(find web package.json \
-      package-lock.json node_modules/.package-lock.json \( -path web/dist -o -path web/node_modules \) -prune -o -newer "$stamp" -print -quit)" ]; then
+  if [ -f "$stamp" ] && [ -f web/dist/index.html ] && [ -f build/offline/attnlab.html ] \
+      && [ -z "$(changed_since "$stamp" web package.json package-lock.json node_modules/.package-lock.json)" ]; then
     echo "build: web is up to date"
     return
   fi
-  # stamped with the time the build started: a file changed during it is newer
   touch "$stamp.next"
   npx vite build web --logLevel warn
   npx vite build web --mode offline --logLevel warn

@@ -207,7 +207,10 @@ export const overflowPastSlide = (widget) => widget.evaluate((element) => {
  * widgets, as a reader's link does) and waits until the slide is drawn. */
 export async function followHash(page, hash) {
   await page.evaluate((target) => new Promise((resolve) => {
-    if (location.hash === target) resolve();
+    if (location.hash === target) {
+      resolve();
+      return;
+    }
     addEventListener('hashchange', () => resolve(), { once: true });
     location.hash = target;
   }), hash.startsWith('#') ? hash : `#${hash}`);
