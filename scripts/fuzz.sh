@@ -4,7 +4,7 @@
 # core (libFuzzer's fork mode: one fuzzing process per core, sharing one corpus), starting from the
 # seeds the program writes; SEED fixes libFuzzer's random stream (default: a fresh one).
 # A crash, sanitizer report, uncaught exception, timeout or wrong accept stops the run and is kept
-# in build/fuzz/findings/. Ends with "fuzz: N inputs in S s, N findings".
+# in build/fuzz/findings/. Ends with "fuzz: N inputs in S s on N cores, N findings".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-600}
