@@ -43,6 +43,7 @@ describe('the deck', () => {
     assert.deepEqual(requests.filter((u) => !u.startsWith(server.url) && !u.startsWith('data:') && !u.startsWith('blob:')), []);
     await close();
   });
+
   it('opens each slide from its own link, and back/forward move between slides', async () => {
     const { page, problems, close } = await openPage(browser, server.url);
     const ids = await slideIds(page);
