@@ -30,6 +30,8 @@ async function walkTraced() {
   const walking = await now();
   /** [from, to] on the page's clock: while a measuring slide is shown */
   const measuring = [];
+  /** [id, from]: each slide as it was shown, on the page's clock */
+  const shown = [[await activeSlide(page), walking]];
   for (let presses = 0; presses < 200; presses++) {
     const id = await activeSlide(page);
     await slideReady(page);
@@ -39,6 +41,7 @@ async function walkTraced() {
     await page.keyboard.press('ArrowRight');
     const next = await activeSlide(page);
     if (next === id) continue;
+    shown.push([next, pressed]);
     if (MEASURING.includes(id)) measuring[measuring.length - 1].push(pressed);
     if (MEASURING.includes(next)) measuring.push([pressed]);
   }
@@ -51,6 +54,8 @@ async function walkTraced() {
   const atLoad = longTasks.filter((t) => t.start < walking);
   const walked = longTasks.filter((t) => t.start >= walking);
   const outside = walked.filter((t) => !measuring.some(([from, to]) => t.start >= from && t.start <= to));
+  const slideAt = (time) => shown.findLast(([, from]) => from <= time)?.[0];
+  for (const task of outside) task.slide = slideAt(task.start);
   return { tasks, atLoad, outside, onMeasuring: walked.length - outside.length, problems };
 }
 
@@ -71,7 +76,8 @@ describe('the deck, walked', () => {
     for (let walk = 1; ; walk++) {
       const { tasks, atLoad, outside, onMeasuring, problems } = await walkTraced();
       const busiest = Math.max(...tasks.map((t) => t.cpu));
-      const list = (long) => long.map((t) => `${Math.round(t.duration)} ms at ${Math.round(t.start)}`).join(', ') || 'none';
+      const list = (long) => long.map((t) => `${Math.round(t.duration)} ms at ${Math.round(t.start)}${t.slide ? ` on #${t.slide}` : ''}`)
+        .join(', ') || 'none';
       console.log(`walk ${walk} (load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}): ${tasks.length} main-thread tasks, `
         + `the busiest ${busiest.toFixed(1)} ms of CPU; over 50 ms of wall time: ${list(atLoad)} before the walk (load, and the widgets drawing), `
         + `${list(outside)} in the walk outside the measuring slides, ${onMeasuring} on them`);
