@@ -106,8 +106,10 @@ class ModelHandle {
   std::shared_ptr<AttentionStepsHandle> attention_steps(const val& options) const;
  private:
   const Tokenizer& tokenizer() const;
-  // {length, cacheBytes} of the cache, with the last logits and the trace when options ask
-  val generation_state(const val& options, const ModelActivations& kept) const;
+  struct GenerationReply;
+  // {length, cacheBytes} of the cache, with the last position's logits and the trace when asked
+  val generation_state(const GenerationReply& reply, const KVCache& cache, const Matrix& logits,
+                       const ModelActivations& kept) const;
   Transformer model_;
   std::optional<Tokenizer> tokenizer_;
   KVCache cache_;

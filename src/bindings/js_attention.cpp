@@ -77,8 +77,8 @@ constexpr const char* kParts[] = {"q", "k", "v", "scores", "scaled", "masked", "
 using PartFilter = std::function<bool(const std::string&)>;
 
 // options.trace: true (every part) or an array of part names, each checked
-PartFilter requested_parts(const val& options) {
-  const std::optional<std::vector<std::string>> names = trace_names(options);
+PartFilter requested_parts(const TraceRequest& request) {
+  const std::optional<std::vector<std::string>>& names = request.names;
   if (!names) return [](const std::string&) { return true; };
   for (const std::string& name : *names) {
     bool known = false;
@@ -92,13 +92,14 @@ PartFilter requested_parts(const val& options) {
 
 val flash_tiles_to_js(const FlashTrace& f) {
   val tiles = val::array();
-  for (const FlashTileStep& step : f.steps) {
+  for (size_t i = 0; i < f.steps.size(); ++i) {
+    const FlashTileStep& step = f.steps[i];
     val tile = val::object();
     tile.set("queryBlock", static_cast<double>(step.query_block));
     tile.set("keyBlock", static_cast<double>(step.key_block));
     tile.set("runningMax", float_array(step.running_max.data(), step.running_max.size()));
     tile.set("runningSum", float_array(step.running_sum.data(), step.running_sum.size()));
-    tiles.call<void>("push", tile);
+    tiles.set(i, tile);
   }
   val info = val::object();
   info.set("blockRows", static_cast<double>(f.block_rows));
@@ -125,7 +126,7 @@ val steps_to_js(const AttentionSteps& steps, const PartFilter& wanted) {
     for (const auto& [name, m] : parts)
       if (m->size() && wanted(name)) head.set(name, to_js(*m));
     if (flash && t.output.size() && wanted("flash")) head.set("flash", flash_tiles_to_js(steps.flash(h)));
-    heads.call<void>("push", head);
+    heads.set(h, head);
   }
   out.set("heads", heads);
   if (steps.concat().size() && wanted("concat")) out.set("concat", to_js(steps.concat()));
@@ -139,8 +140,8 @@ val steps_to_js(const AttentionSteps& steps, const PartFilter& wanted) {
 val attention(const val& options) {
   return guarded([&] {
     const AttentionCall call = read_attention_call(options);
-    if (wants_trace(options)) {
-      const PartFilter wanted = requested_parts(options);
+    if (const std::optional<TraceRequest> trace = get_trace(options)) {
+      const PartFilter wanted = requested_parts(*trace);
       AttentionSteps steps = call.steps();
       steps.run_all();
       return steps_to_js(steps, wanted);

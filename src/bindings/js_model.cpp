@@ -47,23 +47,17 @@ SamplingOptions get_sampling(const val& options, Index vocab, std::uint32_t defa
   return s;
 }
 
-// finite weights can still overflow the activations: refuse rather than hand out NaN
-void require_finite_logits(const Matrix& logits) {
-  require(logits.allFinite(),
-          "the logits are not finite: the activations overflowed (the model's weights are too large)");
-}
-
 }  // namespace
 
 std::shared_ptr<ModelHandle> model_from_config(const val& options) {
   return guarded([&] {
     const ModelConfig config = config_from_json(get_json(options, "config"));
-    require_parameter_bytes(config, get_max_parameter_bytes(options));
+    const std::uint64_t max_bytes = get_max_parameter_bytes(options);
+    require_parameter_bytes(config, max_bytes);  // before the vocabulary is read
     const std::uint32_t seed = get_seed(options, "seed", 0);
     std::optional<Tokenizer> tokenizer;
     if (has(options, "vocab")) tokenizer = Tokenizer::from_json(get_string(options, "vocab", ""), config.vocab_size);
-    return std::make_shared<ModelHandle>(Transformer::random(config, seed),
-                                         std::move(tokenizer));
+    return std::make_shared<ModelHandle>(Transformer::random(config, seed, max_bytes), std::move(tokenizer));
   }, options);
 }
 
@@ -123,17 +117,16 @@ val ModelHandle::forward(const val& options) const {
   return guarded([&] {
     const int top = static_cast<int>(model_.config().vocab_size) - 1;
     const std::vector<int> tokens = get_ints(options, "tokens", 0, top);
-    const bool want_trace = wants_trace(options);
+    const std::optional<TraceRequest> trace = get_trace(options);
     std::optional<bool> causal;  // absent: the architecture's own mask
     if (has(options, "causal")) causal = get_bool(options, "causal", true);
     ModelActivations kept;
     const Matrix logits = has(options, "source")
-                              ? model_.forward(get_ints(options, "source", 0, top), tokens, want_trace ? &kept : nullptr, causal)
-                              : model_.forward(tokens, want_trace ? &kept : nullptr, causal);
-    require_finite_logits(logits);
+                              ? model_.forward(get_ints(options, "source", 0, top), tokens, trace ? &kept : nullptr, causal)
+                              : model_.forward(tokens, trace ? &kept : nullptr, causal);
     val out = val::object();
     out.set("logits", to_js(logits));
-    if (want_trace) out.set("trace", trace_to_js(kept, options));
+    if (trace) out.set("trace", trace_to_js(pick_trace(kept, *trace)));
     return out;
   }, options);
 }
@@ -148,47 +141,70 @@ val ModelHandle::next_token_probabilities(const val& options) const {
   }, options);
 }
 
+// What a generation call answers besides its token, read from its options before the call
+// changes anything: a bad option must not leave a step half done.
+struct ModelHandle::GenerationReply {
+  bool logits = false;
+  std::optional<TraceRequest> trace;
+
+  explicit GenerationReply(const val& options)
+      : logits(get_bool(options, "logits", false)), trace(get_trace(options)) {}
+};
+
 val ModelHandle::start_generation(const val& options) {
   return guarded([&] {
     const std::vector<int> tokens = get_ints(options, "tokens", 0, static_cast<int>(model_.config().vocab_size) - 1);
     require(!tokens.empty(), "startGeneration: the prompt is empty");
+    const GenerationReply reply(options);
     KVCache cache = model_.new_cache();
     ModelActivations kept;
-    last_logits_ = model_.forward_cached(tokens, cache, wants_trace(options) ? &kept : nullptr);
-    require_finite_logits(last_logits_);
+    Matrix logits = model_.forward_cached(tokens, cache, reply.trace ? &kept : nullptr);
+    val out = generation_state(reply, cache, logits, kept);
+    // committed only once nothing can fail
     cache_ = std::move(cache);
+    last_logits_ = std::move(logits);
     generated_ = 0;
-    return generation_state(options, kept);
+    return out;
   }, options);
 }
 
 val ModelHandle::generate_step(const val& options) {
   return guarded([&] {
     require(cache_.length() > 0, "generateStep: call startGeneration first");
+    require(cache_.length() < model_.config().n_ctx, "generateStep: the context of n_ctx = ", model_.config().n_ctx,
+            " tokens is full");
     const SamplingOptions sampling = get_sampling(options, model_.config().vocab_size, generation_seed_);
+    const GenerationReply reply(options);
     // one stream per generation: the seed, advanced by the number of tokens drawn so far
     Rng rng(sampling.seed + static_cast<std::uint32_t>(generated_ * 2654435761u));
     const RowVector last = last_logits_.row(last_logits_.rows() - 1);
     const RowVector p = attnlab::next_token_probabilities(last, sampling);
     const int token = sample_token(last, sampling, rng);
-    require(cache_.length() < model_.config().n_ctx, "generateStep: the context of n_ctx = ", model_.config().n_ctx,
-            " tokens is full");
+    const Index before = cache_.length();
     ModelActivations kept;
-    last_logits_ = model_.forward_cached({token}, cache_, wants_trace(options) ? &kept : nullptr);
-    ++generated_;
-    val out = generation_state(options, kept);
-    out.set("token", token);
-    out.set("probabilities", float_array(p.data(), p.size()));
-    return out;
+    Matrix logits = model_.forward_cached({token}, cache_, reply.trace ? &kept : nullptr);  // all or nothing
+    try {
+      val out = generation_state(reply, cache_, logits, kept);
+      out.set("token", token);
+      out.set("probabilities", float_array(p.data(), p.size()));
+      // committed only once nothing can fail (moves do not throw)
+      last_logits_ = std::move(logits);
+      ++generated_;
+      return out;
+    } catch (...) {
+      cache_.truncate(before);
+      throw;
+    }
   }, options);
 }
 
-val ModelHandle::generation_state(const val& options, const ModelActivations& kept) const {
+val ModelHandle::generation_state(const GenerationReply& reply, const KVCache& cache, const Matrix& logits,
+                                  const ModelActivations& kept) const {
   val out = val::object();
-  out.set("length", static_cast<double>(cache_.length()));
-  out.set("cacheBytes", static_cast<double>(cache_.bytes()));
-  if (get_bool(options, "logits", false)) out.set("logits", to_js(last_logits_.bottomRows(1)));
-  if (wants_trace(options)) out.set("trace", trace_to_js(kept, options));
+  out.set("length", static_cast<double>(cache.length()));
+  out.set("cacheBytes", static_cast<double>(cache.bytes()));
+  if (reply.logits) out.set("logits", to_js(logits.bottomRows(1)));
+  if (reply.trace) out.set("trace", trace_to_js(pick_trace(kept, *reply.trace)));
   return out;
 }
 

@@ -27,8 +27,7 @@ std::shared_ptr<TrainerHandle> create_trainer(const val& options) {
                                    .layers(get_index(size, "layers", 1, 48, demo.n_layers))
                                    .ffn(get_index(size, "dFF", 1, 4096, demo.d_ff))
                                    .build();
-    // a trainer keeps parameters, gradients and two moments: a quarter of the model limit each
-    require_parameter_bytes(config, kDefaultMaxParameterBytes / 4);
+    require_trainable(config, o);  // before the model is allocated
     return std::make_shared<TrainerHandle>(Trainer(task, Transformer::random(config, o.seed), o));
   }, options);
 }
@@ -36,15 +35,17 @@ std::shared_ptr<TrainerHandle> create_trainer(const val& options) {
 val TrainerHandle::step(const val& options) {
   return guarded([&] {
     ModelActivations kept;
-    const bool want_trace = wants_trace(options);
-    const StepReport r = trainer_.step(want_trace ? &kept : nullptr);
+    const std::optional<TraceRequest> trace = get_trace(options);
+    PickedTrace picked;
+    // the trace is picked before the update: a name nothing recorded leaves the trainer as it was
+    const StepReport r = trainer_.step(trace ? &kept : nullptr, [&] { if (trace) picked = pick_trace(kept, *trace); });
     val out = val::object();
     out.set("step", static_cast<double>(r.step));
     out.set("loss", r.loss);
     out.set("accuracy", r.accuracy);
     out.set("learningRate", r.learning_rate);
     out.set("gradientNorm", r.gradient_norm);
-    if (want_trace) out.set("trace", trace_to_js(kept, options));
+    if (trace) out.set("trace", trace_to_js(picked));
     return out;
   }, options);
 }

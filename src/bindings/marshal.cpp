@@ -185,7 +185,7 @@ val to_js(const std::vector<int>& values) {
 
 val to_js(const std::vector<std::string>& values) {
   val out = val::array();
-  for (const std::string& s : values) out.call<void>("push", val(s));
+  for (size_t i = 0; i < values.size(); ++i) out.set(i, values[i]);
   return out;
 }
 
@@ -202,32 +202,31 @@ val to_js(const ConstMatrixRef& x) {
   return out;
 }
 
-bool wants_trace(const val& options) {
-  const val trace = get(options, "trace");
-  return !absent(trace) && !(type_of(trace) == "boolean" && !trace.as<bool>());
-}
-
-std::optional<std::vector<std::string>> trace_names(const val& options) {
+std::optional<TraceRequest> get_trace(const val& options) {
   const val wanted = get(options, "trace");
-  if (type_of(wanted) == "boolean") return std::nullopt;  // true: wants_trace said it is not false
-  require(type_of(wanted) == "object" && !wanted.isNull(), "trace must be true, false or an array of names");
+  if (absent(wanted) || (type_of(wanted) == "boolean" && !wanted.as<bool>())) return std::nullopt;
+  if (type_of(wanted) == "boolean") return TraceRequest{};
+  require(type_of(wanted) == "object", "trace must be true, false or an array of names");
   std::vector<std::string> names;
   const Index count = get_index(wanted, "length", 0, 4096);
   for (Index i = 0; i < count; ++i) {
     const std::string index = std::to_string(i);
     names.push_back(string_from_js(get(wanted, index.c_str()), "trace[" + index + "]"));
   }
-  return names;
+  return TraceRequest{std::move(names)};
 }
 
-val trace_to_js(const ModelActivations& activations, const val& options) {
+PickedTrace pick_trace(const ModelActivations& activations, const TraceRequest& request) {
   const Trace trace(activations);
+  if (!request.names) return trace.entries();
+  PickedTrace picked;
+  for (const std::string& name : *request.names) picked.emplace_back(name, &trace.get(name));
+  return picked;
+}
+
+val trace_to_js(const PickedTrace& picked) {
   val entries = val::object();
-  if (const auto names = trace_names(options)) {
-    for (const std::string& name : *names) entries.set(name, to_js(trace.get(name)));
-  } else {
-    for (const auto& [name, x] : trace.entries()) entries.set(name, to_js(*x));
-  }
+  for (const auto& [name, x] : picked) entries.set(name, to_js(*x));
   return entries;
 }
 

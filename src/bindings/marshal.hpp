@@ -57,14 +57,19 @@ val to_js(const std::vector<int>& values);          // Int32Array
 val to_js(const std::vector<std::string>& values);  // array of strings
 val float_array(const float* data, Index count);    // Float32Array copy
 
-// options.trace is present and not false
-bool wants_trace(const val& options);
-// options.trace as the names it lists (an array of at most 4096 strings), or nullopt when it is
-// true: every name
-std::optional<std::vector<std::string>> trace_names(const val& options);
-// {name: matrix} of the names in options.trace (an array of at most 4096 strings), or of every
-// name when it is true
-val trace_to_js(const ModelActivations& activations, const val& options);
+// What options.trace asks for: the names it lists, or every name (`names` empty) when it is true.
+struct TraceRequest {
+  std::optional<std::vector<std::string>> names;
+};
+// options.trace, read once: nullopt when it is absent or false, otherwise true or an array of at
+// most 4096 strings
+std::optional<TraceRequest> get_trace(const val& options);
+// The tensors a request names, picked from what a forward kept: throws naming one that was not
+// recorded, so a call can pick them before it commits to anything.
+using PickedTrace = std::vector<std::pair<std::string, const Matrix*>>;
+PickedTrace pick_trace(const ModelActivations& activations, const TraceRequest& request);
+// {name: matrix} of the picked tensors
+val trace_to_js(const PickedTrace& picked);
 
 // A JS Error with this message (a malloc'd C string, freed by the thrower), thrown once no C++
 // frame of the call holds memory.

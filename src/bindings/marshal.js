@@ -94,6 +94,18 @@ mergeInto(LibraryManager.library, {
     });
   },
 
+  // Embind's val::set (every result object is built with it), writing an own data property
+  // instead of assigning: an assignment runs a setter that the page defined for that key on
+  // Object.prototype or Array.prototype, whose exception would cross C++ frames (skipping their
+  // destructors with JavaScript-based exceptions). Object.defineProperty as the module found it.
+  $attnlabDefine: '=Object.defineProperty',
+  _emval_set_property__sig: 'viii',
+  _emval_set_property__deps: ['$Emval', '$attnlabDefine'],
+  _emval_set_property: function(handle, key, value) {
+    attnlabDefine(Emval.toValue(handle), Emval.toValue(key),
+                  { value: Emval.toValue(value), writable: true, enumerable: true, configurable: true });
+  },
+
   // Throws a JS Error with the message at `message`, which it frees: no C++ frame holds memory
   // when the exception leaves.
   attnlab_js_throw__deps: ['free'],

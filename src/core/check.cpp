@@ -6,6 +6,7 @@ void MessagePart::append_to(std::string& message) const {
   switch (kind_) {
     case Kind::text: message += text_; break;
     case Kind::integer: message += std::to_string(integer_); break;
+    case Kind::unsigned_integer: message += std::to_string(unsigned_); break;
     case Kind::real: message += std::to_string(real_); break;
   }
 }

@@ -32,16 +32,26 @@ class MessagePart {
   MessagePart(std::string_view text) : text_(text) {}
   template <class Integer, std::enable_if_t<std::is_integral_v<Integer> && !std::is_same_v<Integer, bool> &&
                                                 !std::is_same_v<Integer, char>, int> = 0>
-  MessagePart(Integer n) : kind_(Kind::integer), integer_(static_cast<long long>(n)) {}
+  MessagePart(Integer n) {
+    // unsigned values stay unsigned: a 64-bit size of 2⁶⁴−1 reads as that, not as −1
+    if constexpr (std::is_signed_v<Integer>) {
+      kind_ = Kind::integer;
+      integer_ = n;
+    } else {
+      kind_ = Kind::unsigned_integer;
+      unsigned_ = n;
+    }
+  }
   MessagePart(double x) : kind_(Kind::real), real_(x) {}
 
   void append_to(std::string& message) const;
 
  private:
-  enum class Kind { text, integer, real };
+  enum class Kind { text, integer, unsigned_integer, real };
   Kind kind_ = Kind::text;
   std::string_view text_;
   long long integer_ = 0;
+  unsigned long long unsigned_ = 0;
   double real_ = 0;
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <variant>
 
@@ -64,8 +65,14 @@ void read_value(const json& v, const char* key, T& out) {
     require(v.is_string(), "model config: \"", key, "\" must be a string");
     out = from_name(v.get<std::string>(), out);
   } else if constexpr (std::is_integral_v<T>) {
+    // compared at full width before narrowing: 4294967304 must not become 8 in a 32-bit Index
     require(v.is_number_integer(), "model config: \"", key, "\" must be an integer");
-    out = v.get<T>();
+    const bool fits = v.is_number_unsigned()
+                          ? v.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<T>::max())
+                          : v.get<std::int64_t>() >= static_cast<std::int64_t>(std::numeric_limits<T>::min()) &&
+                                v.get<std::int64_t>() <= static_cast<std::int64_t>(std::numeric_limits<T>::max());
+    require(fits, "model config: \"", key, "\" is out of range, got ", v.dump());
+    out = static_cast<T>(v.get<std::int64_t>());
   } else {
     require(v.is_number(), "model config: \"", key, "\" must be a number");
     out = v.get<T>();
@@ -144,7 +151,7 @@ ModelParams params_from_safetensors(const ModelConfig& config, const std::uint8_
     require(found->second.shape == want.shape,
             "model weights: tensor \"", want.name, "\" has the wrong shape for the config");
   }
-  ModelParams params = ModelParams::init(config, 0);
+  ModelParams params = ModelParams::init(config, 0, max_parameter_bytes);
   for (const TensorSlot& slot : tensor_slots(config, params)) {
     const auto found = stored.find(slot.name);
     std::copy(found->second.data.begin(), found->second.data.end(), slot.data);

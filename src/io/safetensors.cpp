@@ -99,6 +99,9 @@ TensorMap safetensors_read(const std::uint8_t* bytes, std::size_t size, Metadata
     StoredTensor t;
     for (const auto& dim : entry["shape"]) {
       require(dim.is_number_integer(), where, "has a non-integer dimension");
+      // beyond int64 (2⁶³ … 2⁶⁴−1) it would wrap to a negative number
+      require(!dim.is_number_unsigned() || dim.get<std::uint64_t>() <= std::uint64_t(1) << 40,
+              where, "has a dimension of ", dim.get<std::uint64_t>(), ", too large");
       t.shape.push_back(dim.get<std::int64_t>());
     }
     const std::uint64_t count = element_count(t.shape, name);

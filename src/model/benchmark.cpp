@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <vector>
 
 #include "core/attention.hpp"
@@ -111,6 +112,13 @@ BenchmarkResult run_benchmark(BenchmarkKernel kernel, Index n, const BenchmarkOp
       call = [&] { out = self_attention_forward(config, params, x, Mask::none()); };
       break;
   }
+  // bounded by its options: a call, and all the calls asked for, within a fixed number of operations
+  const int runs = min_repeats * (options.warm_up ? 2 : 1);
+  const auto count = [](double operations) { return static_cast<std::uint64_t>(operations); };
+  require(flops <= kMaxBenchmarkCallFlops, "benchmark: one ", to_string(kernel), " call at n = ", n, ", d = ", d,
+          " is ", count(flops), " floating-point operations, more than the limit of ", count(kMaxBenchmarkCallFlops));
+  require(flops * runs <= kMaxBenchmarkFlops, "benchmark: ", runs, " calls (warm-up included) of ", count(flops),
+          " floating-point operations are more than the limit of ", count(kMaxBenchmarkFlops), ": ask for fewer repeats");
   const auto run_for = [&](std::vector<double>* times) {
     const double start = now_ms();
     for (int i = 0; i < min_repeats || now_ms() - start < min_ms; ++i) {

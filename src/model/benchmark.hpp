@@ -37,6 +37,13 @@ struct BenchmarkOptions {
 // the longest input a kernel accepts: flash never forms the n×n matrix, so it goes further
 Index benchmark_max_length(BenchmarkKernel kernel);
 
+// The most work one benchmark may do, so that every call ends in bounded time: 2³⁸ floating-point
+// operations a call (flash at n = 32,768 and d = 64; about 10 s at the engine's 25 GFLOP/s in
+// WebAssembly on 2 cores) and 2⁴² in all its calls, warm-up included (about 3 minutes); min_ms adds
+// at most a minute.
+constexpr double kMaxBenchmarkCallFlops = 274877906944.0;
+constexpr double kMaxBenchmarkFlops = 4398046511104.0;
+
 // runs the kernel on seeded random input of length n until both options.min_repeats calls and
 // options.min_ms milliseconds are done
 BenchmarkResult run_benchmark(BenchmarkKernel kernel, Index n, const BenchmarkOptions& options = {});

@@ -108,8 +108,9 @@ std::vector<std::int64_t> shape_of(const RowVector& v) { return {v.size()}; }
 
 }  // namespace
 
-ModelParams ModelParams::init(const ModelConfig& config, std::uint32_t seed) {
+ModelParams ModelParams::init(const ModelConfig& config, std::uint32_t seed, std::uint64_t max_bytes) {
   config.validate();
+  require_parameter_bytes(config, max_bytes);
   Rng rng(seed);
   ModelParams p;
   p.wte = normal(config.vocab_size, config.d_model, rng);

@@ -33,6 +33,15 @@ struct StackParams {
   NormParams ln_f;  // final norm (when the config has one)
 };
 
+// Largest model the engine builds unless the caller asks otherwise (natively and in JS alike): a
+// small config must not be able to make the engine allocate gigabytes. The WebAssembly heap is
+// at most 1 GiB and a trainer needs four copies of the parameters.
+#if defined(__EMSCRIPTEN__)
+constexpr std::uint64_t kDefaultMaxParameterBytes = std::uint64_t(256) << 20;
+#else
+constexpr std::uint64_t kDefaultMaxParameterBytes = std::uint64_t(4) << 30;
+#endif
+
 struct ModelParams {
   Matrix wte;            // (vocab, d)  token embeddings
   Matrix wpe;            // (n_ctx, d)  learned positions only
@@ -40,8 +49,10 @@ struct ModelParams {
   StackParams decoder;   // decoder-only and encoder-decoder
   Matrix lm_head;        // (vocab, d)  only when embeddings are not tied
 
-  // seeded: weights ~ N(0, 0.02²), biases 0, norm gains 1 (GPT-2's initialisation)
-  static ModelParams init(const ModelConfig& config, std::uint32_t seed);
+  // seeded: weights ~ N(0, 0.02²), biases 0, norm gains 1 (GPT-2's initialisation); refuses a
+  // config whose parameters need more than max_bytes before allocating any of them
+  static ModelParams init(const ModelConfig& config, std::uint32_t seed,
+                          std::uint64_t max_bytes = kDefaultMaxParameterBytes);
   // every tensor of the config's shapes, all zero: where gradients and optimiser moments start
   static ModelParams zeros(const ModelConfig& config);
 };
@@ -78,15 +89,6 @@ std::vector<TensorShape> tensor_layout(const ModelConfig& config);
 
 // bytes of the float parameters a config implies (from tensor_layout)
 std::uint64_t parameter_bytes(const ModelConfig& config);
-
-// Largest model built from outside data (a file, a JS config) unless the caller asks otherwise: a
-// small config must not be able to make the engine allocate gigabytes. The WebAssembly heap is
-// at most 1 GiB and a trainer needs four copies of the parameters.
-#if defined(__EMSCRIPTEN__)
-constexpr std::uint64_t kDefaultMaxParameterBytes = std::uint64_t(256) << 20;
-#else
-constexpr std::uint64_t kDefaultMaxParameterBytes = std::uint64_t(4) << 30;
-#endif
 
 // throws attnlab::Error unless parameter_bytes(config) ≤ max_bytes
 void require_parameter_bytes(const ModelConfig& config, std::uint64_t max_bytes);

@@ -15,13 +15,18 @@ Index KVCache::bytes() const {
   return total;
 }
 
+void KVCache::truncate(Index length) {
+  for (KVCacheLayer& layer : layers)
+    if (layer.length() > length) layer.kv = layer.kv.topRows(length).eval();
+}
+
 Transformer::Transformer(ModelConfig config, ModelParams params)
     : config_(std::move(config)), params_(std::move(params)) {
   validate_params(config_, params_);
 }
 
-Transformer Transformer::random(const ModelConfig& config, std::uint32_t seed) {
-  return Transformer(config, ModelParams::init(config, seed));
+Transformer Transformer::random(const ModelConfig& config, std::uint32_t seed, std::uint64_t max_bytes) {
+  return Transformer(config, ModelParams::init(config, seed, max_bytes));
 }
 
 Matrix Transformer::embed(const std::vector<int>& tokens, Index pos0, StackActivations* kept) const {
@@ -68,6 +73,9 @@ Matrix Transformer::stack_forward(const StackParams& stack, Matrix x, BlockConte
 Matrix Transformer::lm_head(const Matrix& hidden, ModelActivations* kept) const {
   // logits = h·Eᵀ with E the token embedding (tied) or a separate lm_head
   Matrix logits = hidden * (config_.tie_embeddings ? params_.wte : params_.lm_head).transpose();
+  // finite weights can still overflow the activations: refuse rather than hand out NaN
+  require(logits.allFinite(),
+          "model: the logits are not finite: the activations overflowed (the model's weights are too large)");
   if (kept) kept->logits = logits;
   return logits;
 }
@@ -207,8 +215,15 @@ Matrix Transformer::forward_cached(const std::vector<int>& tokens, KVCache& cach
   require(cache.layers.size() == params_.decoder.h.size(),
           "model: the KV cache belongs to a model with another number of layers");
   StackActivations* stack = prepared(kept, config_) ? &kept->decoder : nullptr;
-  const Matrix x = embed(tokens, cache.length(), stack);
-  return lm_head(stack_forward(params_.decoder, x, block_context(nullptr, kept), &cache, stack), kept);
+  const Index before = cache.length();
+  try {
+    const Matrix x = embed(tokens, before, stack);
+    return lm_head(stack_forward(params_.decoder, x, block_context(nullptr, kept), &cache, stack), kept);
+  } catch (...) {
+    // all or nothing: the layers a failed call reached drop its rows, so every layer keeps one length
+    cache.truncate(before);
+    throw;
+  }
 }
 
 }  // namespace attnlab

@@ -37,6 +37,8 @@ struct KVCache {
   std::vector<KVCacheLayer> layers;
 
   Index length() const { return layers.empty() ? 0 : layers.front().length(); }
+  // drops the positions past `length` in every layer
+  void truncate(Index length);
   // 2 (K and V) · L · n · g·d_k · sizeof(Scalar): what the cache holds, in bytes
   Index bytes() const;
 };
@@ -45,13 +47,15 @@ class Transformer {
  public:
   // validates the config and that params has exactly its tensors, all finite
   Transformer(ModelConfig config, ModelParams params);
-  // a model with freshly initialised, seeded parameters
-  static Transformer random(const ModelConfig& config, std::uint32_t seed);
+  // a model with freshly initialised, seeded parameters, refused when they need more than max_bytes
+  static Transformer random(const ModelConfig& config, std::uint32_t seed,
+                            std::uint64_t max_bytes = kDefaultMaxParameterBytes);
 
   const ModelConfig& config() const { return config_; }
   const ModelParams& params() const { return params_; }
 
   // logits = LMHead(ln_f(Blocks(Embed(tokens))))   tokens:(n) → (n, vocab)
+  // Every forward throws rather than return a non-finite logit (finite weights can overflow).
   // Self-attention is causal for decoder-only and bidirectional for encoder-only; `causal` overrides
   // the architecture's choice (false lifts a decoder's mask, so positions see the future; true
   // gives an encoder one). Every forward fills `activations`, when given, with what it keeps.
@@ -68,7 +72,8 @@ class Transformer {
   Matrix encode(const std::vector<int>& source, ModelActivations* activations = nullptr) const;
 
   // decoder-only, incremental: logits for tokens at positions cache.length() …, which are
-  // appended to the cache; equals the matching rows of forward() on the whole sequence
+  // appended to the cache; equals the matching rows of forward() on the whole sequence. A call
+  // that throws leaves the cache as it was.
   Matrix forward_cached(const std::vector<int>& tokens, KVCache& cache, ModelActivations* activations = nullptr) const;
   KVCache new_cache() const;
 

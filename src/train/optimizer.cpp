@@ -65,16 +65,12 @@ Scalar clip_gradient_norm(const ModelConfig& config, ModelParams& grads, Scalar 
   return norm;
 }
 
-void sum_gradients(const ModelConfig& config, ModelParams& sum, const std::vector<ModelParams>& parts) {
+void add_gradient(const ModelConfig& config, ModelParams& sum, const ModelParams& part) {
   const std::vector<TensorSpan> to = tensor_spans(config, sum);
-  std::vector<std::vector<TensorSpan>> from;
-  from.reserve(parts.size());
-  for (const ModelParams& part : parts) from.push_back(read_spans(config, part));
+  const std::vector<TensorSpan> from = read_spans(config, part);
   parallel_for(static_cast<Index>(to.size()), [&](Index t) {
     const size_t i = static_cast<size_t>(t);
-    std::fill(to[i].data, to[i].data + to[i].size, Scalar(0));
-    for (const std::vector<TensorSpan>& part : from)
-      for (Index j = 0; j < to[i].size; ++j) to[i].data[j] += part[i].data[j];
+    for (Index j = 0; j < to[i].size; ++j) to[i].data[j] += from[i].data[j];
   });
 }
 

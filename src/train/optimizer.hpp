@@ -34,9 +34,9 @@ class AdamW {
 // max_norm/‖g‖. Returns ‖g‖ before clipping.
 Scalar clip_gradient_norm(const ModelConfig& config, ModelParams& grads, Scalar max_norm);
 
-// g_i = Σ_p parts[p]_i for every tensor: a batch's gradient from its parts'. The parts are added
-// in order, so any thread count gives the same bits; threads share out whole tensors.
-void sum_gradients(const ModelConfig& config, ModelParams& sum, const std::vector<ModelParams>& parts);
+// g_i += part_i for every tensor: a batch's gradient from its parts', added one part at a time in
+// part order, so any thread count gives the same bits; threads share out whole tensors.
+void add_gradient(const ModelConfig& config, ModelParams& sum, const ModelParams& part);
 // θ_i = 0 for every tensor
 void set_zero(const ModelConfig& config, ModelParams& params);
 

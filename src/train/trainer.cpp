@@ -31,15 +31,41 @@ const TrainingOptions& validated(const TrainingOptions& options) {
   return options;
 }
 
+// gradients computed at once: one per thread, at most one per part
+Index gradient_buffers(const TrainingOptions& options) {
+  return std::min({num_threads(), kBatchParts, options.batch_size});
+}
+
+// the config, once a trainer of it fits the limits
+const ModelConfig& trainable(const ModelConfig& config, const TrainingOptions& options) {
+  require_trainable(config, options);
+  return config;
+}
+
 }  // namespace
 
+void require_trainable(const ModelConfig& config, const TrainingOptions& options) {
+  // the model, its gradient, AdamW's two moments and the gradient buffers
+  const std::uint64_t copies = 4 + static_cast<std::uint64_t>(gradient_buffers(options));
+  const std::uint64_t bytes = parameter_bytes(config);
+  require(bytes <= kDefaultMaxParameterBytes / copies, "training: a trainer holds ", copies, " copies of the ",
+          bytes, " bytes of parameters, more than the limit of ", kDefaultMaxParameterBytes, " bytes");
+  // forward and backward: 6 · parameters · tokens, for a batch of examples as long as the context
+  const double operations = 6.0 * static_cast<double>(bytes / sizeof(Scalar)) *
+                            static_cast<double>(options.batch_size) * static_cast<double>(config.n_ctx);
+  require(operations <= kMaxTrainingStepFlops, "training: a step of ", options.batch_size, " examples of up to ",
+          config.n_ctx, " tokens is up to ", static_cast<std::uint64_t>(operations),
+          " floating-point operations, more than the limit of ", static_cast<std::uint64_t>(kMaxTrainingStepFlops),
+          ": use a smaller batch or model");
+}
+
 Trainer::Trainer(std::shared_ptr<const Task> task, const TrainingOptions& options)
-    : Trainer(task, Transformer::random(task->model_config(), validated(options).seed), options) {}
+    : Trainer(task, Transformer::random(trainable(task->model_config(), validated(options)), options.seed), options) {}
 
 Trainer::Trainer(std::shared_ptr<const Task> task, Transformer model, const TrainingOptions& options)
     : task_(std::move(task)),
       options_(validated(options)),
-      model_(std::move(model)),
+      model_((require_trainable(model.config(), options_), std::move(model))),
       optimizer_(model_.config(), adamw_options(options_)),
       data_(options_.seed ^ 0x9e3779b9u),
       grads_(ModelParams::zeros(model_.config())) {
@@ -50,13 +76,24 @@ Trainer::Trainer(std::shared_ptr<const Task> task, Transformer model, const Trai
   require(encoder_decoder == (task_->model_config().architecture == Architecture::encoder_decoder),
           "training: the task ", task_->name(), " trains ", to_string(task_->model_config().architecture),
           " models, not ", to_string(model_.config().architecture));
-  const Index parts = std::min(kBatchParts, options_.batch_size);
-  part_grads_.assign(static_cast<size_t>(parts), grads_);
-  part_activations_.resize(static_cast<size_t>(parts));
+  const Index buffers = gradient_buffers(options_);
+  part_grads_.assign(static_cast<size_t>(buffers), grads_);
+  part_activations_.resize(static_cast<size_t>(buffers));
   for (ModelActivations& a : part_activations_) a.detail = TraceDetail::for_backward;
 }
 
-StepReport Trainer::step(ModelActivations* first_example) {
+StepReport Trainer::step(ModelActivations* first_example, const std::function<void()>& before_update) {
+  // a step that throws leaves the trainer as it was: the model, the optimiser and the data stream
+  const Rng data_before = data_;
+  try {
+    return take_step(first_example, before_update);
+  } catch (...) {
+    data_ = data_before;
+    throw;
+  }
+}
+
+StepReport Trainer::take_step(ModelActivations* first_example, const std::function<void()>& before_update) {
   const ModelConfig& config = model_.config();
   std::vector<Example> batch;
   Index targets = 0;
@@ -69,29 +106,40 @@ StepReport Trainer::step(ModelActivations* first_example) {
   require(targets > 0, "training: the batch asks for no prediction");
   const Scalar scale = Scalar(1) / static_cast<Scalar>(targets);
 
-  // forward and backward, part by part in parallel; every part owns its gradient
-  const Index parts = static_cast<Index>(part_grads_.size());
+  // forward and backward, part by part: each part owns a gradient buffer while a wave of them runs
+  // in parallel, and the parts' gradients are added in part order, whatever the number of threads
+  const Index parts = std::min(kBatchParts, options_.batch_size);
+  const Index buffers = static_cast<Index>(part_grads_.size());
   std::vector<CrossEntropy> part_loss(static_cast<size_t>(parts));
-  parallel_for(parts, [&](Index part) {
-    ModelParams& grads = part_grads_[static_cast<size_t>(part)];
-    set_zero(config, grads);
-    for (Index i = part; i < options_.batch_size; i += parts) {
-      const Example& e = batch[static_cast<size_t>(i)];
-      ModelActivations& kept = i == 0 && first_example ? *first_example : part_activations_[static_cast<size_t>(part)];
-      const Matrix logits = example_logits(model_, e, &kept);
-      require(logits.allFinite(), diverged(steps_done() + 1));
-      const CrossEntropy ce = cross_entropy_forward(logits, e.targets);
-      part_loss[static_cast<size_t>(part)].loss_sum += ce.loss_sum;
-      part_loss[static_cast<size_t>(part)].targets += ce.targets;
-      part_loss[static_cast<size_t>(part)].correct += ce.correct;
-      const Matrix dlogits = cross_entropy_backward(logits, e.targets, scale);
-      if (config.architecture == Architecture::encoder_decoder)
-        model_.backward(e.source, e.tokens, kept, dlogits, grads);
-      else
-        model_.backward(e.tokens, kept, dlogits, grads);
-    }
-  });
-  sum_gradients(config, grads_, part_grads_);
+  set_zero(config, grads_);
+  for (Index wave = 0; wave < parts; wave += buffers) {
+    const Index width = std::min(buffers, parts - wave);
+    parallel_for(width, [&](Index slot) {
+      const Index part = wave + slot;
+      ModelParams& grads = part_grads_[static_cast<size_t>(slot)];
+      set_zero(config, grads);
+      for (Index i = part; i < options_.batch_size; i += parts) {
+        const Example& e = batch[static_cast<size_t>(i)];
+        ModelActivations& kept = i == 0 && first_example ? *first_example : part_activations_[static_cast<size_t>(slot)];
+        Matrix logits;
+        try {
+          logits = example_logits(model_, e, &kept);
+        } catch (const Error& overflowed) {  // the example fits the model (checked above): the weights diverged
+          throw Error(diverged(steps_done() + 1) + " (" + overflowed.what() + ")");
+        }
+        const CrossEntropy ce = cross_entropy_forward(logits, e.targets);
+        part_loss[static_cast<size_t>(part)].loss_sum += ce.loss_sum;
+        part_loss[static_cast<size_t>(part)].targets += ce.targets;
+        part_loss[static_cast<size_t>(part)].correct += ce.correct;
+        const Matrix dlogits = cross_entropy_backward(logits, e.targets, scale);
+        if (config.architecture == Architecture::encoder_decoder)
+          model_.backward(e.source, e.tokens, kept, dlogits, grads);
+        else
+          model_.backward(e.tokens, kept, dlogits, grads);
+      }
+    });
+    for (Index slot = 0; slot < width; ++slot) add_gradient(config, grads_, part_grads_[static_cast<size_t>(slot)]);
+  }
   CrossEntropy total;
   for (Index part = 0; part < parts; ++part) {
     total.loss_sum += part_loss[static_cast<size_t>(part)].loss_sum;
@@ -103,6 +151,7 @@ StepReport Trainer::step(ModelActivations* first_example) {
   report.accuracy = static_cast<float>(total.correct) / static_cast<float>(targets);
   report.gradient_norm = static_cast<float>(clip_gradient_norm(config, grads_, options_.clip_norm));
   require(std::isfinite(report.loss) && std::isfinite(report.gradient_norm), diverged(steps_done() + 1));
+  if (before_update) before_update();
   report.learning_rate = options_.schedule.at(steps_done());
   optimizer_.step(model_.mutable_params(), grads_, report.learning_rate);
   report.step = steps_done();

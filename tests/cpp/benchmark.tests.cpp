@@ -35,6 +35,15 @@ TEST_CASE("benchmark runs every kernel and counts its flops", "[benchmark]") {
     CHECK_THROWS_WITH(run_benchmark(BenchmarkKernel::single_head, 8193, once), Catch::Contains("8192"));
     CHECK(benchmark_max_length(BenchmarkKernel::flash) == 32768);
     CHECK_THROWS_WITH(run_benchmark(BenchmarkKernel::flash, 32769, once), Catch::Contains("32768"));
+    // bounded work: flash at its longest n with d = 1024 would take 20 minutes a call
+    BenchmarkOptions wide = once;
+    wide.d = 1024;
+    CHECK_THROWS_WITH(run_benchmark(BenchmarkKernel::flash, 32768, wide),
+                      Catch::Contains("one flash call at n = 32768, d = 1024 is 4398046511104 floating-point operations, "
+                                      "more than the limit of 274877906944"));
+    BenchmarkOptions many = once;
+    many.min_repeats = 1000;
+    CHECK_THROWS_WITH(run_benchmark(BenchmarkKernel::naive, 8192, many), Catch::Contains("ask for fewer repeats"));
     once.d = 12;
     CHECK_THROWS_WITH(run_benchmark(BenchmarkKernel::multi_head, 16, once), Catch::Contains("multiple of the 8 heads"));
     once.d = 0;

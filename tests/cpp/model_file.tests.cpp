@@ -121,6 +121,17 @@ TEST_CASE("config.json: every field is written, read back and checked", "[io][co
                  Catch::StartsWith("model config: \"" + item.key() + "\" must be"));
     }
   }
+  SECTION("an integer is checked at its full width: 2³² + 64 is refused, never read as 64 (32-bit Index)") {
+    for (const char* key : {"vocab_size", "n_ctx", "d_model", "d_ff", "n_layers"}) {
+      INFO(key);
+      for (const std::string value : {"4294967360", "18446744073709551615", "-9223372036854775808"}) {
+        nlohmann::json wide = written;
+        wide[key] = nlohmann::json::parse(value);
+        CHECK_THAT(error_of([&] { config_from_json(wide.dump()); }), Catch::StartsWith("model config: ") &&
+                   Catch::Contains(key) && (Catch::Contains("out of range, got " + value) || Catch::Contains("got " + value)));
+      }
+    }
+  }
 }
 
 TEST_CASE("models save and load bit-exactly", "[io][model_file]") {

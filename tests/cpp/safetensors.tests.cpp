@@ -61,6 +61,8 @@ TEST_CASE("safetensors rejects malformed files with the reason", "[io][safetenso
   CHECK(read_error(file_with(ok, 8)) == "no error");
   CHECK_THAT(read_error({1, 2, 3}), Catch::Contains("too short"));
   CHECK_THAT(read_error(file_with(ok, 8, std::uint64_t(1) << 40)), Catch::Contains("exceeds the limit"));
+  // unsigned sizes are written as unsigned: not "header size -1"
+  CHECK_THAT(read_error(file_with(ok, 8, ~std::uint64_t(0))), Catch::Contains("header size 18446744073709551615 exceeds"));
   CHECK_THAT(read_error(file_with(ok, 8, 4096)), Catch::Contains("runs past the end"));
   CHECK_THAT(read_error(file_with(R"({"x":{"dtype":)", 8)), Catch::Contains("not valid JSON"));
   CHECK_THAT(read_error(file_with(R"([1,2])", 0)), Catch::Contains("must start with '{', found byte 91"));
@@ -72,6 +74,8 @@ TEST_CASE("safetensors rejects malformed files with the reason", "[io][safetenso
              Catch::Contains("only F32"));
   CHECK_THAT(read_error(file_with(R"({"x":{"dtype":"F32","shape":[-1],"data_offsets":[0,4]}})", 4)),
              Catch::Contains("negative dimension"));
+  CHECK_THAT(read_error(file_with(R"({"x":{"dtype":"F32","shape":[18446744073709551615],"data_offsets":[0,4]}})", 4)),
+             Catch::Contains("has a dimension of 18446744073709551615, too large"));
   CHECK_THAT(read_error(file_with(R"({"x":{"dtype":"F32","shape":[4294967296,4294967296,16],"data_offsets":[0,4]}})", 4)),
              Catch::Contains("overflows"));
   CHECK_THAT(read_error(file_with(R"({"x":{"dtype":"F32","shape":[2],"data_offsets":[0,16]}})", 8)),

@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <optional>
 
 #include "allocation_tracker.hpp"
 #include "core/check.hpp"
@@ -152,4 +153,58 @@ TEST_CASE("a training step allocates little", "[trainer][memory]") {
   INFO(per_example << " allocations per example");
   CHECK(per_example > 0);
   CHECK(per_example <= 200);
+}
+
+TEST_CASE("a trainer changes nothing when a step fails, and is refused beyond its limits", "[trainer][errors]") {
+  SECTION("a step that throws before its update leaves the model, the optimiser and the examples as they were") {
+    Trainer failing(small_copy_task(), quick_options(20));
+    Trainer plain(small_copy_task(), quick_options(20));
+    failing.step();
+    plain.step();
+    CHECK_THROWS_WITH(failing.step(nullptr, [] { throw Error("checked before the update"); }),
+                      "checked before the update");
+    CHECK(failing.steps_done() == 1);
+    // the next step draws the batch the failed one drew, and both trainers stay bit for bit alike
+    const StepReport a = failing.step(), b = plain.step();
+    CHECK(a.loss == b.loss);
+    CHECK(failing.model().params().decoder.h[0].attn.c_attn_weight == plain.model().params().decoder.h[0].attn.c_attn_weight);
+    CHECK(failing.model().params().wte == plain.model().params().wte);
+  }
+  SECTION("its memory counts every copy: the model, its gradient, two moments and a gradient per thread") {
+    const ModelConfig demo = small_copy_task()->model_config();
+    const Index threads = num_threads();
+    set_num_threads(1);
+    // a model that four copies would fit, five not
+    std::optional<ModelConfig> between;
+    for (Index d : {256, 512, 1024, 2048})
+      for (Index layers = 1; layers <= 64 && !between; ++layers) {
+        const ModelConfig c = ModelConfig::Builder(demo).width(d, 8).ffn(4 * d).layers(layers).build();
+        const std::uint64_t bytes = parameter_bytes(c);
+        if (bytes > kDefaultMaxParameterBytes / 5 && bytes <= kDefaultMaxParameterBytes / 4) between = c;
+      }
+    REQUIRE(between);
+    TrainingOptions options = quick_options(20);
+    options.batch_size = 1;  // its work is not what is refused
+    CHECK_THROWS_WITH(require_trainable(*between, options), Catch::StartsWith("training: a trainer holds 5 copies of the "));
+    set_num_threads(threads);
+  }
+  SECTION("one step's work is capped: a large batch on a large model is refused before anything is allocated") {
+    const ModelConfig demo = small_copy_task()->model_config();
+    TrainingOptions big_batch = quick_options(20);
+    big_batch.batch_size = 512;
+    const Index threads = num_threads();
+    set_num_threads(1);
+    // within the memory limit (5 copies of 38 MB), beyond the work one step may do
+    const ModelConfig large = ModelConfig::Builder(demo).width(256, 8).ffn(1024).layers(12).build();
+    REQUIRE(5 * parameter_bytes(large) <= kDefaultMaxParameterBytes);
+    REQUIRE(6.0 * static_cast<double>(parameter_bytes(large) / 4) * 512 * static_cast<double>(large.n_ctx) > kMaxTrainingStepFlops);
+    CHECK_THROWS_WITH(require_trainable(large, big_batch),
+                      Catch::StartsWith("training: a step of 512 examples of up to ") &&
+                          Catch::Contains("floating-point operations, more than the limit of 137438953472"));
+    CHECK_THROWS_WITH(Trainer(small_copy_task(), Transformer::random(large, 1), big_batch),
+                      Catch::Contains("more than the limit of 137438953472"));
+    // the demo models and their batches are far inside it
+    CHECK_NOTHROW(require_trainable(demo, quick_options(20)));
+    set_num_threads(threads);
+  }
 }

@@ -241,3 +241,55 @@ TEST_CASE("models refuse bad input with a clear message", "[model][errors]") {
   // and the model still works
   CHECK(model.forward({1, 2, 3}).allFinite());
 }
+
+TEST_CASE("a forward that fails changes nothing, and never hands out a non-finite logit", "[model][errors][kv_cache]") {
+  const std::vector<int> prompt = {1, 5, 2};
+  SECTION("a step that overflows partway through the stack leaves every layer's cache as it was") {
+    // post-LN: a finite but huge embedding passes layer 0 (which caches its keys and values) and
+    // overflows its output, which layer 1 refuses
+    const ModelConfig config = ModelConfig::Builder(small_config(Architecture::decoder_only, Positional::learned))
+                                   .pre_norm(false)
+                                   .build();
+    ModelParams params = ModelParams::init(config, 3);
+    params.wte.row(7).setConstant(3e37f);
+    const Transformer model(config, std::move(params));
+    KVCache cache = model.new_cache();
+    model.forward_cached(prompt, cache);
+    const KVCache before = cache;
+    CHECK_THROWS_WITH(model.forward_cached({7}, cache), Catch::StartsWith("attention: input contains a non-finite value"));
+    REQUIRE(cache.layers.size() == 2);
+    for (size_t layer = 0; layer < 2; ++layer) {
+      INFO("layer " << layer);
+      CHECK(cache.layers[layer].kv == before.layers[layer].kv);
+    }
+    // and decoding goes on as if the failed step had not been asked for
+    KVCache untouched = model.new_cache();
+    model.forward_cached(prompt, untouched);
+    CHECK(model.forward_cached({4}, cache) == model.forward_cached({4}, untouched));
+  }
+  SECTION("finite weights whose logits overflow: every forward throws, natively as in JavaScript") {
+    const ModelConfig config = ModelConfig::Builder(small_config(Architecture::decoder_only, Positional::learned))
+                                   .tie_embeddings(false)
+                                   .build();
+    ModelParams params = ModelParams::init(config, 3);
+    params.lm_head.setConstant(3e38f);
+    const Transformer model(config, std::move(params));
+    const std::string overflowed = "model: the logits are not finite: the activations overflowed";
+    CHECK_THROWS_WITH(model.forward(prompt), Catch::StartsWith(overflowed));
+    KVCache cache = model.new_cache();
+    CHECK_THROWS_WITH(model.forward_cached(prompt, cache), Catch::StartsWith(overflowed));
+    CHECK(cache.length() == 0);
+  }
+  SECTION("a config whose parameters exceed the limit is refused before anything is allocated") {
+    // about 6.5 GB of float parameters from a few numbers
+    const ModelConfig huge = ModelConfig::Builder(Architecture::decoder_only, 1000, 64).width(4096, 32).ffn(16384).layers(8).build();
+    CHECK(parameter_bytes(huge) > kDefaultMaxParameterBytes);
+    const std::string refused = "model config: the parameters need " + std::to_string(parameter_bytes(huge)) + " bytes";
+    CHECK_THROWS_WITH(Transformer::random(huge, 1), Catch::StartsWith(refused));
+    CHECK_THROWS_WITH(ModelParams::init(huge, 1), Catch::StartsWith(refused));
+    // a caller may lower the limit
+    const ModelConfig small = small_config(Architecture::decoder_only, Positional::learned);
+    CHECK_THROWS_WITH(Transformer::random(small, 1, parameter_bytes(small) - 1), Catch::StartsWith("model config: the parameters need"));
+    CHECK_NOTHROW(Transformer::random(small, 1, parameter_bytes(small)));
+  }
+}

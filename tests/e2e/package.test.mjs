@@ -23,3 +23,40 @@ it('runs the engine in a worker without blocking the page', { timeout: 120000 },
   assert.deepEqual(requests.filter((u) => !u.startsWith(server.url)), []);
   await close();
 });
+
+it('forwards only the engine\'s public API through the worker, and loads one engine per worker', { timeout: 120000 }, async () => {
+  const { page, problems, close } = await openPage(browser, `${server.url}examples/js/index.html`);
+  const refusals = await page.evaluate(async () => {
+    const { createEngineWorker } = await import('/build/package/worker-client.js');
+    const engine = await createEngineWorker({ threads: 1 });
+    const model = await engine.createModel({ config: { vocab_size: 8, n_ctx: 4, d_model: 8, n_heads: 2, d_ff: 8, n_layers: 1 } });
+    const said = (call) => call().then(() => 'answered', (error) => error.message);
+    const refused = {
+      // loading is a message of its own, not a member: a second engine would keep its threads and memory
+      load: await said(() => engine['@load']({})),
+      // the objects' own fields: their private state
+      raw: await said(() => engine.raw()), threadsUsed: await said(() => engine.threadsUsed()),
+      live: await said(() => model.live()), handle: await said(() => model.handle()), kind: await said(() => model.kind()),
+      constructor: await said(() => model.constructor()),
+      prototype: await said(() => engine.__proto__()),
+    };
+    // the public API still answers, getters included
+    const config = await model.config();
+    await model.dispose();
+    engine.terminate();
+    // a worker given a second time (whose engine has loaded) is not loaded again
+    const worker = new Worker('/build/package/worker.js', { type: 'module' });
+    await createEngineWorker({ worker, threads: 1 });
+    const again = await said(() => createEngineWorker({ worker, threads: 1 }));
+    worker.terminate();
+    return { refused, dModel: config.d_model, again };
+  });
+  assert.equal(refusals.dModel, 8);
+  assert.equal(refusals.again, 'attnlab: the worker has loaded its engine already');
+  assert.match(refusals.refused.load, /^attnlab: the engine has no member "@load"$/);
+  for (const [member, message] of Object.entries(refusals.refused).filter(([m]) => m !== 'load')) {
+    assert.match(message, new RegExp(`^attnlab: (the engine|this object) has no member "${member === 'prototype' ? '__proto__' : member}"$`), member);
+  }
+  assert.deepEqual(problems, []);
+  await close();
+});

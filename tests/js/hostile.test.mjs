@@ -107,7 +107,10 @@ for (const threads of [1, 'auto']) {
         'a token outside the vocabulary': () => model.forward({ tokens: [1, 99] }),
         'a config that does not fit the weights': () => engine.loadModel({ ...saved, config: misfit }),
         'an unreadable trace list': () => model.forward({ tokens: [1], trace: [1] }),
+        'a trace name nothing recorded': () => model.forward({ tokens: [1], trace: ['nope'] }),
+        'a generation step with a bad option': () => model.generateStep({ trace: ['nope'] }),
       };
+      model.startGeneration([1, 2]);
       for (const [kind, call] of Object.entries(rejected)) {
         for (let i = 0; i < 100; i++) assert.throws(call);
         const before = engine.memoryInUse();
@@ -122,6 +125,33 @@ for (const threads of [1, 'auto']) {
         }
         assert.equal(engine.memoryInUse() - before, 0, `${kind}: heap bytes left behind`);
         assert.equal(handles() - handlesBefore, 0, `${kind}: JS values kept referenced`);
+      }
+    });
+
+    it('builds its results without running the page\'s setters: a polluted Object.prototype changes nothing and leaks nothing', () => {
+      const handles = () => engine.raw.count_emval_handles();
+      const expected = engine.attention({ ...DECK, trace: true });
+      const polluted = ['output', 'heads', 'weights', 'rows', 'data', 'logits', 'trace', 'stage'];
+      const setters = [Object.prototype];
+      try {
+        for (const prototype of setters) {
+          for (const key of polluted) {
+            Object.defineProperty(prototype, key, { configurable: true, set() { throw new Error(`setter ${key}`); } });
+          }
+        }
+        const calls = () => [engine.attention({ ...DECK, trace: true }), model.forward({ tokens: [1, 2], trace: ['logits'] })];
+        calls();
+        const before = engine.memoryInUse();
+        const handlesBefore = handles();
+        let last;
+        for (let i = 0; i < 1000; i++) last = calls();
+        assert.equal(engine.memoryInUse() - before, 0, 'heap bytes left behind');
+        assert.equal(handles() - handlesBefore, 0, 'JS values kept referenced');
+        assert.deepEqual(Object.keys(last[0]), Object.keys(expected));
+        assert.deepEqual(last[0].heads[0].weights.data, expected.heads[0].weights.data);
+        assert.equal(last[1].trace.logits.rows, 2);
+      } finally {
+        for (const prototype of setters) for (const key of polluted) delete prototype[key];
       }
     });
 
@@ -147,9 +177,10 @@ for (const threads of [1, 'auto']) {
       untied.dispose();
       // an overflowing output layer: the logits themselves are not finite
       const overflowing = engine.loadModel({ ...saved, weights: withTensor(saved.weights, 'lm_head.weight', () => 3e38) });
-      assertThrows(() => overflowing.forward({ tokens: [1, 2, 3] }), /^attnlab: the logits are not finite: the activations overflowed/);
-      assertThrows(() => overflowing.nextTokenProbabilities({ tokens: [1, 2, 3] }), /^attnlab: sampling: logits contains a non-finite value/);
-      assertThrows(() => overflowing.startGeneration([1, 2, 3]), /^attnlab: the logits are not finite/);
+      // (the engine's own message, natively too)
+      assertThrows(() => overflowing.forward({ tokens: [1, 2, 3] }), /^attnlab: model: the logits are not finite: the activations overflowed/);
+      assertThrows(() => overflowing.nextTokenProbabilities({ tokens: [1, 2, 3] }), /^attnlab: model: the logits are not finite/);
+      assertThrows(() => overflowing.startGeneration([1, 2, 3]), /^attnlab: model: the logits are not finite/);
       overflowing.dispose();
       // an overflowing first layer: the engine stops at the first non-finite activation
       const early = engine.loadModel({ ...saved, weights: withTensor(saved.weights, 'h.0.ln_1.weight', () => 1e30) });
@@ -195,6 +226,41 @@ for (const threads of [1, 'auto']) {
         /has the wrong shape for the config/);
       assert.ok(performance.now() - start < 2000, `rejected in ${performance.now() - start} ms`);
       assert.equal(engine.memoryInUse(), before);
+    });
+
+    it('reads a config\'s integers at full width: 2³² + 8 is refused, never taken as 8', () => {
+      for (const d_model of [2 ** 32 + 8, 2 ** 53]) {
+        assertThrows(() => engine.createModel({ config: { ...SMALL_MODEL, d_model } }), new RegExp(`"d_model" is out of range, got ${d_model}$`));
+      }
+      const loadable = shipped('sort');
+      const config = JSON.parse(loadable.config);
+      const wide = loadable.config.replace(`"d_model": ${config.d_model}`, `"d_model": ${2 ** 32 + config.d_model}`);
+      assert.notEqual(wide, loadable.config);
+      assertThrows(() => engine.loadModel({ ...loadable, config: wide }), /"d_model" is out of range, got 4294967360$/);
+    });
+
+    it('leaves a generation as it was when a call fails, at any stage', () => {
+      const generation = engine.createModel({ config: SMALL_MODEL, seed: 3, vocab: vocabJson(WORDS) });
+      const started = generation.startGeneration([1, 2, 3]);
+      const cacheOf = () => [0, 1].map((layer) => generation.kvCache(layer));
+      const before = cacheOf();
+      // options refused before sampling, and after the step ran (a trace name nothing recorded)
+      for (const bad of [{ temperature: -1 }, { logits: 'yes' }, { trace: 'all' }, { trace: ['nope'] }, { trace: [1] }]) {
+        assertThrows(() => generation.generateStep(bad), /^attnlab: /);
+        assert.deepEqual(cacheOf(), before, `${JSON.stringify(bad)} left the cache as it was`);
+      }
+      assertThrows(() => generation.startGeneration([1, 2], { trace: ['nope'] }), /nothing recorded under "nope"/);
+      assert.deepEqual(cacheOf(), before, 'a failed startGeneration keeps the generation it would have replaced');
+      // the next step is the one the first call would have made: same token, same cache
+      const step = generation.generateStep({ seed: 5 });
+      const fresh = engine.createModel({ config: SMALL_MODEL, seed: 3, vocab: vocabJson(WORDS) });
+      fresh.startGeneration([1, 2, 3]);
+      const expected = fresh.generateStep({ seed: 5 });
+      assert.equal(started.length, 3);
+      assert.deepEqual([step.token, step.length], [expected.token, 4]);
+      assert.deepEqual(generation.kvCache(1), fresh.kvCache(1));
+      fresh.dispose();
+      generation.dispose();
     });
 
     it('replaces lone UTF-16 surrogates instead of swallowing the next character', () => {

@@ -12,7 +12,7 @@
  * worker.ts calls it on the real object. The Engine class in index.ts is the one declaration of
  * the API; nothing is listed again here.
  */
-import type { Engine, EngineInfo, LoadOptions } from './index.js';
+import type { Engine, LoadOptions } from './index.js';
 import type { Request, Response } from './worker.js';
 
 export interface WorkerOptions extends Omit<LoadOptions, 'onProgress'> {
@@ -66,15 +66,23 @@ class Channel {
   }
 
   call(target: number, member: string, args: unknown[]): Promise<unknown> {
-    const id = this.next++;
-    const request: Request = { id, target, member, args };
+    return this.send({ id: this.next++, target, member, args }, member);
+  }
+
+  load(options: Omit<WorkerOptions, 'workerUrl' | 'worker' | 'onProgress'>): Promise<unknown> {
+    return this.send({ id: this.next++, load: { ...options, engineUrl: options.engineUrl?.toString() } }, 'loading');
+  }
+
+  /** posts the request; `what` names it in the error when an argument cannot be cloned */
+  private send(request: Request, what: string): Promise<unknown> {
+    const { id } = request;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       try {
         this.worker.postMessage(request);
       } catch (error) {  // an argument that cannot be cloned (a function, a DOM node …)
         this.pending.delete(id);
-        reject(new Error(`attnlab: ${member}: ${error instanceof Error ? error.message : String(error)}`));
+        reject(new Error(`attnlab: ${what}: ${error instanceof Error ? error.message : String(error)}`));
       }
     });
   }
@@ -106,6 +114,6 @@ export async function createEngineWorker(options: WorkerOptions = {}): Promise<R
   const { workerUrl, worker: started, onProgress, ...load } = options;
   const worker = started ?? new Worker(workerUrl ?? new URL(/* @vite-ignore */ './worker.js', import.meta.url), { type: 'module' });
   const channel = new Channel(worker, onProgress);
-  await channel.call(0, '@load', [{ ...load, engineUrl: load.engineUrl?.toString() }]) as EngineInfo;
+  await channel.load(load);
   return remote<Engine>(channel, 0) as RemoteEngine;
 }

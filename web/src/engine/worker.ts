@@ -1,17 +1,21 @@
 // The engine inside a Web Worker, so that heavy calls never block the page. It answers the
-// messages of worker-client.ts generically: any member of the Engine, or of an object an engine
-// call returned (Model, Trainer, AttentionStepper), is called here by name. No method is listed
+// messages of worker-client.ts generically: any public member of the Engine, or of an object an
+// engine call returned (Model, Trainer, AttentionStepper), is called here by name; loading is a
+// message of its own, which no member name reaches. No method is listed
 // twice: the Engine class in index.ts is the whole API.
 import { loadAttnlab, type LoadOptions } from './index.js';
 
-export interface Request {
-  id: number;
-  /** 0: the engine; otherwise an object a call returned */
-  target: number;
-  /** a method or property of the target, or "@load" to load the engine */
-  member: string;
-  args: unknown[];
-}
+/** The first message loads the engine; every other one calls a public member of an object. */
+export type Request =
+  | { id: number; load: Omit<LoadOptions, 'onProgress'> }
+  | {
+    id: number;
+    /** 0: the engine; otherwise an object a call returned */
+    target: number;
+    /** a method or getter of the target's class */
+    member: string;
+    args: unknown[];
+  };
 
 export type Response =
   | { id: number; result: unknown }
@@ -52,15 +56,27 @@ const scope = self as unknown as {
 const objects = new Map<number, object>();
 let nextObject = 1;
 
-async function handle({ target, member, args }: Request): Promise<Response | Omit<Response, 'id'>> {
-  if (member === '@load') {
-    const engine = await loadAttnlab({
-      ...(args[0] as LoadOptions),
-      onProgress: (loaded, total) => scope.postMessage({ progress: { loaded, total } }),
-    });
-    objects.set(0, engine);
-    return { result: engine.info };
+/** a load was asked for (and has not failed): one engine per worker, since a second one would
+ * hold its threads and memory for ever */
+let loadAsked = false;
+
+async function handle(request: Request): Promise<Response | Omit<Response, 'id'>> {
+  if ('load' in request) {
+    if (loadAsked) throw new Error('attnlab: the worker has loaded its engine already');
+    loadAsked = true;
+    try {
+      const engine = await loadAttnlab({
+        ...request.load,
+        onProgress: (loaded, total) => scope.postMessage({ progress: { loaded, total } }),
+      });
+      objects.set(0, engine);
+      return { result: engine.info };
+    } catch (error) {
+      loadAsked = false;
+      throw error;
+    }
   }
+  const { target, member, args } = request;
   const object = objects.get(target) as Record<string, unknown> | undefined;
   if (!object) {
     throw new Error(target === 0 ? 'attnlab: the worker has not loaded the engine' : 'attnlab: this object was disposed');
