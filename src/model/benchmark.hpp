@@ -38,8 +38,8 @@ struct BenchmarkOptions {
 Index benchmark_max_length(BenchmarkKernel kernel);
 
 // The most work one benchmark may do, so that every call ends in bounded time: 2³⁸ floating-point
-// operations a call (flash at n = 32,768 and d = 64; about 10 s at the engine's 25 GFLOP/s in
-// WebAssembly on 2 cores) and 2⁴² in all its calls, warm-up included (about 3 minutes); min_ms adds
+// operations a call (flash at n = 32,768 and d = 64: 13.7 s at the engine's 20 GFLOP/s in
+// WebAssembly on 2 cores) and 2⁴² in all its calls, warm-up included (about 4 minutes); min_ms adds
 // at most a minute.
 constexpr double kMaxBenchmarkCallFlops = 274877906944.0;
 constexpr double kMaxBenchmarkFlops = 4398046511104.0;
