@@ -96,8 +96,10 @@ mergeInto(LibraryManager.library, {
 
   // Embind's val::set (every result object is built with it), writing an own data property
   // instead of assigning: an assignment runs a setter that the page defined for that key on
-  // Object.prototype or Array.prototype, whose exception would cross C++ frames (skipping their
-  // destructors with JavaScript-based exceptions). Object.defineProperty as the module found it.
+  // Object.prototype, whose exception would cross C++ frames (skipping their destructors with
+  // JavaScript-based exceptions). Object.defineProperty as the module found it. (Embind's own
+  // argument conversions still push onto arrays, so index setters on Array.prototype remain the
+  // page's to avoid.)
   $attnlabDefine: '=Object.defineProperty',
   _emval_set_property__sig: 'viii',
   _emval_set_property__deps: ['$Emval', '$attnlabDefine'],
