@@ -59,7 +59,16 @@ EMSCRIPTEN_BINDINGS(attnlab) {
       .function("save", &ModelHandle::save)
       .function("attentionSteps", &ModelHandle::attention_steps);
   function("modelFromConfig", &model_from_config);
-  function("modelFromFiles", &model_from_files);
+  class_<CheckpointLoading>("CheckpointLoader")
+      .smart_ptr<std::shared_ptr<CheckpointLoading>>("CheckpointLoaderPtr")
+      .function("addShard", &CheckpointLoading::add_shard)
+      .function("useIndex", &CheckpointLoading::use_index)
+      .function("start", &CheckpointLoading::start)
+      .function("feed", &CheckpointLoading::feed)
+      .function("finish", &CheckpointLoading::finish)
+      .function("describe", &CheckpointLoading::describe);
+  function("checkpointLoader", &checkpoint_loading);
+  function("safetensorsHeaderSize", &safetensors_header_size);
 
   class_<TrainerHandle>("Trainer")
       .smart_ptr<std::shared_ptr<TrainerHandle>>("TrainerPtr")

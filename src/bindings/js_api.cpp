@@ -136,7 +136,7 @@ val rope_apply(const val& options) {
     const Index d = get_index(options, "d", 2, kMaxWidth);
     Matrix x = get_matrix(options, "x", n, d);
     attnlab::rope_apply(x, get_index(options, "pos0", 0, kMaxLength, 0),
-                        static_cast<float>(get_number(options, "base", 10000.0)));
+                        static_cast<float>(get_number(options, "base", 10000.0)), get_rope_pairing(options));
     return to_js(x);
   }, options);
 }
@@ -145,7 +145,8 @@ val rope_rotation(const val& options) {
   return guarded([&] {
     const Index d = get_index(options, "d", 2, kMaxWidth);
     return to_js(attnlab::rope_rotation(d, get_index(options, "pos", 0, kMaxLength),
-                                        static_cast<float>(get_number(options, "base", 10000.0))));
+                                        static_cast<float>(get_number(options, "base", 10000.0)),
+                                        get_rope_pairing(options)));
   }, options);
 }
 

@@ -9,6 +9,7 @@
 
 #include "core/attention_steps.hpp"
 #include "io/tokenizer.hpp"
+#include "io/checkpoint.hpp"
 #include "model/transformer.hpp"
 #include "train/trainer.hpp"
 
@@ -119,8 +120,32 @@ class ModelHandle {
 };
 // {config: object, seed?, vocab?: string (vocab.json)}
 std::shared_ptr<ModelHandle> model_from_config(const val& options);
-// {weights: Uint8Array, config: string, vocab: string}
-std::shared_ptr<ModelHandle> model_from_files(const val& options);
+// A checkpoint read in pieces (see CheckpointLoader): the JavaScript side reads the files (bytes
+// in memory, Blobs, files) and hands over each header and each piece, so a file is never held
+// whole in the engine's memory beside the model.
+class CheckpointLoading {
+ public:
+  // {config: string, maxParameterBytes?}
+  explicit CheckpointLoading(CheckpointConfig config, std::uint64_t max_parameter_bytes)
+      : loader_(std::move(config), max_parameter_bytes) {}
+  // {header: Uint8Array (the bytes after the first 8), fileSize, name?}
+  void add_shard(const val& options);
+  // the text of model.safetensors.index.json
+  void use_index(const val& text);
+  // → [{shard, begin, end, name}]: the byte ranges to feed, in order
+  val start();
+  // {read, offset, bytes: Uint8Array}
+  void feed(const val& options);
+  // {vocab?: string} (the engine's vocab.json or a Hugging Face tokenizer.json) → the model
+  std::shared_ptr<ModelHandle> finish(const val& options);
+  // {family, config, parameterBytes}: what the checkpoint is, before anything is read
+  val describe() const;
+ private:
+  CheckpointLoader loader_;
+};
+std::shared_ptr<CheckpointLoading> checkpoint_loading(const val& options);
+// {bytes: the file's first 8 bytes, fileSize} → the length of the header after them
+double safetensors_header_size(const val& options);
 
 // Training a built-in task one optimiser step per call (see Trainer).
 class TrainerHandle {

@@ -57,6 +57,7 @@ AttentionCall read_attention_call(const val& options) {
   config.scaled = call.scaled;
   config.rope = get_bool(options, "rope", false);
   config.rope_base = static_cast<float>(get_number(options, "ropeBase", 10000.0));
+  config.rope_pairing = get_rope_pairing(options);
   config.alibi = get_bool(options, "alibi", false);
   if (has(options, "flash")) {
     const val flash = get(options, "flash");

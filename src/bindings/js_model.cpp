@@ -15,11 +15,10 @@ namespace attnlab::js {
 
 namespace {
 
-// options.maxParameterBytes: the largest model the call may build (default kDefaultMaxParameterBytes)
-std::uint64_t get_max_parameter_bytes(const val& options) {
+// options.maxParameterBytes: the largest model the call may build (default: fallback)
+std::uint64_t get_max_parameter_bytes(const val& options, std::uint64_t fallback = kDefaultMaxParameterBytes) {
   return static_cast<std::uint64_t>(
-      get_index(options, "maxParameterBytes", 1, std::numeric_limits<Index>::max(),
-                static_cast<Index>(kDefaultMaxParameterBytes)));
+      get_index(options, "maxParameterBytes", 1, std::numeric_limits<Index>::max(), static_cast<Index>(fallback)));
 }
 
 // the sampling options of a JS call, checked against the vocabulary
@@ -61,14 +60,87 @@ std::shared_ptr<ModelHandle> model_from_config(const val& options) {
   }, options);
 }
 
-std::shared_ptr<ModelHandle> model_from_files(const val& options) {
+std::shared_ptr<CheckpointLoading> checkpoint_loading(const val& options) {
   return guarded([&] {
-    require(has(options, "weights"), "weights (the bytes of model.safetensors) are required");
-    const std::vector<std::uint8_t> bytes = get_bytes(options, "weights");
-    LoadedModel loaded = load_model(bytes.data(), bytes.size(), get_string(options, "config", ""),
-                                    get_string(options, "vocab", ""), get_max_parameter_bytes(options));
-    return std::make_shared<ModelHandle>(std::move(loaded.model), std::move(loaded.tokenizer));
+    CheckpointConfig config = checkpoint_config_from_json(get_string(options, "config", ""));
+    // a downloaded checkpoint may be larger than what the engine creates or trains
+    const std::uint64_t cap = get_max_parameter_bytes(
+        options, config.family == CheckpointFamily::attnlab ? kDefaultMaxParameterBytes : kDefaultMaxCheckpointBytes);
+    return std::make_shared<CheckpointLoading>(std::move(config), cap);
   }, options);
+}
+
+double safetensors_header_size(const val& options) {
+  return guarded([&] {
+    const std::vector<std::uint8_t> first8 = get_bytes(options, "bytes");
+    const double file_size = get_number(options, "fileSize", 0);
+    require(file_size >= 0 && file_size <= 0x1p53 && file_size == std::floor(file_size),
+            "fileSize must be a whole number of bytes");
+    require(first8.size() >= 8 || first8.size() == file_size, "bytes must hold the file's first 8 bytes");
+    std::uint8_t padded[8] = {};
+    std::copy(first8.begin(), first8.begin() + std::min<size_t>(8, first8.size()), padded);
+    return static_cast<double>(safetensors_header_length(padded, static_cast<std::uint64_t>(file_size)));
+  }, options);
+}
+
+void CheckpointLoading::add_shard(const val& options) {
+  guarded([&] {
+    const std::vector<std::uint8_t> header = get_bytes(options, "header");
+    const double file_size = get_number(options, "fileSize", 0);
+    require(file_size >= 0 && file_size <= 0x1p53 && file_size == std::floor(file_size),
+            "fileSize must be a whole number of bytes");
+    loader_.add_shard(std::string(header.begin(), header.end()), static_cast<std::uint64_t>(file_size),
+                      get_string(options, "name", ""));
+  }, options);
+}
+
+void CheckpointLoading::use_index(const val& text) {
+  guarded([&] { loader_.use_index(string_from_js(text, "index")); }, text);
+}
+
+val CheckpointLoading::start() {
+  return guarded([&] {
+    const std::vector<CheckpointLoader::Read>& reads = loader_.start();
+    val out = val::array();
+    for (size_t i = 0; i < reads.size(); ++i) {
+      val read = val::object();
+      read.set("shard", static_cast<double>(reads[i].shard));
+      read.set("begin", static_cast<double>(reads[i].begin));
+      read.set("end", static_cast<double>(reads[i].end));
+      read.set("name", reads[i].name);
+      out.set(i, read);
+    }
+    return out;
+  });
+}
+
+void CheckpointLoading::feed(const val& options) {
+  guarded([&] {
+    const Index read = get_index(options, "read", 0, std::numeric_limits<Index>::max());
+    const double offset = get_number(options, "offset", -1);
+    require(offset >= 0 && offset <= 0x1p53 && offset == std::floor(offset), "offset must be a whole number of bytes");
+    const std::vector<std::uint8_t> bytes = get_bytes(options, "bytes");
+    loader_.feed(static_cast<std::size_t>(read), static_cast<std::uint64_t>(offset), bytes.data(), bytes.size());
+  }, options);
+}
+
+std::shared_ptr<ModelHandle> CheckpointLoading::finish(const val& options) {
+  return guarded([&] {
+    const ModelConfig& config = loader_.config().config;
+    std::optional<Tokenizer> tokenizer;
+    if (has(options, "vocab")) tokenizer = Tokenizer::from_json(get_string(options, "vocab", ""), config.vocab_size);
+    return std::make_shared<ModelHandle>(Transformer(config, loader_.finish()), std::move(tokenizer));
+  }, options);
+}
+
+val CheckpointLoading::describe() const {
+  return guarded([&] {
+    val out = val::object();
+    out.set("family", to_string(loader_.config().family));
+    out.set("config", val::global("JSON").call<val>("parse", config_to_json(loader_.config().config)));
+    out.set("parameterBytes", static_cast<double>(loader_.parameter_bytes()));
+    return out;
+  });
 }
 
 const Tokenizer& ModelHandle::tokenizer() const {

@@ -103,6 +103,11 @@ std::string get_string(const val& options, const char* key, const std::string& f
   return absent(v) ? fallback : string_from_js(v, key);
 }
 
+RopePairing get_rope_pairing(const val& options) {
+  const char* key = has(options, "ropePairing") ? "ropePairing" : "pairing";
+  return rope_pairing_from_string(get_string(options, key, "interleaved"));
+}
+
 std::string get_json(const val& options, const char* key) {
   require(has(options, key), std::string(key), " is required");
   const val text = value_of(attnlab_js_json(options.as_handle(), key), key);

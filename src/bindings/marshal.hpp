@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/mask.hpp"
+#include "core/rope.hpp"
 #include "core/tensor.hpp"
 #include "model/trace.hpp"
 
@@ -36,6 +37,8 @@ bool get_bool(const val& options, const char* key, bool fallback);
 // options[key] as a random seed, an integer in [0, 2³²); absent → fallback
 std::uint32_t get_seed(const val& options, const char* key, std::uint32_t fallback);
 std::string get_string(const val& options, const char* key, const std::string& fallback);
+// options.ropePairing (attention) or options.pairing (the RoPE functions): "interleaved" (default) or "rotate_half"
+RopePairing get_rope_pairing(const val& options);
 // a JS string as UTF-8, each lone UTF-16 surrogate (which has no UTF-8) replaced by U+FFFD
 std::string string_from_js(const val& text, const std::string& name);
 // JSON.stringify(options[key]), which is required

@@ -98,9 +98,9 @@ ProjectedQKV project_qkv(const AttentionConfig& config, const AttentionParams& p
   // rotate: queries sit at positions m − n …, new keys at past …
   if (config.rope) {
     for (Index head = 0; head < config.n_heads; ++head)
-      rope_apply(p.q.middleCols(head * dk, dk), m - n, config.rope_base);
+      rope_apply(p.q.middleCols(head * dk, dk), m - n, config.rope_base, config.rope_pairing);
     for (Index group = 0; group < config.kv_heads(); ++group)
-      rope_apply(kv_new.middleCols(group * dk, dk), past, config.rope_base);
+      rope_apply(kv_new.middleCols(group * dk, dk), past, config.rope_base, config.rope_pairing);
   }
   if (cache) {
     cache->kv.conservativeResize(m, 2 * kvw);
@@ -226,9 +226,9 @@ MultiHeadInputGrads multi_head_backward(const AttentionConfig& config, const Att
   // RoPE rotated queries at positions m − n … and keys at 0 …
   if (config.rope) {
     for (Index head = 0; head < config.n_heads; ++head)
-      rope_apply_transpose(dq.middleCols(head * dk, dk), m - n, config.rope_base);
+      rope_apply_transpose(dq.middleCols(head * dk, dk), m - n, config.rope_base, config.rope_pairing);
     for (Index group = 0; group < config.kv_heads(); ++group)
-      rope_apply_transpose(dkv.middleCols(group * dk, dk), 0, config.rope_base);
+      rope_apply_transpose(dkv.middleCols(group * dk, dk), 0, config.rope_base, config.rope_pairing);
   }
   // Q = x·W_Q + b_Q;  [K | V] = x_kv·[W_K | W_V] + [b_K | b_V]
   MultiHeadInputGrads g;

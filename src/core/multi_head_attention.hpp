@@ -6,6 +6,7 @@
 #include "core/attention.hpp"
 #include "core/flash_attention.hpp"
 #include "core/mask.hpp"
+#include "core/rope.hpp"
 #include "core/tensor.hpp"
 
 namespace attnlab {
@@ -17,6 +18,7 @@ struct AttentionConfig {
   bool scaled = true;        // divide scores by √d_k
   bool rope = false;         // rotate each head's queries and keys (self-attention only)
   float rope_base = 10000.0f;
+  RopePairing rope_pairing = RopePairing::interleaved;
   bool alibi = false;        // add −m_head·|i − j| to each head's scores (self-attention only)
   // > 0: each head runs flash attention in tiles of flash_rows × flash_cols (no mask but the
   // causal one, no ALiBi); 0: the fused row-block path

@@ -8,6 +8,7 @@
 #include <variant>
 
 #include "core/check.hpp"
+#include "io/checkpoint.hpp"
 #include "io/strict_json.hpp"
 
 namespace attnlab {
@@ -22,7 +23,7 @@ struct ConfigField {
   const char* name;
   bool required;
   std::variant<Index ModelConfig::*, float ModelConfig::*, bool ModelConfig::*, Architecture ModelConfig::*,
-               Positional ModelConfig::*, Activation ModelConfig::*, Norm ModelConfig::*>
+               Positional ModelConfig::*, RopePairing ModelConfig::*, Activation ModelConfig::*, Norm ModelConfig::*>
       member;
 };
 
@@ -39,6 +40,7 @@ const ConfigField kConfigFields[] = {
     {"n_decoder_layers", kOptional, &ModelConfig::n_decoder_layers},
     {"positional", kOptional, &ModelConfig::positional},
     {"positional_base", kOptional, &ModelConfig::positional_base},
+    {"rope_pairing", kOptional, &ModelConfig::rope_pairing},
     {"activation", kOptional, &ModelConfig::activation},
     {"norm", kOptional, &ModelConfig::norm},
     {"pre_norm", kOptional, &ModelConfig::pre_norm},
@@ -54,6 +56,7 @@ Architecture from_name(const std::string& name, Architecture) { return architect
 Positional from_name(const std::string& name, Positional) { return positional_from_string(name); }
 Activation from_name(const std::string& name, Activation) { return activation_from_string(name); }
 Norm from_name(const std::string& name, Norm) { return norm_from_string(name); }
+RopePairing from_name(const std::string& name, RopePairing) { return rope_pairing_from_string(name); }
 
 // one field's value read into its member; throws naming the field when the JSON kind is wrong
 template <class T>
@@ -129,46 +132,18 @@ std::vector<std::uint8_t> params_to_safetensors(const ModelConfig& config, const
   return safetensors_write(tensors, {{"format", "attnlab"}});
 }
 
-namespace {
-// GPT-2 checkpoints store their causal mask as h.{i}.attn.bias (and attn.masked_bias): buffers, not parameters
-bool is_gpt2_mask_buffer(const std::string& name) {
-  const auto ends_with = [&](const std::string& s) {
-    return name.size() > s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0;
-  };
-  return ends_with(".attn.bias") || ends_with(".attn.masked_bias");
-}
-}  // namespace
-
 ModelParams params_from_safetensors(const ModelConfig& config, const std::uint8_t* bytes, std::size_t size,
                                     std::uint64_t max_parameter_bytes) {
-  require_parameter_bytes(config, max_parameter_bytes);
-  TensorMap stored = safetensors_read(bytes, size);
-  // every tensor is checked against the config before the model's memory is allocated, so the
-  // allocation below is exactly what the file holds
-  for (const TensorShape& want : tensor_layout(config)) {
-    const auto found = stored.find(want.name);
-    require(found != stored.end(), "model weights: tensor \"", want.name, "\" is missing");
-    require(found->second.shape == want.shape,
-            "model weights: tensor \"", want.name, "\" has the wrong shape for the config");
-  }
-  ModelParams params = ModelParams::init(config, 0, max_parameter_bytes);
-  for (const TensorSlot& slot : tensor_slots(config, params)) {
-    const auto found = stored.find(slot.name);
-    std::copy(found->second.data.begin(), found->second.data.end(), slot.data);
-    stored.erase(found);
-  }
-  for (const auto& [name, t] : stored)
-    require(is_gpt2_mask_buffer(name), "model weights: unexpected tensor \"", name, "\" for this config");
-  validate_params(config, params);
-  return params;
+  return read_checkpoint({config}, {{bytes, size}}, max_parameter_bytes);
 }
 
-LoadedModel load_model(const std::uint8_t* weights, std::size_t size, const std::string& config_json,
-                       const std::string& vocab_json, std::uint64_t max_parameter_bytes) {
-  const ModelConfig config = config_from_json(config_json);
-  require_parameter_bytes(config, max_parameter_bytes);
-  Tokenizer tokenizer = Tokenizer::from_json(vocab_json, config.vocab_size);
-  return {Transformer(config, params_from_safetensors(config, weights, size, max_parameter_bytes)), std::move(tokenizer)};
+LoadedModel load_model(const std::vector<ByteSpan>& shards, const std::string& config_json, const std::string& vocab_json,
+                       std::uint64_t max_parameter_bytes, const std::string& index_json) {
+  const CheckpointConfig checkpoint = checkpoint_config_from_json(config_json);
+  require_parameter_bytes(checkpoint.config, max_parameter_bytes);
+  Tokenizer tokenizer = Tokenizer::from_json(vocab_json, checkpoint.config.vocab_size);
+  return {Transformer(checkpoint.config, read_checkpoint(checkpoint, shards, max_parameter_bytes, index_json)),
+          std::move(tokenizer)};
 }
 
 namespace {
@@ -185,10 +160,12 @@ void write_file(const std::string& path, const void* data, std::size_t size) {
 }
 }  // namespace
 
-LoadedModel load_model_dir(const std::string& directory) {
-  const std::string weights = read_file(directory + "/model.safetensors");
-  return load_model(reinterpret_cast<const std::uint8_t*>(weights.data()), weights.size(),
-                    read_file(directory + "/config.json"), read_file(directory + "/vocab.json"));
+LoadedModel load_model_dir(const std::string& directory, std::uint64_t max_parameter_bytes) {
+  const CheckpointConfig checkpoint = checkpoint_config_from_json(read_file(directory + "/config.json"));
+  require_parameter_bytes(checkpoint.config, max_parameter_bytes);
+  Tokenizer tokenizer = Tokenizer::from_json(read_file(directory + "/vocab.json"), checkpoint.config.vocab_size);
+  return {Transformer(checkpoint.config, read_checkpoint_dir(directory, checkpoint, max_parameter_bytes)),
+          std::move(tokenizer)};
 }
 
 void save_model_dir(const std::string& directory, const Transformer& model, const Tokenizer& tokenizer) {

@@ -1,11 +1,12 @@
 #pragma once
 // A saved model is three files: model.safetensors (parameters under GPT-2 names), config.json
 // (the ModelConfig) and vocab.json (the tokenizer). They load from disk or from memory (the page
-// receives them as bytes).
+// receives them as bytes), as do Hugging Face checkpoints (see checkpoint.hpp).
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "io/checkpoint.hpp"
 #include "io/safetensors.hpp"
 #include "io/tokenizer.hpp"
 #include "model/transformer.hpp"
@@ -29,11 +30,22 @@ struct LoadedModel {
   Tokenizer tokenizer;
 };
 
-// checks that the vocabulary and the model agree in size, and refuses a config needing more than
-// max_parameter_bytes before reading the vocabulary or the weights
-LoadedModel load_model(const std::uint8_t* weights, std::size_t size, const std::string& config_json,
-                       const std::string& vocab_json, std::uint64_t max_parameter_bytes = kDefaultMaxParameterBytes);
-LoadedModel load_model_dir(const std::string& directory);
+// config_json: the engine's config.json or a Hugging Face one; shards: model.safetensors, or the
+// shards in shard_files(index_json) order. Checks that the vocabulary and the model agree in size,
+// and refuses a config needing more than max_parameter_bytes before reading the vocabulary or the
+// weights.
+LoadedModel load_model(const std::vector<ByteSpan>& shards, const std::string& config_json,
+                       const std::string& vocab_json, std::uint64_t max_parameter_bytes = kDefaultMaxParameterBytes,
+                       const std::string& index_json = "");
+inline LoadedModel load_model(const std::uint8_t* weights, std::size_t size, const std::string& config_json,
+                              const std::string& vocab_json,
+                              std::uint64_t max_parameter_bytes = kDefaultMaxParameterBytes) {
+  return load_model({{weights, size}}, config_json, vocab_json, max_parameter_bytes);
+}
+// a folder: config.json, model.safetensors (or model.safetensors.index.json and its shards) and
+// vocab.json; the weights are read in pieces, never whole
+LoadedModel load_model_dir(const std::string& directory,
+                           std::uint64_t max_parameter_bytes = kDefaultMaxParameterBytes);
 void save_model_dir(const std::string& directory, const Transformer& model, const Tokenizer& tokenizer);
 
 }  // namespace attnlab

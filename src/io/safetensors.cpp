@@ -58,16 +58,80 @@ std::vector<std::uint8_t> safetensors_write(const TensorMap& tensors, const Meta
   return out;
 }
 
-TensorMap safetensors_read(const std::uint8_t* bytes, std::size_t size, Metadata* metadata) {
-  require(size >= 8, fail_prefix(), "the file is ", size, " bytes long, too short for the 8-byte header size");
+std::size_t dtype_bytes(Dtype dtype) { return dtype == Dtype::f32 ? 4 : 2; }
+
+std::string to_string(Dtype dtype) {
+  switch (dtype) {
+    case Dtype::f32: return "F32";
+    case Dtype::f16: return "F16";
+    case Dtype::bf16: return "BF16";
+  }
+  return "?";
+}
+
+namespace {
+
+Dtype dtype_from_header(const std::string& name, const std::string& where) {
+  if (name == "F32") return Dtype::f32;
+  if (name == "F16") return Dtype::f16;
+  if (name == "BF16") return Dtype::bf16;
+  throw Error(where + "has dtype \"" + name + "\"; F32, F16 and BF16 are supported");
+}
+
+// IEEE binary16 → binary32, exact for every value (subnormals, infinities, NaN included)
+float half_to_float(std::uint16_t h) {
+  const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
+  std::uint32_t exponent = (h >> 10) & 0x1Fu, mantissa = h & 0x3FFu, bits;
+  if (exponent == 0x1F) {
+    bits = sign | 0x7F800000u | (mantissa << 13);
+  } else if (exponent != 0) {
+    bits = sign | ((exponent + 112) << 23) | (mantissa << 13);
+  } else if (mantissa == 0) {
+    bits = sign;
+  } else {  // subnormal: normalise, m·2⁻²⁴ with m < 2¹⁰
+    exponent = 113;
+    while ((mantissa & 0x400u) == 0) {
+      mantissa <<= 1;
+      --exponent;
+    }
+    bits = sign | (exponent << 23) | ((mantissa & 0x3FFu) << 13);
+  }
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+}  // namespace
+
+void widen_to_float(Dtype dtype, const std::uint8_t* bytes, std::size_t count, float* out) {
+  if (dtype == Dtype::f32) {
+    if (count) std::memcpy(out, bytes, count * 4);
+    return;
+  }
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::uint16_t v = static_cast<std::uint16_t>(bytes[2 * i] | (bytes[2 * i + 1] << 8));
+    if (dtype == Dtype::f16) {
+      out[i] = half_to_float(v);
+    } else {  // bfloat16 is the top half of a binary32
+      const std::uint32_t bits = static_cast<std::uint32_t>(v) << 16;
+      std::memcpy(out + i, &bits, 4);
+    }
+  }
+}
+
+std::uint64_t safetensors_header_length(const std::uint8_t* first8, std::uint64_t file_size) {
+  require(file_size >= 8, fail_prefix(), "the file is ", file_size, " bytes long, too short for the 8-byte header size");
   std::uint64_t header_size = 0;
-  std::memcpy(&header_size, bytes, 8);
+  std::memcpy(&header_size, first8, 8);
   require(header_size <= kMaxSafetensorsHeader,
           fail_prefix(), "header size ", header_size, " exceeds the limit of ", kMaxSafetensorsHeader, " bytes");
-  require(header_size <= size - 8, fail_prefix(), "header size ", header_size, " runs past the end of the ", size,
-          "-byte file");
-  const std::string text(reinterpret_cast<const char*>(bytes + 8), static_cast<size_t>(header_size));
+  require(header_size <= file_size - 8, fail_prefix(), "header size ", header_size, " runs past the end of the ",
+          file_size, "-byte file");
+  return header_size;
+}
 
+SafetensorsHeader safetensors_parse_header(const std::string& text, std::uint64_t file_size) {
+  require(text.size() + 8 <= file_size, fail_prefix(), "the header runs past the end of the file");
   // the format has the header start with '{' (so it is an object): no byte-order mark, no
   // leading whitespace
   require(!text.empty() && text[0] == '{',
@@ -75,17 +139,14 @@ TensorMap safetensors_read(const std::uint8_t* bytes, std::size_t size, Metadata
           (text.empty() ? std::string("nothing") : "byte " + std::to_string(static_cast<unsigned char>(text[0]))));
   const json header = parse_strict_json(text, fail_prefix() + "the header");
 
-  const std::uint64_t data_size = size - 8 - header_size;
-  const std::uint8_t* data = bytes + 8 + header_size;
-  struct Range { std::uint64_t begin, end; std::string name; };
-  std::vector<Range> ranges;
-  TensorMap tensors;
+  const std::uint64_t data_start = 8 + text.size(), data_size = file_size - data_start;
+  SafetensorsHeader out;
   for (const auto& [name, entry] : header.items()) {
     if (name == "__metadata__") {
       require(entry.is_object(), fail_prefix(), "__metadata__ must be an object of strings");
       for (const auto& [key, value] : entry.items()) {
         require(value.is_string(), fail_prefix(), "__metadata__ entry \"", key, "\" is not a string");
-        if (metadata) (*metadata)[key] = value.get<std::string>();
+        out.metadata[key] = value.get<std::string>();
       }
       continue;
     }
@@ -93,10 +154,8 @@ TensorMap safetensors_read(const std::uint8_t* bytes, std::size_t size, Metadata
     require(entry.is_object() && entry.contains("dtype") && entry.contains("shape") && entry.contains("data_offsets"),
             where, "needs dtype, shape and data_offsets");
     require(entry["dtype"].is_string(), where, "has a dtype that is not a string");
-    const std::string dtype = entry["dtype"];
-    require(dtype == "F32", where, "has dtype \"", dtype, "\"; only F32 is supported");
+    TensorEntry t{name, dtype_from_header(entry["dtype"].get<std::string>(), where), {}, 0, 0};
     require(entry["shape"].is_array(), where, "has a shape that is not an array");
-    StoredTensor t;
     for (const auto& dim : entry["shape"]) {
       require(dim.is_number_integer(), where, "has a non-integer dimension");
       // beyond int64 (2⁶³ … 2⁶⁴−1) it would wrap to a negative number
@@ -104,29 +163,45 @@ TensorMap safetensors_read(const std::uint8_t* bytes, std::size_t size, Metadata
               where, "has a dimension of ", dim.get<std::uint64_t>(), ", too large");
       t.shape.push_back(dim.get<std::int64_t>());
     }
-    const std::uint64_t count = element_count(t.shape, name);
+    const std::uint64_t bytes = element_count(t.shape, name) * dtype_bytes(t.dtype);
     const auto& offsets = entry["data_offsets"];
     require(offsets.is_array() && offsets.size() == 2 && offsets[0].is_number_unsigned() && offsets[1].is_number_unsigned(),
             where, "needs data_offsets [begin, end] of non-negative integers");
-    const Range r{offsets[0].get<std::uint64_t>(), offsets[1].get<std::uint64_t>(), name};
-    require(r.begin <= r.end && r.end <= data_size,
-            where, "has data_offsets [", r.begin, ", ", r.end, "] outside the ", data_size, " bytes of data");
-    require(r.end - r.begin == count * sizeof(float),
-            where, "spans ", r.end - r.begin, " bytes but its shape needs ", count * sizeof(float));
-    t.data.resize(static_cast<size_t>(count));
-    if (count) std::memcpy(t.data.data(), data + r.begin, static_cast<size_t>(count * sizeof(float)));
-    ranges.push_back(r);
-    tensors.emplace(name, std::move(t));
+    const std::uint64_t begin = offsets[0].get<std::uint64_t>(), end = offsets[1].get<std::uint64_t>();
+    require(begin <= end && end <= data_size,
+            where, "has data_offsets [", begin, ", ", end, "] outside the ", data_size, " bytes of data");
+    require(end - begin == bytes, where, "spans ", end - begin, " bytes but its shape needs ", bytes);
+    t.begin = data_start + begin;
+    t.end = data_start + end;
+    out.tensors.push_back(std::move(t));
   }
-  std::sort(ranges.begin(), ranges.end(), [](const Range& a, const Range& b) { return a.begin < b.begin; });
-  std::uint64_t covered = 0;
-  for (const Range& r : ranges) {
-    require(r.begin >= covered, fail_prefix(), "tensor \"", r.name, "\" overlaps the previous tensor's bytes");
-    require(r.begin == covered, fail_prefix(), "bytes ", covered, "..", r.begin, " of the data belong to no tensor");
-    covered = r.end;
+  std::sort(out.tensors.begin(), out.tensors.end(),
+            [](const TensorEntry& a, const TensorEntry& b) { return a.begin < b.begin; });
+  std::uint64_t covered = data_start;
+  for (const TensorEntry& t : out.tensors) {
+    require(t.begin >= covered, fail_prefix(), "tensor \"", t.name, "\" overlaps the previous tensor's bytes");
+    require(t.begin == covered, fail_prefix(), "bytes ", covered - data_start, "..", t.begin - data_start,
+            " of the data belong to no tensor");
+    covered = t.end;
   }
-  require(covered == data_size, fail_prefix(), "the data has ", data_size - covered,
+  require(covered == file_size, fail_prefix(), "the data has ", file_size - covered,
           " trailing bytes that belong to no tensor");
+  return out;
+}
+
+TensorMap safetensors_read(const std::uint8_t* bytes, std::size_t size, Metadata* metadata) {
+  const std::uint64_t header_size = safetensors_header_length(bytes, size);
+  SafetensorsHeader header =
+      safetensors_parse_header(std::string(reinterpret_cast<const char*>(bytes + 8), static_cast<size_t>(header_size)), size);
+  TensorMap tensors;
+  for (const TensorEntry& entry : header.tensors) {
+    StoredTensor t;
+    t.shape = entry.shape;
+    t.data.resize(static_cast<size_t>((entry.end - entry.begin) / dtype_bytes(entry.dtype)));
+    widen_to_float(entry.dtype, bytes + entry.begin, t.data.size(), t.data.data());
+    tensors.emplace(entry.name, std::move(t));
+  }
+  if (metadata) *metadata = std::move(header.metadata);
   return tensors;
 }
 

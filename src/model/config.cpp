@@ -13,6 +13,7 @@ AttentionConfig ModelConfig::attention() const {
   a.scaled = scaled;
   a.rope = positional == Positional::rope;
   a.rope_base = positional_base;
+  a.rope_pairing = rope_pairing;
   a.alibi = positional == Positional::alibi;
   return a;
 }

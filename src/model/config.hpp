@@ -5,6 +5,7 @@
 
 #include "core/activation.hpp"
 #include "core/multi_head_attention.hpp"
+#include "core/rope.hpp"
 #include "core/tensor.hpp"
 
 namespace attnlab {
@@ -34,6 +35,7 @@ struct ModelConfig {
   Index n_decoder_layers = 0;    // encoder-decoder only: decoder layers (n_layers are the encoder's)
   Positional positional = Positional::learned;
   float positional_base = 10000.0f;  // sinusoidal and RoPE base
+  RopePairing rope_pairing = RopePairing::interleaved;  // RoPE only: which coordinates rotate together
   Activation activation = Activation::gelu;
   Norm norm = Norm::layer_norm;
   bool pre_norm = true;          // x + f(LN(x)) (GPT-2) rather than LN(x + f(x)) (original)
@@ -77,6 +79,7 @@ class ModelConfig::Builder {
   Builder& layers(Index n_encoder, Index n_decoder);
   Builder& positional(Positional positional) { config_.positional = positional; return *this; }
   Builder& positional_base(float base) { config_.positional_base = base; return *this; }
+  Builder& rope_pairing(RopePairing pairing) { config_.rope_pairing = pairing; return *this; }
   Builder& activation(Activation activation) { config_.activation = activation; return *this; }
   Builder& norm(Norm norm) { config_.norm = norm; return *this; }
   Builder& norm_eps(float eps) { config_.norm_eps = eps; return *this; }

@@ -18,31 +18,49 @@ NormParams norm_init(const ModelConfig& config) {
   return n;
 }
 
-BlockParams block_init(const ModelConfig& config, bool cross, Rng& seeds) {
-  const AttentionConfig attention = config.attention();
+AttentionParams attention_zeros(const AttentionConfig& a) {
+  const Index d = a.d_model, qkv = d + 2 * a.kv_width();
+  return {Matrix::Zero(d, qkv), RowVector::Zero(qkv), Matrix::Zero(d, d), RowVector::Zero(d)};
+}
+
+FeedForwardParams feed_forward_zeros(Index d, Index d_ff, Activation activation) {
+  FeedForwardParams f{Matrix::Zero(d, d_ff), RowVector::Zero(d_ff), {}, {}, Matrix::Zero(d_ff, d), RowVector::Zero(d)};
+  if (activation == Activation::swiglu) {
+    f.c_gate_weight = Matrix::Zero(d, d_ff);
+    f.c_gate_bias = RowVector::Zero(d_ff);
+  }
+  return f;
+}
+
+// a block's parameters drawn from seeds, or all zero without them (norm gains included)
+BlockParams block_init(const ModelConfig& config, bool cross, Rng* seeds) {
+  const auto seed = [&] { return static_cast<std::uint32_t>(seeds->uniform() * 4294967295.0f); };
+  const auto attention = [&](const AttentionConfig& a) { return seeds ? AttentionParams::init(a, seed()) : attention_zeros(a); };
   BlockParams b;
   b.ln_1 = norm_init(config);
-  b.attn = AttentionParams::init(attention, static_cast<std::uint32_t>(seeds.uniform() * 4294967295.0f));
+  b.attn = attention(config.attention());
   if (cross) {
     b.ln_cross_attn = norm_init(config);
-    b.crossattention = AttentionParams::init(config.cross_attention(), static_cast<std::uint32_t>(seeds.uniform() * 4294967295.0f));
+    b.crossattention = attention(config.cross_attention());
   }
   b.ln_2 = norm_init(config);
-  b.mlp = FeedForwardParams::init(config.d_model, config.d_ff, config.activation,
-                                  static_cast<std::uint32_t>(seeds.uniform() * 4294967295.0f));
+  b.mlp = seeds ? FeedForwardParams::init(config.d_model, config.d_ff, config.activation, seed())
+                : feed_forward_zeros(config.d_model, config.d_ff, config.activation);
   return b;
 }
 
-StackParams stack_init(const ModelConfig& config, Index layers, bool cross, Rng& seeds) {
+StackParams stack_init(const ModelConfig& config, Index layers, bool cross, Rng* seeds) {
   StackParams s;
   for (Index i = 0; i < layers; ++i) s.h.push_back(block_init(config, cross, seeds));
   if (config.final_norm) s.ln_f = norm_init(config);
   return s;
 }
 
-Matrix normal(Index rows, Index cols, Rng& rng) {
+// N(0, 0.02²) draws, or zeros when there is no generator (ModelParams::zeros)
+Matrix normal(Index rows, Index cols, Rng* rng) {
+  if (!rng) return Matrix::Zero(rows, cols);
   Matrix m(rows, cols);
-  for (Index i = 0; i < m.size(); ++i) m.data()[i] = rng.normal(0.0f, 0.02f);
+  for (Index i = 0; i < m.size(); ++i) m.data()[i] = rng->normal(0.0f, 0.02f);
   return m;
 }
 
@@ -108,10 +126,12 @@ std::vector<std::int64_t> shape_of(const RowVector& v) { return {v.size()}; }
 
 }  // namespace
 
-ModelParams ModelParams::init(const ModelConfig& config, std::uint32_t seed, std::uint64_t max_bytes) {
+namespace {
+
+// the parameters of config, drawn from rng (GPT-2's initialisation) or, without one, all zero
+ModelParams make_params(const ModelConfig& config, Rng* rng, std::uint64_t max_bytes) {
   config.validate();
   require_parameter_bytes(config, max_bytes);
-  Rng rng(seed);
   ModelParams p;
   p.wte = normal(config.vocab_size, config.d_model, rng);
   if (config.positional == Positional::learned) p.wpe = normal(config.n_ctx, config.d_model, rng);
@@ -124,17 +144,20 @@ ModelParams ModelParams::init(const ModelConfig& config, std::uint32_t seed, std
       break;
   }
   if (!config.tie_embeddings) p.lm_head = normal(config.vocab_size, config.d_model, rng);
+  if (!rng)  // norm gains start at one above
+    for (const TensorSpan& span : tensor_spans(config, p)) std::fill(span.data, span.data + span.size, Scalar(0));
   return p;
 }
 
-ModelParams ModelParams::zeros(const ModelConfig& config) {
-  ModelParams p = init(config, 0);
-  for (const TensorSlot& slot : tensor_slots(config, p)) {
-    Index count = 1;
-    for (auto s : slot.shape) count *= s;
-    std::fill(slot.data, slot.data + count, Scalar(0));
-  }
-  return p;
+}  // namespace
+
+ModelParams ModelParams::init(const ModelConfig& config, std::uint32_t seed, std::uint64_t max_bytes) {
+  Rng rng(seed);
+  return make_params(config, &rng, max_bytes);
+}
+
+ModelParams ModelParams::zeros(const ModelConfig& config, std::uint64_t max_bytes) {
+  return make_params(config, nullptr, max_bytes);
 }
 
 std::vector<TensorSlot> tensor_slots(const ModelConfig& config, ModelParams& p) {

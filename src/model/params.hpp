@@ -34,12 +34,16 @@ struct StackParams {
 };
 
 // Largest model the engine builds unless the caller asks otherwise (natively and in JS alike): a
-// small config must not be able to make the engine allocate gigabytes. The WebAssembly heap is
-// at most 1 GiB and a trainer needs four copies of the parameters.
+// small config must not be able to make the engine allocate gigabytes. A trainer needs four
+// copies of the parameters. A checkpoint someone downloaded is loaded, not trained, and may be
+// larger: GPT-2 medium's 355M parameters (1.42 GB) fit beside their activations in the 2 GiB
+// WebAssembly heap.
 #if defined(__EMSCRIPTEN__)
 constexpr std::uint64_t kDefaultMaxParameterBytes = std::uint64_t(256) << 20;
+constexpr std::uint64_t kDefaultMaxCheckpointBytes = std::uint64_t(1536) << 20;
 #else
 constexpr std::uint64_t kDefaultMaxParameterBytes = std::uint64_t(4) << 30;
+constexpr std::uint64_t kDefaultMaxCheckpointBytes = std::uint64_t(16) << 30;
 #endif
 
 struct ModelParams {
@@ -53,8 +57,9 @@ struct ModelParams {
   // config whose parameters need more than max_bytes before allocating any of them
   static ModelParams init(const ModelConfig& config, std::uint32_t seed,
                           std::uint64_t max_bytes = kDefaultMaxParameterBytes);
-  // every tensor of the config's shapes, all zero: where gradients and optimiser moments start
-  static ModelParams zeros(const ModelConfig& config);
+  // every tensor of the config's shapes, all zero: where gradients and optimiser moments start,
+  // and what a checkpoint is read into (nothing drawn at random); the same refusal as init
+  static ModelParams zeros(const ModelConfig& config, std::uint64_t max_bytes = kDefaultMaxParameterBytes);
 };
 
 // One named tensor of a parameter set: where its numbers live and the shape it must have.

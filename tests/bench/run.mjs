@@ -8,6 +8,8 @@
 //   long      flash against the whole-matrix path at n = 4096; flash's extra heap at n = 16,384
 //   training  a training step of the coreference demo model (batch 32); a traced forward of each
 //             shipped model
+//   checkpoint a GPT-2-small-shaped checkpoint made at run time (never stored): its load from a
+//             Blob with the heap's peak over its parameter bytes, a 128-token prefill, one decoded token
 //   page      first contentful paint, engine ready and the gzipped engine, from localhost
 //   --peers   onnxruntime-web and tfjs-backend-wasm on the same workloads (tests/bench/peers)
 import { execFileSync } from 'node:child_process';
@@ -52,7 +54,7 @@ async function node() {
   for (const { build, threads, label } of SETUPS) {
     const engine = await loadAttnlab({ threads: build === 'simd' ? 1 : 'auto' });
     if (build === 'threads') engine.setThreads(threads);
-    rows.push(...allRows(engine, `Node ${label}`, models));
+    rows.push(...await allRows(engine, `Node ${label}`, models));
     process.stderr.write(`Node ${label} done\n`);
   }
 }
@@ -158,6 +160,11 @@ out.push('', '## Training and traced forward (ms, median; x1 / x2: one thread\'s
       fixed(ms('Chromium threads x1') / ms('Chromium threads x2')), fixed(ms('Node simd') / ms('native x1')),
       fixed(ms('Chromium simd') / ms('native x1'))];
   })));
+
+const checkpoint = section('checkpoint');
+out.push('', '## A GPT-2-small-shaped checkpoint (124M parameters, random weights; peak: the heap\'s growth while loading over the parameters\' bytes)', '',
+  table(['platform', ...new Set(checkpoint.map((r) => r.measure))], labelsOf(checkpoint).map((label) => [label,
+    ...checkpoint.filter((r) => r.label === label).map((r) => `${fixed(r.ms, 0)} ms${r.peakRatio === undefined ? '' : ` · peak ${fixed(r.peakRatio)}×`}`)])));
 
 const page = section('page');
 out.push('', '## The page from localhost', '', table(['measure', 'value'], page.map((r) => [r.workload,

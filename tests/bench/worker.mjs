@@ -7,7 +7,7 @@ self.onmessage = async ({ data: { build, threads, label, models } }) => {
   try {
     const engine = await loadAttnlab({ threads: build === 'simd' ? 1 : 'auto' });
     if (build === 'threads') engine.setThreads(threads);
-    self.postMessage({ rows: allRows(engine, label, models) });
+    self.postMessage({ rows: await allRows(engine, label, models) });
   } catch (error) {
     self.postMessage({ error: String(error?.stack ?? error) });
   }

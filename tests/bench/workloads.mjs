@@ -1,6 +1,7 @@
 // The workloads of `npm run bench`, run on one engine wherever it lives: Node (run.mjs) or a
 // browser's Worker (worker.mjs). Each returns plain rows { section, workload, n, label, ms, … };
 // run.mjs prints them. Measurements only: nothing here passes or fails.
+import { randomGpt2Checkpoint } from './random-checkpoint.mjs';
 
 /** the kernels' table: single-head attention (d = 64) and 8-head attention (d_model = 512) */
 export const KERNEL_CASES = ['single_head', 'multi_head'].flatMap((kernel) => [64, 128, 256, 512].map((n) => ({ kernel, n })));
@@ -99,12 +100,37 @@ export function trainingRows(engine, label, models) {
   return rows;
 }
 
+/** a GPT-2-small-shaped checkpoint (124M parameters, random weights made here): its load from a
+ * Blob read in pieces, as a page's file picker gives it, with the heap's peak over the parameters'
+ * bytes; a prefill of 128 tokens and one decoded token */
+export async function checkpointRows(engine, label) {
+  const { config, weights, parameters } = randomGpt2Checkpoint();
+  const blob = new Blob([weights]);
+  const before = engine.memoryInUse();
+  engine.memoryPeak({ reset: true });
+  const start = performance.now();
+  const model = await engine.loadModel({ config, weights: blob });
+  const loadMs = performance.now() - start;
+  const peakRatio = (engine.memoryPeak() - before) / (parameters * 4);
+  const prompt = Array.from({ length: 128 }, (_, i) => (i * 7919) % 50257);
+  const prefill = timedMs(() => model.startGeneration(prompt), 3);
+  const decode = timedMs(() => model.generateStep({ temperature: 0 }), 9);
+  model.dispose();
+  const workload = 'GPT-2 small shape (124M, random weights)';
+  return [
+    { section: 'checkpoint', workload, label, measure: 'load from a Blob', ms: loadMs, peakRatio },
+    { section: 'checkpoint', workload, label, measure: 'prefill, 128 tokens', ms: prefill },
+    { section: 'checkpoint', workload, label, measure: 'decode one token', ms: decode },
+  ];
+}
+
 /** every workload above on one engine */
-export function allRows(engine, label, models) {
+export async function allRows(engine, label, models) {
   return [
     ...kernelRows(engine, label),
     ...boundaryRows(engine, label),
     ...longSequenceRows(engine, label),
     ...trainingRows(engine, label, models),
+    ...await checkpointRows(engine, label),
   ];
 }

@@ -50,3 +50,46 @@ TEST_CASE("rotary position embedding", "[positional][rope]") {
     CHECK_THROWS_WITH(rope_apply(even, -1), Catch::Contains("negative"));
   }
 }
+
+TEST_CASE("RoPE pairs (i, i + d/2) as Hugging Face's Llama code rotates them", "[positional][rope]") {
+  const Matrix x = rows({{0.3f, -1.2f, 0.8f, 0.5f, -0.1f, 2.0f}, {1.1f, 0.4f, -0.7f, 0.9f, 0.6f, -0.3f}});
+  // the permutation taking interleaved coordinates (2i, 2i+1) to halves (i, i + d/2)
+  const auto to_halves = [](const Matrix& m) {
+    Matrix out(m.rows(), m.cols());
+    const Index half = m.cols() / 2;
+    for (Index i = 0; i < half; ++i) {
+      out.col(i) = m.col(2 * i);
+      out.col(i + half) = m.col(2 * i + 1);
+    }
+    return out;
+  };
+  SECTION("the same rotation on permuted coordinates") {
+    Matrix interleaved = x, halves = to_halves(x);
+    rope_apply(interleaved, 3, 500.0f);
+    rope_apply(halves, 3, 500.0f, RopePairing::rotate_half);
+    CHECK_THAT(halves, IsNear(to_halves(interleaved), 1e-6));
+  }
+  SECTION("q·cos + rotate_half(q)·sin, written out for d = 4 at position 2") {
+    Matrix q = rows({{1.0f, 2.0f, 3.0f, 4.0f}});
+    rope_apply(q, 2, 100.0f, RopePairing::rotate_half);
+    const double a0 = 2.0, a1 = 2.0 / 10.0;  // p·θ_i with θ_i = 100^(−2i/4)
+    CHECK_THAT(q(0, 0), WithinAbs(1 * std::cos(a0) - 3 * std::sin(a0), 1e-6));
+    CHECK_THAT(q(0, 1), WithinAbs(2 * std::cos(a1) - 4 * std::sin(a1), 1e-6));
+    CHECK_THAT(q(0, 2), WithinAbs(3 * std::cos(a0) + 1 * std::sin(a0), 1e-6));
+    CHECK_THAT(q(0, 3), WithinAbs(4 * std::cos(a1) + 2 * std::sin(a1), 1e-6));
+  }
+  SECTION("the transpose undoes it, and R_p is the matrix it applies") {
+    const Matrix first = x.topRows(1);
+    Matrix y = first;
+    rope_apply(y, 9, 10000.0f, RopePairing::rotate_half);
+    const Matrix r = rope_rotation(6, 9, 10000.0f, RopePairing::rotate_half);
+    CHECK_THAT(y, IsNear(Matrix((r * first.transpose()).transpose()), 1e-6));
+    rope_apply_transpose(y, 9, 10000.0f, RopePairing::rotate_half);
+    CHECK_THAT(y, IsNear(first, 1e-6));
+  }
+  SECTION("named in configs") {
+    CHECK(rope_pairing_from_string("rotate_half") == RopePairing::rotate_half);
+    CHECK(to_string(RopePairing::interleaved) == "interleaved");
+    CHECK_THROWS_WITH(rope_pairing_from_string("halves"), Catch::Contains("expected interleaved, rotate_half"));
+  }
+}

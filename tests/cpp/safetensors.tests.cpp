@@ -68,10 +68,8 @@ TEST_CASE("safetensors rejects malformed files with the reason", "[io][safetenso
   CHECK_THAT(read_error(file_with(R"([1,2])", 0)), Catch::Contains("must start with '{', found byte 91"));
   CHECK_THAT(read_error(file_with(R"({"x":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},"x":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})", 8)),
              Catch::Contains("names \"x\" twice"));
-  CHECK_THAT(read_error(file_with(R"({"x":{"dtype":"F16","shape":[2],"data_offsets":[0,4]}})", 4)),
-             Catch::Contains("dtype \"F16\""));
   CHECK_THAT(read_error(file_with(R"({"x":{"dtype":"Q4_K","shape":[2],"data_offsets":[0,4]}})", 4)),
-             Catch::Contains("only F32"));
+             Catch::Contains("has dtype \"Q4_K\"; F32, F16 and BF16 are supported"));
   CHECK_THAT(read_error(file_with(R"({"x":{"dtype":"F32","shape":[-1],"data_offsets":[0,4]}})", 4)),
              Catch::Contains("negative dimension"));
   CHECK_THAT(read_error(file_with(R"({"x":{"dtype":"F32","shape":[18446744073709551615],"data_offsets":[0,4]}})", 4)),
@@ -112,5 +110,54 @@ TEST_CASE("safetensors is read strictly: the header starts with '{' and no key r
   }
   SECTION("trailing spaces (the writer's padding) stay allowed") {
     CHECK(read_error(file_with(ok + "       ", 8)) == "no error");
+  }
+}
+
+TEST_CASE("F16 and BF16 tensors widen exactly to float", "[io][safetensors]") {
+  const auto widen = [](Dtype dtype, std::vector<std::uint16_t> halves) {
+    std::vector<float> out(halves.size());
+    widen_to_float(dtype, reinterpret_cast<const std::uint8_t*>(halves.data()), halves.size(), out.data());
+    return out;
+  };
+  SECTION("binary16: normal, subnormal, zero, the largest, infinity and NaN") {
+    const std::vector<float> f = widen(Dtype::f16, {0x3C00, 0xC000, 0x3555, 0x0001, 0x03FF, 0x8000, 0x7BFF, 0x7C00, 0x7E00});
+    CHECK(f[0] == 1.0f);
+    CHECK(f[1] == -2.0f);
+    CHECK(f[2] == 0.333251953125f);           // 0x3555 = 1365/4096
+    CHECK(f[3] == std::ldexp(1.0f, -24));     // the smallest subnormal
+    CHECK(f[4] == std::ldexp(1023.0f, -24));  // the largest subnormal
+    CHECK((f[5] == 0.0f && std::signbit(f[5])));
+    CHECK(f[6] == 65504.0f);
+    CHECK(f[7] == std::numeric_limits<float>::infinity());
+    CHECK(std::isnan(f[8]));
+  }
+  SECTION("every binary16 value widens to the float that rounds back to it") {
+    for (std::uint32_t bits = 0; bits < 0x10000; ++bits) {
+      if ((bits & 0x7C00) == 0x7C00) continue;  // infinities and NaNs: above
+      const float f = widen(Dtype::f16, {static_cast<std::uint16_t>(bits)})[0];
+      const int exponent = static_cast<int>((bits >> 10) & 0x1F), mantissa = static_cast<int>(bits & 0x3FF);
+      const float magnitude = exponent ? std::ldexp(1024.0f + mantissa, exponent - 25) : std::ldexp(float(mantissa), -24);
+      REQUIRE(f == ((bits & 0x8000) ? -magnitude : magnitude));
+    }
+  }
+  SECTION("bfloat16 is a float's upper half") {
+    const std::vector<float> b = widen(Dtype::bf16, {0x3F80, 0xC0A0, 0x7F80, 0x0001, 0x3EAB});
+    CHECK(b[0] == 1.0f);
+    CHECK(b[1] == -5.0f);
+    CHECK(b[2] == std::numeric_limits<float>::infinity());
+    CHECK(b[3] == std::ldexp(1.0f, -133));
+    CHECK(b[4] == 0.333984375f);
+  }
+  SECTION("a file of F16 and BF16 tensors reads as floats; sizes follow the dtype") {
+    const std::string header =
+        R"({"h":{"dtype":"F16","shape":[2],"data_offsets":[0,4]},"b":{"dtype":"BF16","shape":[1],"data_offsets":[4,6]}})";
+    std::vector<std::uint8_t> file = file_with(header, 6);
+    const std::uint16_t values[3] = {0x3C00, 0xBC00, 0x4040};
+    std::memcpy(file.data() + 8 + header.size(), values, 6);
+    const TensorMap t = safetensors_read(file.data(), file.size());
+    CHECK(t.at("h").data == std::vector<float>{1.0f, -1.0f});
+    CHECK(t.at("b").data == std::vector<float>{3.0f});
+    CHECK_THAT(read_error(file_with(R"({"h":{"dtype":"F16","shape":[2],"data_offsets":[0,8]}})", 8)),
+               Catch::Contains("spans 8 bytes but its shape needs 4"));
   }
 }

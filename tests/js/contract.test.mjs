@@ -49,9 +49,10 @@ const RUNTIME = new Set(['inspect', 'BindingError', 'InternalError', 'UnboundTyp
   'stackSave', 'stackRestore', 'run', 'PThread', 'ExitStatus', 'establishStackSpace', 'invokeEntryPoint',
   'keepRuntimeAlive', 'stackAlloc']);
 
-// exports of the module that no Engine member uses: the classes, whose instances the factories
-// return wrapped, and unrefThreads, which setThreads calls for the Node builds
-const INTERNAL = ['AttentionSteps', 'Model', 'Trainer', 'unrefThreads'];
+// exports of the module that no Engine member uses when called without arguments: the classes,
+// whose instances the factories return wrapped, unrefThreads, which setThreads calls for the Node
+// builds, and safetensorsHeaderSize, which loadModel calls once it has files to read
+const INTERNAL = ['AttentionSteps', 'CheckpointLoader', 'Model', 'Trainer', 'safetensorsHeaderSize', 'unrefThreads'];
 
 const SMALL_MODEL = { vocab_size: 12, n_ctx: 16, d_model: 16, n_heads: 4, d_ff: 32, n_layers: 2 };
 const DECK = {

@@ -302,7 +302,7 @@ for (const threads of [1, 'auto']) {
         [() => model.nextTokenProbabilities({ tokens: [1], topK: -3 }), /topK must be between 1/],
         [() => engine.loadModel({ weights: model.save().weights.slice(0, 100), config: JSON.stringify(SMALL_MODEL), vocab: vocabJson(['a', 'b', 'c', 'd', 'e', 'f']) }), /safetensors: .*runs past the end|safetensors/],
         [() => engine.loadModel({ weights: new Uint8Array([1, 2, 3]), config: JSON.stringify(SMALL_MODEL), vocab: vocabJson(['a', 'b', 'c', 'd', 'e', 'f']) }), /too short/],
-        [() => engine.loadModel({ weights: safetensorsBytes({}), config: '{"vocab_size":', vocab: vocabJson([]) }), /model config is not valid JSON/],
+        [() => engine.loadModel({ weights: safetensorsBytes({}), config: '{"vocab_size":', vocab: vocabJson([]) }), /config.json is not valid JSON/],
         [() => model.forward({ tokens: [1, 12] }), /tokens\[1\] = 12 is outside 0…11/],
         [() => model.forward({ tokens: [1, 2.5] }), /tokens\[1\] is not an integer/],
         [() => model.decode([99]), /outside 0…11/],

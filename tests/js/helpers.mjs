@@ -45,3 +45,4 @@ export function vocabJson(words) {
 export function assertThrows(f, pattern) {
   assert.throws(f, (error) => error instanceof Error && pattern.test(error.message), `expected an error matching ${pattern}`);
 }
+

@@ -6,13 +6,17 @@ Writes tests/reference/fixtures/attention.json (attention layers), layers.json (
 activations, encoder/decoder layers, a 2-layer decoder-only model), training.json (a 2-layer
 model's loss and every parameter gradient from autograd, in float64), rnn.json (a tanh RNN's
 states and autograd gradients, in float64) and patches.json (images cut into patches by F.unfold
-and embedded). The tests read those files
-and never need torch.
+and embedded), and hf/<name>/ (Hugging Face checkpoints of GPT-2 and Llama layout in F32, F16 and
+BF16, one of them sharded, written by hand as config.json and safetensors, with expected.json: the
+logits, every layer's attention weights and a 20-token greedy continuation from a reference that
+follows Hugging Face's modeling code). The tests read those files and never need torch.
 Weights are stored in the engine's layout: y = x·W + b, c_attn columns [W_Q | W_K | W_V].
 """
 import json
 import math
 import pathlib
+import shutil
+import struct
 
 import torch
 import torch.nn.functional as F
@@ -312,6 +316,226 @@ def rnn_case(name, d, h, t):
         "grad.b": tensor64(rnn.bias_ih_l0.grad)}}
 
 
+# --- Hugging Face checkpoints -------------------------------------------------------------------
+
+SAFETENSORS_DTYPES = {torch.float32: "F32", torch.float16: "F16", torch.bfloat16: "BF16"}
+
+
+def write_safetensors(path, tensors):
+    """The safetensors format by hand: u64 header length, JSON header, little-endian data."""
+    header, blobs, offset = {}, [], 0
+    for name, t in tensors.items():
+        data = t.detach().contiguous().view(torch.uint8).numpy().tobytes() if t.numel() else b""
+        header[name] = {"dtype": SAFETENSORS_DTYPES[t.dtype], "shape": list(t.shape),
+                        "data_offsets": [offset, offset + len(data)]}
+        blobs.append(data)
+        offset += len(data)
+    text = json.dumps(header, separators=(",", ":")).encode()
+    text += b" " * ((8 - len(text) % 8) % 8)
+    path.write_bytes(struct.pack("<Q", len(text)) + text + b"".join(blobs))
+
+
+def gelu_new(x):
+    return 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x.pow(3))))
+
+
+GPT2_ACTIVATIONS = {"gelu_new": gelu_new, "gelu": F.gelu, "relu": F.relu}
+
+
+def causal_softmax(scores):
+    """softmax over keys with future positions at finfo.min, as both models mask (heads, n, n)."""
+    n = scores.shape[-1]
+    future = torch.triu(torch.ones(n, n, dtype=torch.bool), 1)
+    return torch.softmax(scores.masked_fill(future, torch.finfo(scores.dtype).min), dim=-1)
+
+
+def gpt2_forward(cfg, w, ids):
+    """GPT2LMHeadModel's forward (modeling_gpt2.py): Conv1D y = x·W + b, pre-LN blocks, ln_f."""
+    d, h = cfg["n_embd"], cfg["n_head"]
+    dk, eps = d // h, cfg.get("layer_norm_epsilon", 1e-5)
+    act = GPT2_ACTIVATIONS[cfg.get("activation_function", "gelu_new")]
+    n = len(ids)
+    x = w["wte.weight"][ids] + w["wpe.weight"][:n]
+    attentions = []
+    for i in range(cfg["n_layer"]):
+        p = f"h.{i}."
+        a = F.layer_norm(x, (d,), w[p + "ln_1.weight"], w[p + "ln_1.bias"], eps)
+        q, k, v = (a @ w[p + "attn.c_attn.weight"] + w[p + "attn.c_attn.bias"]).split(d, dim=-1)
+        q, k, v = (t.view(n, h, dk).transpose(0, 1) for t in (q, k, v))
+        weights = causal_softmax(q @ k.transpose(-1, -2) / math.sqrt(dk))
+        attentions.append(weights)
+        merged = (weights @ v).transpose(0, 1).reshape(n, d)
+        x = x + merged @ w[p + "attn.c_proj.weight"] + w[p + "attn.c_proj.bias"]
+        m = F.layer_norm(x, (d,), w[p + "ln_2.weight"], w[p + "ln_2.bias"], eps)
+        x = x + act(m @ w[p + "mlp.c_fc.weight"] + w[p + "mlp.c_fc.bias"]) @ w[p + "mlp.c_proj.weight"] \
+            + w[p + "mlp.c_proj.bias"]
+    x = F.layer_norm(x, (d,), w["ln_f.weight"], w["ln_f.bias"], eps)
+    head = w["wte.weight"] if cfg.get("tie_word_embeddings", True) else w["lm_head.weight"]
+    return x @ head.T, attentions
+
+
+def rms_norm(x, weight, eps):
+    return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * weight
+
+
+def rotate_half(x):
+    half = x.shape[-1] // 2
+    return torch.cat((-x[..., half:], x[..., :half]), dim=-1)
+
+
+def llama_forward(cfg, w, ids):
+    """LlamaForCausalLM's forward (modeling_llama.py): RMSNorm, rotate-half RoPE with rope_theta,
+    K/V heads repeated for grouped queries, SwiGLU, nn.Linear y = x·Wᵀ (+ b)."""
+    d, h = cfg["hidden_size"], cfg["num_attention_heads"]
+    g, dk = cfg["num_key_value_heads"], d // h
+    eps, theta = cfg["rms_norm_eps"], cfg["rope_theta"]
+    n = len(ids)
+
+    def linear(x, name, bias):
+        y = x @ w[name + ".weight"].T
+        return y + w[name + ".bias"] if bias else y
+
+    inv_freq = 1.0 / (theta ** (torch.arange(0, dk, 2, dtype=torch.int64).float() / dk))
+    freqs = torch.arange(n).float()[:, None] * inv_freq[None, :]
+    emb = torch.cat((freqs, freqs), dim=-1)
+    cos, sin = emb.cos(), emb.sin()
+    x = w["model.embed_tokens.weight"][ids]
+    attentions = []
+    ab, mb = cfg.get("attention_bias", False), cfg.get("mlp_bias", False)
+    for i in range(cfg["num_hidden_layers"]):
+        p = f"model.layers.{i}."
+        a = rms_norm(x, w[p + "input_layernorm.weight"], eps)
+        q = linear(a, p + "self_attn.q_proj", ab).view(n, h, dk).transpose(0, 1)
+        k = linear(a, p + "self_attn.k_proj", ab).view(n, g, dk).transpose(0, 1)
+        v = linear(a, p + "self_attn.v_proj", ab).view(n, g, dk).transpose(0, 1)
+        q, k = q * cos + rotate_half(q) * sin, k * cos + rotate_half(k) * sin
+        k, v = k.repeat_interleave(h // g, dim=0), v.repeat_interleave(h // g, dim=0)
+        weights = causal_softmax(q @ k.transpose(-1, -2) / math.sqrt(dk))
+        attentions.append(weights)
+        x = x + linear((weights @ v).transpose(0, 1).reshape(n, d), p + "self_attn.o_proj", ab)
+        m = rms_norm(x, w[p + "post_attention_layernorm.weight"], eps)
+        x = x + linear(F.silu(linear(m, p + "mlp.gate_proj", mb)) * linear(m, p + "mlp.up_proj", mb),
+                       p + "mlp.down_proj", mb)
+    x = rms_norm(x, w["model.norm.weight"], eps)
+    head = w["model.embed_tokens.weight"] if cfg.get("tie_word_embeddings", False) else w["lm_head.weight"]
+    return x @ head.T, attentions
+
+
+def gpt2_weights(cfg):
+    d, ff, vocab = cfg["n_embd"], cfg.get("n_inner") or 4 * cfg["n_embd"], cfg["vocab_size"]
+    w = {"wte.weight": torch.randn(vocab, d) * 0.5, "wpe.weight": torch.randn(cfg["n_positions"], d) * 0.3}
+    for i in range(cfg["n_layer"]):
+        p = f"h.{i}."
+        w.update({p + "ln_1.weight": 1 + 0.2 * torch.randn(d), p + "ln_1.bias": 0.1 * torch.randn(d),
+                  p + "attn.c_attn.weight": torch.randn(d, 3 * d) * 0.4, p + "attn.c_attn.bias": 0.1 * torch.randn(3 * d),
+                  p + "attn.c_proj.weight": torch.randn(d, d) * 0.3, p + "attn.c_proj.bias": 0.1 * torch.randn(d),
+                  p + "ln_2.weight": 1 + 0.2 * torch.randn(d), p + "ln_2.bias": 0.1 * torch.randn(d),
+                  p + "mlp.c_fc.weight": torch.randn(d, ff) * 0.3, p + "mlp.c_fc.bias": 0.1 * torch.randn(ff),
+                  p + "mlp.c_proj.weight": torch.randn(ff, d) * 0.2, p + "mlp.c_proj.bias": 0.1 * torch.randn(d)})
+    w.update({"ln_f.weight": 1 + 0.2 * torch.randn(d), "ln_f.bias": 0.1 * torch.randn(d)})
+    if not cfg.get("tie_word_embeddings", True):
+        w["lm_head.weight"] = torch.randn(vocab, d) * 0.5
+    return w
+
+
+def llama_weights(cfg):
+    d, ff, vocab = cfg["hidden_size"], cfg["intermediate_size"], cfg["vocab_size"]
+    kv = cfg["num_key_value_heads"] * d // cfg["num_attention_heads"]
+    ab, mb = cfg.get("attention_bias", False), cfg.get("mlp_bias", False)
+    w = {"model.embed_tokens.weight": torch.randn(vocab, d) * 0.5}
+    for i in range(cfg["num_hidden_layers"]):
+        p = f"model.layers.{i}."
+        shapes = {"self_attn.q_proj": (d, d), "self_attn.k_proj": (kv, d), "self_attn.v_proj": (kv, d),
+                  "self_attn.o_proj": (d, d), "mlp.gate_proj": (ff, d), "mlp.up_proj": (ff, d), "mlp.down_proj": (d, ff)}
+        for name, (rows, cols) in shapes.items():
+            w[p + name + ".weight"] = torch.randn(rows, cols) * (0.4 if "attn" in name else 0.25)
+            if (ab and "attn" in name) or (mb and "mlp" in name):
+                w[p + name + ".bias"] = 0.1 * torch.randn(rows)
+        w[p + "input_layernorm.weight"] = 1 + 0.2 * torch.randn(d)
+        w[p + "post_attention_layernorm.weight"] = 1 + 0.2 * torch.randn(d)
+    w["model.norm.weight"] = 1 + 0.2 * torch.randn(d)
+    if not cfg.get("tie_word_embeddings", False):
+        w["lm_head.weight"] = torch.randn(vocab, d) * 0.5
+    return w
+
+
+def greedy(forward, cfg, w, prompt, steps):
+    """20 greedy tokens, each from a full forward pass; the smallest gap between the best two
+    logits is returned so a fixture whose argmax float rounding could flip is never written."""
+    ids, gap = list(prompt), float("inf")
+    for _ in range(steps):
+        with torch.no_grad():
+            logits, _ = forward(cfg, w, ids)
+        top = torch.topk(logits[-1], 2).values
+        gap = min(gap, float(top[0] - top[1]))
+        ids.append(int(torch.argmax(logits[-1])))
+    return ids[len(prompt):], gap
+
+
+def hf_checkpoint_case(name, family, cfg, dtype, prompt, store=None, shards=1):
+    """One checkpoint folder under fixtures/hf/: config.json, safetensors (or shards and their
+    index) in dtype, and expected.json computed from the stored values widened to float32."""
+    w = gpt2_weights(cfg) if family == "gpt2" else llama_weights(cfg)
+    w = {k: v.to(dtype).to(torch.float32) for k, v in w.items()}  # the reference sees what the file holds
+    forward = gpt2_forward if family == "gpt2" else llama_forward
+    with torch.no_grad():
+        logits, attentions = forward(cfg, w, prompt)
+    continuation, gap = greedy(forward, cfg, w, prompt, 20)
+    assert gap > 1e-3, f"{name}: greedy decoding is too close to a tie ({gap})"
+    stored = store(w) if store else w
+    stored = {k: v.to(dtype) for k, v in stored.items()}
+    folder = OUT / "hf" / name
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    (folder / "config.json").write_text(json.dumps({"model_type": family, **cfg}, indent=2) + "\n")
+    names = sorted(stored)
+    if shards == 1:
+        write_safetensors(folder / "model.safetensors", {k: stored[k] for k in names})
+    else:
+        weight_map = {}
+        for s in range(shards):
+            file = f"model-{s + 1:05d}-of-{shards:05d}.safetensors"
+            part = names[s::shards]
+            write_safetensors(folder / file, {k: stored[k] for k in part})
+            weight_map.update({k: file for k in part})
+        index = {"metadata": {"total_size": sum(t.numel() * t.element_size() for t in stored.values())},
+                 "weight_map": dict(sorted(weight_map.items()))}
+        (folder / "model.safetensors.index.json").write_text(json.dumps(index, indent=2) + "\n")
+    expected = {"generator": "tests/reference/generate_fixtures.py", "torch": torch.__version__,
+                "family": family, "dtype": SAFETENSORS_DTYPES[dtype], "prompt": prompt, "logits": tensor(logits),
+                "attention": [tensor(a) for a in attentions], "continuation": continuation}
+    (folder / "expected.json").write_text(json.dumps(expected, separators=(",", ":")) + "\n")
+    print(f"wrote {folder}")
+
+
+def hf_checkpoint_cases():
+    gpt2 = {"vocab_size": 64, "n_positions": 32, "n_embd": 16, "n_head": 4, "n_layer": 2,
+            "layer_norm_epsilon": 1e-5, "activation_function": "gelu_new", "bos_token_id": 63, "eos_token_id": 63,
+            "architectures": ["GPT2LMHeadModel"], "attn_pdrop": 0.1, "embd_pdrop": 0.1, "resid_pdrop": 0.1,
+            "initializer_range": 0.02, "summary_type": "cls_index", "use_cache": True}
+    causal_mask = lambda w: {**w, **{f"h.{i}.attn.bias": torch.tril(torch.ones(32, 32)).view(1, 1, 32, 32)  # noqa: E731
+                                     for i in range(2)}}
+    prefixed = lambda w: {("" if k == "lm_head.weight" else "transformer.") + k: v for k, v in w.items()}  # noqa: E731
+    tied_copy = lambda w: {**w, "lm_head.weight": w["wte.weight"]}  # noqa: E731
+    prompt = [5, 17, 42, 8, 33, 1, 60, 12]
+    hf_checkpoint_case("gpt2-f32", "gpt2", gpt2, torch.float32, prompt, store=causal_mask)
+    hf_checkpoint_case("gpt2-f16-untied", "gpt2", {**gpt2, "activation_function": "gelu", "n_inner": 40,
+                                                   "tie_word_embeddings": False}, torch.float16, prompt, store=prefixed)
+    hf_checkpoint_case("gpt2-bf16", "gpt2", {**gpt2, "activation_function": "relu"}, torch.bfloat16, prompt,
+                       store=tied_copy)
+    llama = {"vocab_size": 64, "hidden_size": 32, "intermediate_size": 48, "num_hidden_layers": 2,
+             "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 8, "hidden_act": "silu",
+             "max_position_embeddings": 64, "rms_norm_eps": 1e-5, "rope_theta": 500.0, "tie_word_embeddings": False,
+             "attention_bias": False, "mlp_bias": False, "rope_scaling": None, "bos_token_id": 1, "eos_token_id": 2,
+             "architectures": ["LlamaForCausalLM"], "attention_dropout": 0.0, "pretraining_tp": 1,
+             "initializer_range": 0.02, "torch_dtype": "float32", "use_cache": True}
+    hf_checkpoint_case("llama-f32", "llama", llama, torch.float32, prompt)
+    hf_checkpoint_case("llama-f16-mqa", "llama", {**llama, "num_key_value_heads": 1, "tie_word_embeddings": True,
+                                                  "rope_theta": 10000.0}, torch.float16, prompt)
+    hf_checkpoint_case("llama-bf16-sharded", "llama", {**llama, "attention_bias": True, "mlp_bias": True,
+                                                       "tie_word_embeddings": True}, torch.bfloat16, prompt, shards=2)
+
+
 def write(name, cases):
     OUT.mkdir(exist_ok=True)
     doc = {"generator": "tests/reference/generate_fixtures.py", "torch": torch.__version__, "cases": cases}
@@ -349,6 +573,9 @@ def main():
 
     torch.manual_seed(20261125)
     write("patches.json", [patches_case("patches_6x8_p2_d5", 6, 8, 2, 5), patches_case("patches_12x12_p4_d7", 12, 12, 4, 7)])
+
+    torch.manual_seed(20261127)
+    hf_checkpoint_cases()
 
 
 if __name__ == "__main__":

@@ -9,9 +9,9 @@
  * problem (a NUL in it written as "\0"); the module stays usable and no memory is kept. That
  * includes exceptions thrown by the caller's own getters, proxies or toJSON while an option is
  * read: they become such an Error ("x could not be read (…)"). Each option is read once. Text
- * with lone UTF-16 surrogates is read with U+FFFD in their place. The three classes
- * (`AttentionSteps`, `Model`, `Trainer`) hold C++ memory: the package wraps them so that user code
- * never calls `delete()`.
+ * with lone UTF-16 surrogates is read with U+FFFD in their place. The classes (`AttentionSteps`,
+ * `CheckpointLoader`, `Model`, `Trainer`) hold C++ memory: the package wraps them, or deletes them
+ * when it is done with them, so that user code never calls `delete()`.
  */
 
 /** A row-major matrix: entry (i, j) is `data[i * cols + j]`. */
@@ -62,6 +62,9 @@ export interface SingleHeadInput extends AttentionInput {
   dV: number;
 }
 
+/** The coordinates RoPE rotates together: (2i, 2i+1), or (i, i + d/2) ("rotate_half") */
+export type RopePairing = 'interleaved' | 'rotate_half';
+
 /** Multi-head attention with GPT-2-layout weights (y = x·W + b). */
 export interface MultiHeadInput extends AttentionInput {
   /** h; d must be divisible by it */
@@ -70,6 +73,8 @@ export interface MultiHeadInput extends AttentionInput {
   kvHeads?: number;
   rope?: boolean;
   ropeBase?: number;
+  /** which coordinates rotate together: (2i, 2i+1) (default) or (i, i + d_k/2) as Hugging Face's Llama */
+  ropePairing?: RopePairing;
   alibi?: boolean;
   /** (d × (d + 2·g·d/h)), columns [W_Q | W_K | W_V] */
   cAttnWeight: Numbers;
@@ -154,6 +159,8 @@ export interface ModelConfig {
   n_decoder_layers?: number;
   positional?: 'none' | 'sinusoidal' | 'learned' | 'rope' | 'alibi';
   positional_base?: number;
+  /** RoPE only: pairs (2i, 2i+1) (default) or (i, i + d_k/2) as Hugging Face's Llama code */
+  rope_pairing?: RopePairing;
   activation?: 'relu' | 'gelu' | 'gelu_tanh' | 'swiglu';
   norm?: 'layer_norm' | 'rms_norm' | 'none';
   pre_norm?: boolean;
@@ -371,6 +378,42 @@ export interface TrainingStep {
   trace?: Record<string, MatrixData>;
 }
 
+/** What a checkpoint is, from its config alone. */
+export interface CheckpointDescription {
+  /** whose names and layouts the tensors follow */
+  family: 'attnlab' | 'gpt2' | 'llama';
+  /** the engine's config the checkpoint becomes */
+  config: Required<ModelConfig>;
+  /** bytes of its float parameters, which loading allocates */
+  parameterBytes: number;
+}
+
+/** One byte range of one shard, holding one tensor the model needs. */
+export interface CheckpointRead {
+  shard: number;
+  begin: number;
+  end: number;
+  /** the tensor's name in the checkpoint */
+  name: string;
+}
+
+/** The engine side of loading a checkpoint: every header, then the pieces of every read in order. */
+export interface RawCheckpointLoader {
+  /** header: the bytes after the file's first 8 (safetensorsHeaderSize of them); name: the
+   * shard's file name, matched against the index */
+  addShard(options: { header: Uint8Array; fileSize: number; name?: string }): void;
+  /** model.safetensors.index.json, after every shard: unnamed shards take its file names in sorted order */
+  useIndex(text: string): void;
+  /** checks every tensor against the config, allocates the model, and gives the reads to do */
+  start(): CheckpointRead[];
+  /** the bytes [offset, offset + bytes.length) of read number `read`, in order, whole values */
+  feed(options: { read: number; offset: number; bytes: Uint8Array }): void;
+  /** every read complete and every value finite: the model, with a vocabulary when given */
+  finish(options: { vocab?: string }): RawModel;
+  describe(): CheckpointDescription;
+  delete(): void;
+}
+
 export interface RawTrainer {
   /** one AdamW step on a fresh batch; a non-finite loss throws and keeps the weights */
   step(options: { trace?: boolean | string[] }): TrainingStep;
@@ -446,9 +489,9 @@ export interface AttnlabModule {
   /** (rows × cols) of seeded N(0, std²) draws (std default 1), the same on every platform */
   randomNormal(options: { rows: number; cols: number; seed?: number; std?: number }): MatrixData;
   /** RoPE applied to the rows of x, row r at position pos0 + r */
-  ropeApply(options: { x: Numbers; n: number; d: number; pos0?: number; base?: number }): MatrixData;
-  /** the block rotation R_pos, (d × d) */
-  ropeRotation(options: { d: number; pos: number; base?: number }): MatrixData;
+  ropeApply(options: { x: Numbers; n: number; d: number; pos0?: number; base?: number; pairing?: RopePairing }): MatrixData;
+  /** the rotation R_pos, (d × d): block-diagonal for interleaved pairs */
+  ropeRotation(options: { d: number; pos: number; base?: number; pairing?: RopePairing }): MatrixData;
   alibiSlopes(options: { heads: number }): Float32Array;
   /** −slope_head·|i − j| for n queries (the last n positions) and m keys */
   alibiBias(options: { heads: number; head: number; n: number; m?: number }): MatrixData;
@@ -484,11 +527,13 @@ export interface AttnlabModule {
   attention(options: AttentionOptions): AttentionResult;
   /** maxParameterBytes: the largest model to build (default 256 MiB, 268435456 bytes) */
   modelFromConfig(options: { config: ModelConfig; seed?: number; vocab?: string; maxParameterBytes?: number }): RawModel;
-  /** weights: the bytes of model.safetensors, a real Uint8Array; config and vocab: the JSON texts,
-   * strict (no repeated keys, no unknown vocab fields). The config is checked against the
-   * weights' shapes and maxParameterBytes (default 256 MiB) before the model is allocated, and
-   * the vocabulary's size against vocab_size while it is read. */
-  modelFromFiles(options: { weights: Uint8Array; config: string; vocab: string; maxParameterBytes?: number }): RawModel;
+  /** A checkpoint read in pieces (Engine.loadModel drives it). config: the text of config.json,
+   * the engine's or a Hugging Face one (model_type gpt2 or llama), checked, with the parameters'
+   * size against maxParameterBytes (default 256 MiB; 1.5 GiB, 1610612736 bytes, for a Hugging Face
+   * checkpoint), before anything is read. */
+  checkpointLoader(options: { config: string; maxParameterBytes?: number }): RawCheckpointLoader;
+  /** the length of a safetensors header, from the file's first 8 bytes and its size (checked) */
+  safetensorsHeaderSize(options: { bytes: Uint8Array; fileSize: number }): number;
 
   createTrainer(options: TrainerOptions): RawTrainer;
   /** reads a sentence of the coreference language ("the cat sat on the mat because it was soft");
@@ -497,6 +542,7 @@ export interface AttnlabModule {
 
   /** the classes, registered by Embind (instances come from the factories above) */
   AttentionSteps: unknown;
+  CheckpointLoader: unknown;
   Model: unknown;
   Trainer: unknown;
 }

@@ -10,7 +10,7 @@
  * hold engine memory (AttentionStepper, Model, Trainer) free it when garbage-collected or on dispose().
  */
 import type {
-  AttentionResult, AttentionStage, AttnlabModule, BuildInfo, CoreferenceSentence, GenerationOutputs, GenerationState,
+  AttentionResult, AttentionStage, AttnlabModule, BuildInfo, CheckpointDescription, RawCheckpointLoader, CoreferenceSentence, GenerationOutputs, GenerationState,
   MatrixData, ModelConfig, MultiHeadInput, RawAttentionSteps, RawModel, RawTrainer, SamplingOptions, SingleHeadInput,
   TaskName, TrainerOptions, TrainingExample, TrainingStep,
 } from './attnlab.mjs';
@@ -19,7 +19,7 @@ export type {
   AttentionInput, AttentionOptions, AttentionPart, AttentionResult, AttentionStage, BuildInfo, DotProductStatistics, DotProductStatisticsOptions,
   FlashTile, ForwardOptions, GenerationOutputs, GenerationState, HeadResult, MatrixData, ModelConfig, MultiHeadInput, Numbers, RnnGradientFlow,
   RnnGradientFlowOptions, SamplingOptions, SingleHeadInput, SoftmaxRow, SoftmaxRowOptions, SpecialTokens, TaskName, TrainerOptions,
-  TrainingExample, TrainingStep, CoreferenceSentence,
+  TrainingExample, TrainingStep, CoreferenceSentence, CheckpointDescription, RopePairing,
 } from './attnlab.mjs';
 
 export interface LoadOptions {
@@ -34,6 +34,79 @@ export interface LoadOptions {
   files?: Record<string, string>;
   /** browsers: called as the engine's WebAssembly downloads (bytes so far, total or 0 if unknown) */
   onProgress?: (loaded: number, total: number) => void;
+}
+
+/** A checkpoint file: bytes in memory, or a Blob or File (a browser's file picker, Node's
+ * fs.openAsBlob), which is read in pieces and never held whole. */
+export type CheckpointFile = Uint8Array | Blob;
+
+export interface LoadModelOptions {
+  /** model.safetensors, or a sharded checkpoint's shards (with `index`) */
+  weights: CheckpointFile | CheckpointFile[];
+  /** config.json: the engine's own, or a Hugging Face one (model_type "gpt2" or "llama") */
+  config: string;
+  /** the tokenizer: the engine's vocab.json or a Hugging Face tokenizer.json (either name) */
+  vocab?: string;
+  tokenizer?: string;
+  /** model.safetensors.index.json of a sharded checkpoint: Files are matched to it by name, other
+   * shards are taken in the order of its sorted file names */
+  index?: string;
+  /** the largest model to build (default 256 MiB, 268435456 bytes; 1.5 GiB for a Hugging Face checkpoint) */
+  maxParameterBytes?: number;
+  /** called as the weights are read: bytes so far, bytes in all, the tensor being read */
+  onProgress?: (read: number, total: number, tensor: string) => void;
+}
+
+/** Bytes that loading asks for: [begin, end) of one shard. */
+interface ByteRange { shard: number; begin: number; end: number }
+
+/** Pieces of a read handed to the engine at a time: small beside any model, whole values of every dtype. */
+const LOAD_PIECE_BYTES = 4 << 20;
+
+/** Loading a checkpoint as a sequence of byte requests, so that one procedure serves bytes in
+ * memory (answered at once) and Blobs (answered when read). */
+function* checkpointSteps(raw: AttnlabModule, options: LoadModelOptions, files: CheckpointFile[]): Generator<ByteRange, RawModel, Uint8Array> {
+  const loader: RawCheckpointLoader = raw.checkpointLoader({ config: options.config, maxParameterBytes: options.maxParameterBytes });
+  try {
+    for (const [shard, file] of files.entries()) {
+      const fileSize = isBytes(file) ? file.byteLength : file.size;
+      const first = yield { shard, begin: 0, end: Math.min(8, fileSize) };
+      const headerSize = raw.safetensorsHeaderSize({ bytes: first, fileSize });
+      const header = yield { shard, begin: 8, end: 8 + headerSize };
+      loader.addShard({ header, fileSize, name: (file as Partial<File>).name ?? '' });
+    }
+    if (options.index !== undefined) loader.useIndex(options.index);
+    const reads = loader.start();
+    const total = reads.reduce((sum, r) => sum + (r.end - r.begin), 0);
+    let done = 0;
+    for (const [read, range] of reads.entries()) {
+      for (let at = range.begin; at < range.end; at += LOAD_PIECE_BYTES) {
+        const bytes = yield { shard: range.shard, begin: at, end: Math.min(at + LOAD_PIECE_BYTES, range.end) };
+        loader.feed({ read, offset: at - range.begin, bytes });
+        done += bytes.byteLength;
+        options.onProgress?.(done, total, range.name);
+      }
+    }
+    return loader.finish({ vocab: options.tokenizer ?? options.vocab });
+  } finally {
+    loader.delete();
+  }
+}
+
+/** whether a value is a real Uint8Array, by its internal slot (a proxy or a re-prototyped view is not) */
+function isBytes(value: unknown): value is Uint8Array {
+  const typedArray = Object.getPrototypeOf(Int8Array.prototype) as object;
+  return Object.getOwnPropertyDescriptor(typedArray, Symbol.toStringTag)!.get!.call(value) === 'Uint8Array';
+}
+
+/** the files of options.weights, checked to be files */
+function checkpointFiles(options: LoadModelOptions): CheckpointFile[] {
+  const files = Array.isArray(options?.weights) ? options.weights : [options?.weights];
+  for (const file of files)
+    if (!isBytes(file) && !(typeof Blob !== 'undefined' && file instanceof Blob))
+      throw new Error('attnlab: weights must be a Uint8Array, a Blob or a list of them (the shards)');
+  if (options.vocab !== undefined && options.tokenizer !== undefined) throw new Error('attnlab: give vocab or tokenizer, not both');
+  return files;
 }
 
 export interface EngineInfo extends BuildInfo {
@@ -309,9 +382,42 @@ export class Engine {
   createModel(options: { config: ModelConfig; seed?: number; vocab?: string }): Model {
     return new Model(this.raw.modelFromConfig(options));
   }
-  /** a saved model: the bytes of model.safetensors and the texts of config.json and vocab.json */
-  loadModel(options: { weights: Uint8Array; config: string; vocab: string }): Model {
-    return new Model(this.raw.modelFromFiles(options));
+  /** A saved model or a Hugging Face checkpoint (GPT-2, Llama): its weights, config.json and
+   * tokenizer. Bytes in memory load at once; Blobs and Files are read in pieces, so the call
+   * returns a Promise. The config and every tensor's name, shape and dtype are checked before the
+   * model is allocated. */
+  loadModel(options: LoadModelOptions & { weights: Uint8Array | Uint8Array[] }): Model;
+  loadModel(options: LoadModelOptions): Model | Promise<Model>;
+  loadModel(options: LoadModelOptions): Model | Promise<Model> {
+    const files = checkpointFiles(options);
+    const steps = checkpointSteps(this.raw, options, files);
+    if (files.every(isBytes)) {
+      let step = steps.next();
+      while (!step.done) step = steps.next((files[step.value.shard] as Uint8Array).subarray(step.value.begin, step.value.end));
+      return new Model(step.value);
+    }
+    return (async () => {
+      try {
+        let step = steps.next();
+        while (!step.done) {
+          const { shard, begin, end } = step.value;
+          const file = files[shard];
+          step = steps.next(isBytes(file) ? file.subarray(begin, end) : new Uint8Array(await file.slice(begin, end).arrayBuffer()));
+        }
+        return new Model(step.value);
+      } finally {
+        steps.return(undefined as never);  // a failed read: the loader's memory is freed now
+      }
+    })();
+  }
+  /** what a checkpoint's config.json describes (family, the engine's config, parameter bytes), before any weights are read */
+  describeCheckpoint(options: { config: string; maxParameterBytes?: number }): CheckpointDescription {
+    const loader = this.raw.checkpointLoader(options);
+    try {
+      return loader.describe();
+    } finally {
+      loader.delete();
+    }
   }
   /** a trainer for one of the built-in tasks, with a fresh model */
   createTrainer(options: TrainerOptions): Trainer {

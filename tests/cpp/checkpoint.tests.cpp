@@ -1,0 +1,271 @@
+#include <catch2/catch.hpp>
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "core/check.hpp"
+#include "io/checkpoint.hpp"
+#include "io/model_file.hpp"
+#include "model/generate.hpp"
+#include "model/trace.hpp"
+#include "support.hpp"
+
+using namespace attnlab;
+using namespace attnlab::test;
+using nlohmann::json;
+
+namespace {
+
+const std::string kHfFixtures = std::string(ATTNLAB_FIXTURE_DIR) + "/hf/";
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  REQUIRE(in.good());
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::vector<std::uint8_t> read_bytes(const std::string& path) {
+  const std::string text = read_text(path);
+  return {text.begin(), text.end()};
+}
+
+Matrix fixture_matrix(const json& t) {
+  const auto shape = t.at("shape").get<std::vector<Index>>();
+  const auto data = t.at("data").get<std::vector<float>>();
+  const Index cols = shape.back(), rows = static_cast<Index>(data.size()) / cols;  // (h, n, m) → (h·n, m)
+  Matrix m(rows, cols);
+  std::copy(data.begin(), data.end(), m.data());
+  return m;
+}
+
+// the engine's parameters of an engine-format model with one tensor changed, as safetensors bytes
+std::vector<std::uint8_t> file_of(const TensorMap& tensors) { return safetensors_write(tensors); }
+
+CheckpointConfig hf_config(const json& j) { return checkpoint_config_from_json(j.dump()); }
+
+const json kLlama = {{"model_type", "llama"},  {"vocab_size", 16},          {"hidden_size", 8},
+                     {"intermediate_size", 12}, {"num_hidden_layers", 1},   {"num_attention_heads", 2},
+                     {"num_key_value_heads", 1}, {"max_position_embeddings", 16}};
+const json kGpt2 = {{"model_type", "gpt2"}, {"vocab_size", 16}, {"n_positions", 16},
+                    {"n_embd", 8},          {"n_head", 2},      {"n_layer", 1}};
+
+}  // namespace
+
+TEST_CASE("Hugging Face checkpoints match PyTorch", "[checkpoint][fixtures]") {
+  for (const char* name : {"gpt2-f32", "gpt2-f16-untied", "gpt2-bf16", "llama-f32", "llama-f16-mqa", "llama-bf16-sharded"}) {
+    DYNAMIC_SECTION(name) {
+      const std::string folder = kHfFixtures + name;
+      const json expected = json::parse(read_text(folder + "/expected.json"));
+      const CheckpointConfig config = checkpoint_config_from_json(read_text(folder + "/config.json"));
+      CHECK(to_string(config.family) == expected.at("family").get<std::string>());
+      const Transformer model(config.config, read_checkpoint_dir(folder, config, kDefaultMaxParameterBytes));
+      const std::vector<int> prompt = expected.at("prompt").get<std::vector<int>>();
+
+      ModelActivations kept;
+      const Matrix logits = model.forward(prompt, &kept);
+      CHECK_THAT(logits, IsNear(fixture_matrix(expected.at("logits")), 1e-5 * std::max(1.0f, logits.cwiseAbs().maxCoeff())));
+      const Trace trace(kept);
+      const auto& attention = expected.at("attention");
+      for (size_t layer = 0; layer < attention.size(); ++layer) {
+        const Matrix all = fixture_matrix(attention[layer]);  // (h·n, n) rows of every head
+        const Index n = static_cast<Index>(prompt.size());
+        for (Index head = 0; head * n < all.rows(); ++head) {
+          INFO("layer " << layer << " head " << head);
+          CHECK_THAT(trace.get("layer" + std::to_string(layer) + ".attn.head" + std::to_string(head) + ".weights"),
+                     IsNear(Matrix(all.middleRows(head * n, n)), 1e-5));
+        }
+      }
+      std::vector<int> continuation = generate(model, prompt, 20, SamplingOptions{0.0f});
+      continuation.erase(continuation.begin(), continuation.begin() + static_cast<long>(prompt.size()));
+      CHECK(continuation == expected.at("continuation").get<std::vector<int>>());
+    }
+  }
+}
+
+TEST_CASE("the same checkpoint loads from memory, shard by shard, as from its folder", "[checkpoint]") {
+  const std::string folder = kHfFixtures + "llama-bf16-sharded";
+  const std::string index = read_text(folder + "/model.safetensors.index.json");
+  const CheckpointConfig config = checkpoint_config_from_json(read_text(folder + "/config.json"));
+  std::vector<std::vector<std::uint8_t>> files;
+  for (const std::string& file : shard_files(index)) files.push_back(read_bytes(folder + "/" + file));
+  REQUIRE(files.size() == 2);
+  const std::vector<ByteSpan> shards = {{files[0].data(), files[0].size()}, {files[1].data(), files[1].size()}};
+  const Transformer from_memory(config.config, read_checkpoint(config, shards, kDefaultMaxParameterBytes, index));
+  const Transformer from_folder(config.config, read_checkpoint_dir(folder, config, kDefaultMaxParameterBytes));
+  const std::vector<int> tokens = {1, 2, 3};
+  CHECK_THAT(from_memory.forward(tokens), IsNear(from_folder.forward(tokens), 0));
+
+  SECTION("the index must agree with the shards") {
+    const std::vector<ByteSpan> swapped = {shards[1], shards[0]};
+    CHECK_THROWS_WITH(read_checkpoint(config, swapped, kDefaultMaxParameterBytes, index),
+                      Catch::Contains("model.safetensors.index.json puts"));
+    CHECK_THROWS_WITH(read_checkpoint(config, {shards[0]}, kDefaultMaxParameterBytes, index),
+                      Catch::Contains("the index names 2 shards, got 1"));
+    // without the index, each tensor is still found once, in whichever shard holds it
+    const Transformer unindexed(config.config, read_checkpoint(config, swapped, kDefaultMaxParameterBytes));
+    CHECK_THAT(unindexed.forward(tokens), IsNear(from_folder.forward(tokens), 0));
+    CHECK_THROWS_WITH(read_checkpoint(config, {shards[0], shards[0]}, kDefaultMaxParameterBytes),
+                      Catch::Contains("is in two shards"));
+  }
+}
+
+TEST_CASE("Hugging Face configs become the engine's ModelConfig", "[checkpoint][config]") {
+  SECTION("GPT-2 with its defaults") {
+    const CheckpointConfig c = hf_config({{"model_type", "gpt2"}, {"n_inner", nullptr}, {"eos_token_id", 50256}});
+    CHECK(c.family == CheckpointFamily::gpt2);
+    CHECK(c.config.vocab_size == 50257);
+    CHECK(c.config.n_ctx == 1024);
+    CHECK(c.config.d_model == 768);
+    CHECK(c.config.n_heads == 12);
+    CHECK(c.config.n_layers == 12);
+    CHECK(c.config.d_ff == 3072);
+    CHECK(c.config.activation == Activation::gelu_tanh);
+    CHECK(c.config.positional == Positional::learned);
+    CHECK(c.config.tie_embeddings);
+    CHECK(c.eos_token_id == 50256);
+    CHECK(parameter_bytes(c.config) == 4 * std::uint64_t(124439808));  // GPT-2 small's parameter count
+  }
+  SECTION("Llama: grouped-query attention, rotate-half RoPE, SwiGLU, RMSNorm") {
+    json smol = kLlama;
+    smol.update({{"vocab_size", 49152}, {"hidden_size", 576}, {"intermediate_size", 1536}, {"num_hidden_layers", 30},
+                 {"num_attention_heads", 9}, {"num_key_value_heads", 3}, {"max_position_embeddings", 8192},
+                 {"rope_theta", 100000}, {"rms_norm_eps", 1e-5}, {"tie_word_embeddings", true},
+                 {"rope_interleaved", false}, {"is_llama_config", true}, {"pretraining_tp", 1},
+                 {"rope_scaling", nullptr}, {"eos_token_id", json::array({0, 2})}});
+    const CheckpointConfig c = hf_config(smol);
+    CHECK(c.config.n_kv_heads == 3);
+    CHECK(c.config.positional == Positional::rope);
+    CHECK(c.config.rope_pairing == RopePairing::rotate_half);
+    CHECK(c.config.positional_base == 100000.0f);
+    CHECK(c.config.activation == Activation::swiglu);
+    CHECK(c.config.norm == Norm::rms_norm);
+    CHECK(c.eos_token_id == 0);
+    CHECK(parameter_bytes(c.config) / 4 - 30 * (576 + 2 * 192 + 576 + 2 * 1536 + 576) == 134515008);  // SmolLM2-135M
+  }
+  SECTION("what the engine does not implement is named, never approximated") {
+    const auto refuses = [](json j, const char* what) {
+      INFO(j.dump());
+      CHECK_THROWS_WITH(hf_config(j), Catch::Contains(what));
+    };
+    refuses({{"model_type", "mistral"}}, "model_type \"mistral\" is not one the engine loads");
+    json scaled = kLlama;
+    scaled["rope_scaling"] = {{"type", "linear"}, {"factor", 2.0}};
+    refuses(scaled, "\"rope_scaling\" is");
+    json sliding = kLlama;
+    sliding["sliding_window"] = 4096;
+    refuses(sliding, "\"sliding_window\" is 4096, which the engine does not implement");
+    json gelu = kLlama;
+    gelu["hidden_act"] = "gelu";
+    refuses(gelu, "the engine implements silu");
+    json head_dim = kLlama;
+    head_dim["head_dim"] = 8;
+    refuses(head_dim, "\"head_dim\" = 8 with 2 heads is not hidden_size = 8");
+    json unknown = kGpt2;
+    unknown["attn_logit_softcapping"] = 30;
+    refuses(unknown, "unknown field \"attn_logit_softcapping\"");
+    json inverse = kGpt2;
+    inverse["scale_attn_by_inverse_layer_idx"] = true;
+    refuses(inverse, "scale_attn_by_inverse_layer_idx");
+    json swish = kGpt2;
+    swish["activation_function"] = "swish";
+    refuses(swish, "\"activation_function\" is \"swish\"");
+    json wide = kGpt2;
+    wide["n_embd"] = 4294967304.0;
+    refuses(wide, "must be an integer");
+    wide["n_embd"] = std::uint64_t(4294967304);
+    refuses(wide, "\"n_embd\" is out of range, got 4294967304");
+  }
+  SECTION("the engine's own config.json still loads as before") {
+    const CheckpointConfig c = checkpoint_config_from_json(R"({"vocab_size": 8, "n_ctx": 4, "d_model": 4, "d_ff": 8})");
+    CHECK(c.family == CheckpointFamily::attnlab);
+    CHECK(c.config.vocab_size == 8);
+  }
+}
+
+TEST_CASE("Llama tensors are placed into the engine's layout", "[checkpoint]") {
+  const CheckpointConfig c = hf_config(kLlama);
+  const std::vector<TensorPlacement> placements = checkpoint_placements(c);
+  const std::vector<TensorShape> layout = tensor_layout(c.config);
+  const auto find = [&](const std::string& source) {
+    const auto it = std::find_if(placements.begin(), placements.end(), [&](const TensorPlacement& p) { return p.source == source; });
+    REQUIRE(it != placements.end());
+    return *it;
+  };
+  // K and V are one head wide (g = 1, d_k = 4): [W_Q | W_K | W_V] = columns 0, 8, 12 of c_attn
+  const TensorPlacement k = find("model.layers.0.self_attn.k_proj.weight");
+  CHECK(layout[k.slot].name == "h.0.attn.c_attn.weight");
+  CHECK(k.column == 8);
+  CHECK(k.transpose);
+  CHECK(k.shape == std::vector<std::int64_t>{4, 8});
+  CHECK(find("model.layers.0.self_attn.v_proj.weight").column == 12);
+  CHECK(layout[find("model.layers.0.mlp.up_proj.weight").slot].name == "h.0.mlp.c_fc.weight");
+  CHECK(layout[find("model.layers.0.mlp.gate_proj.weight").slot].name == "h.0.mlp.c_gate.weight");
+  CHECK(layout[find("lm_head.weight").slot].name == "lm_head.weight");
+  // no biases in the file: none is placed, and the engine's stay zero
+  CHECK(std::none_of(placements.begin(), placements.end(),
+                     [](const TensorPlacement& p) { return p.source.find(".bias") != std::string::npos; }));
+}
+
+TEST_CASE("bad checkpoint files are refused with the reason, before the model is allocated", "[checkpoint][errors]") {
+  const std::string folder = kHfFixtures + "gpt2-f32";
+  const CheckpointConfig config = checkpoint_config_from_json(read_text(folder + "/config.json"));
+  const std::vector<std::uint8_t> good = read_bytes(folder + "/model.safetensors");
+  TensorMap tensors = safetensors_read(good.data(), good.size());
+  const auto load = [&](const TensorMap& t) {
+    const std::vector<std::uint8_t> bytes = file_of(t);
+    return read_checkpoint(config, {{bytes.data(), bytes.size()}}, kDefaultMaxParameterBytes);
+  };
+  REQUIRE_NOTHROW(load(tensors));
+
+  SECTION("a missing, extra or misshapen tensor") {
+    TensorMap missing = tensors;
+    missing.erase("h.1.mlp.c_fc.bias");
+    CHECK_THROWS_WITH(load(missing), "model weights (gpt2): tensor \"h.1.mlp.c_fc.bias\" is missing");
+    TensorMap extra = tensors;
+    extra["h.2.ln_1.weight"] = tensors.at("h.1.ln_1.weight");
+    CHECK_THROWS_WITH(load(extra), "model weights (gpt2): unexpected tensor \"h.2.ln_1.weight\" for this config");
+    TensorMap transposed = tensors;
+    transposed["h.0.mlp.c_fc.weight"].shape = {64, 16};
+    CHECK_THROWS_WITH(load(transposed), "model weights (gpt2): tensor \"h.0.mlp.c_fc.weight\" has shape (64, 16); the "
+                                        "config needs (16, 64)");
+  }
+  SECTION("a non-finite value, a dtype the engine does not read, a head that contradicts its tie") {
+    TensorMap nan = tensors;
+    nan["ln_f.bias"].data[3] = std::nanf("");
+    CHECK_THROWS_WITH(load(nan), Catch::Contains("ln_f.bias contains a non-finite value"));
+    std::vector<std::uint8_t> bytes = file_of(tensors);
+    const auto at = std::search(bytes.begin(), bytes.end(), std::begin("\"F32\""), std::end("\"F32\"") - 1);
+    std::memcpy(&*at, "\"I32\"", 5);
+    CHECK_THROWS_WITH(read_checkpoint(config, {{bytes.data(), bytes.size()}}, kDefaultMaxParameterBytes),
+                      Catch::Contains("has dtype \"I32\"; F32, F16 and BF16 are supported"));
+    TensorMap untied_copy = tensors;
+    untied_copy["lm_head.weight"] = tensors.at("wte.weight");
+    REQUIRE_NOTHROW(load(untied_copy));
+    untied_copy["lm_head.weight"].data[5] += 1.0f;
+    CHECK_THROWS_WITH(load(untied_copy), Catch::Contains("lm_head.weight differs from the embedding it is tied to"));
+  }
+  SECTION("a truncated file and offsets that lie") {
+    CHECK_THROWS_WITH(read_checkpoint(config, {{good.data(), good.size() - 4}}, kDefaultMaxParameterBytes),
+                      Catch::Contains("outside the"));
+    CHECK_THROWS_WITH(read_checkpoint(config, {{good.data(), 6}}, kDefaultMaxParameterBytes),
+                      Catch::Contains("too short for the 8-byte header size"));
+  }
+  SECTION("a config claiming 10¹² parameters is refused with the numbers, before any allocation") {
+    json huge = json::parse(read_text(folder + "/config.json"));
+    huge.update({{"n_embd", 16384}, {"n_head", 128}, {"n_layer", 256}, {"n_inner", 65536}});
+    CHECK_THROWS_WITH(CheckpointLoader(checkpoint_config_from_json(huge.dump()), kDefaultMaxParameterBytes),
+                      Catch::Matches("model config: the parameters need [0-9]+ bytes, more than the limit of [0-9]+ bytes"));
+  }
+  SECTION("pieces must come in order, whole values, each once") {
+    CheckpointLoader loader(config, kDefaultMaxParameterBytes);
+    const std::uint64_t header = safetensors_header_length(good.data(), good.size());
+    loader.add_shard(std::string(reinterpret_cast<const char*>(good.data() + 8), header), good.size());
+    const std::vector<CheckpointLoader::Read> reads = loader.start();
+    const std::uint8_t* first = good.data() + reads[0].begin;
+    CHECK_THROWS_WITH(loader.feed(0, 4, first + 4, 4), Catch::Contains("expected bytes from 0, got 4"));
+    CHECK_THROWS_WITH(loader.feed(0, 0, first, 3), Catch::Contains("a piece of 3 bytes at 0 does not fit"));
+    loader.feed(0, 0, first, 8);
+    CHECK_THROWS_WITH(loader.finish(), Catch::Contains("was read only up to byte 8"));
+    CHECK_THROWS_WITH(loader.feed(reads.size(), 0, first, 4), Catch::Contains("there is no read number"));
+  }
+}

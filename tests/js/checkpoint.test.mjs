@@ -1,0 +1,140 @@
+// Hugging Face checkpoints through the package's loadModel, on both WebAssembly builds: the
+// fixtures written by tests/reference/generate_fixtures.py (GPT-2 and Llama layouts in F32, F16 and
+// BF16, one sharded) against PyTorch's logits, attention and greedy continuation; bytes and Blobs;
+// bad files refused with the engine usable after.
+import { before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { openAsBlob, readFileSync, readdirSync } from 'node:fs';
+import { loadAttnlab } from '../../build/package/index.js';
+import { randomGpt2Checkpoint } from '../bench/random-checkpoint.mjs';
+import { assertClose, assertThrows } from './helpers.mjs';
+
+const folder = (name) => new URL(`../reference/fixtures/hf/${name}/`, import.meta.url);
+const CHECKPOINTS = ['gpt2-f32', 'gpt2-f16-untied', 'gpt2-bf16', 'llama-f32', 'llama-f16-mqa', 'llama-bf16-sharded'];
+
+/** the checkpoint's files as loadModel takes them, weights as bytes */
+function checkpoint(name) {
+  const dir = folder(name);
+  const files = readdirSync(dir);
+  const index = files.includes('model.safetensors.index.json') ? readFileSync(new URL('model.safetensors.index.json', dir), 'utf8') : undefined;
+  const shards = files.filter((f) => f.endsWith('.safetensors')).sort();
+  return {
+    config: readFileSync(new URL('config.json', dir), 'utf8'),
+    weights: shards.map((f) => new Uint8Array(readFileSync(new URL(f, dir)))),
+    shardNames: shards,
+    ...(index ? { index } : {}),
+    expected: JSON.parse(readFileSync(new URL('expected.json', dir), 'utf8')),
+  };
+}
+
+for (const threads of [1, 'auto']) {
+  describe(`Hugging Face checkpoints, ${threads === 1 ? 'single-thread' : 'threaded'} build`, () => {
+    let engine;
+    before(async () => {
+      engine = await loadAttnlab({ threads });
+    });
+
+    for (const name of CHECKPOINTS) {
+      it(`${name}: logits, every head's attention and a greedy continuation equal PyTorch's`, () => {
+        const { config, weights, index, expected } = checkpoint(name);
+        const model = engine.loadModel({ config, weights: weights.length === 1 ? weights[0] : weights, index });
+        try {
+          const { logits, trace } = model.forward({ tokens: expected.prompt, trace: true });
+          const scale = Math.max(1, ...expected.logits.data.map(Math.abs));
+          assertClose(logits.data, expected.logits.data, 1e-5 * scale, 'logits');
+          const n = expected.prompt.length;
+          expected.attention.forEach((layer, l) => {
+            const heads = layer.shape[0];
+            for (let h = 0; h < heads; h++)
+              assertClose(trace[`layer${l}.attn.head${h}.weights`].data, layer.data.slice(h * n * n, (h + 1) * n * n), 1e-5, `layer ${l} head ${h}`);
+          });
+          const out = model.generate({ tokens: expected.prompt, maxNew: 20, temperature: 0 });
+          assert.deepEqual([...out.slice(n)], expected.continuation);
+          // the KV cache gives the same continuation, step by step
+          model.startGeneration(expected.prompt);
+          const stepped = Array.from({ length: 20 }, () => model.generateStep({ temperature: 0 }).token);
+          assert.deepEqual(stepped, expected.continuation);
+        } finally {
+          model.dispose();
+        }
+      });
+    }
+
+    it('what a config describes, before any weights are read', () => {
+      const { config } = checkpoint('llama-f16-mqa');
+      const described = engine.describeCheckpoint({ config });
+      assert.equal(described.family, 'llama');
+      assert.equal(described.config.n_kv_heads, 1);
+      assert.equal(described.config.rope_pairing, 'rotate_half');
+      assert.equal(described.config.positional, 'rope');
+      assert.equal(described.parameterBytes % 4, 0);
+      assertThrows(() => engine.describeCheckpoint({ config: JSON.stringify({ model_type: 'mistral' }) }),
+        /^attnlab: config.json: model_type "mistral" is not one the engine loads \(gpt2 or llama\)$/);
+    });
+
+    it('Blobs (Node: fs.openAsBlob) are read in pieces, shard by shard, matched to the index by name', async () => {
+      const { config, index, shardNames, expected } = checkpoint('llama-bf16-sharded');
+      const blobs = await Promise.all(shardNames.map((f) => openAsBlob(new URL(f, folder('llama-bf16-sharded')))));
+      const files = blobs.map((blob, i) => new File([blob], shardNames[i])).reverse();  // names, not order, decide
+      const progress = [];
+      const model = await engine.loadModel({ config, weights: files, index, onProgress: (read, total, tensor) => progress.push({ read, total, tensor }) });
+      try {
+        const { logits } = model.forward({ tokens: expected.prompt });
+        assertClose(logits.data, expected.logits.data, 1e-5 * Math.max(1, ...expected.logits.data.map(Math.abs)), 'logits');
+        assert.ok(progress.length > 10);
+        assert.equal(progress.at(-1).read, progress.at(-1).total);
+        assert.ok(progress.some((p) => p.tensor === 'model.layers.1.mlp.down_proj.weight'));
+      } finally {
+        model.dispose();
+      }
+    });
+
+    it('the file streams into the model: the heap grows by at most 1.25× the parameters while loading', () => {
+      // 30M parameters (120 MB): large beside the 4 MiB pieces, quick to make
+      const { config, weights, parameters } = randomGpt2Checkpoint({ vocab_size: 8192, n_positions: 256, n_embd: 512, n_head: 8, n_layer: 8 });
+      const before = engine.memoryInUse();
+      engine.memoryPeak({ reset: true });
+      const model = engine.loadModel({ config, weights });
+      const peak = engine.memoryPeak() - before;
+      try {
+        assert.ok(peak <= 1.25 * parameters * 4, `peak ${peak} bytes for ${parameters * 4} bytes of parameters`);
+        assert.equal(model.config.d_model, 512);
+        assert.equal(model.forward({ tokens: [1, 2, 3] }).logits.cols, 8192);
+      } finally {
+        model.dispose();
+      }
+    });
+
+    it('bad files are refused with the reason, and the engine keeps working', async () => {
+      const gpt2 = checkpoint('gpt2-f32');
+      const llama = checkpoint('llama-bf16-sharded');
+      const truncated = gpt2.weights[0].subarray(0, gpt2.weights[0].length - 100);
+      const cases = [
+        [() => engine.loadModel({ config: gpt2.config, weights: truncated }), /outside the \d+ bytes of data/],
+        [() => engine.loadModel({ config: gpt2.config, weights: 'model.safetensors' }), /^attnlab: weights must be a Uint8Array, a Blob or a list of them/],
+        [() => engine.loadModel({ config: llama.config, weights: [llama.weights[0], llama.weights[0]] }), /tensor "model.embed_tokens.weight" is in two shards|is in two shards/],
+        [() => engine.loadModel({ config: llama.config, weights: [llama.weights[0]], index: llama.index }), /the index names 2 shards, got 1/],
+        [() => engine.loadModel({ config: gpt2.config, weights: llama.weights, index: llama.index }), /tensor "wte.weight" is missing/],
+        [() => engine.loadModel({ config: JSON.stringify({ ...JSON.parse(gpt2.config), n_embd: 32 }), weights: gpt2.weights[0] }),
+          /tensor "wte.weight" has shape \(64, 16\); the config needs \(64, 32\)/],
+        [() => engine.loadModel({ config: JSON.stringify({ ...JSON.parse(llama.config), rope_scaling: { type: 'dynamic', factor: 2 } }), weights: llama.weights, index: llama.index }),
+          /"rope_scaling" is \{"factor":2,"type":"dynamic"\}, which the engine does not implement/],
+        // a config claiming 40 billion parameters: refused before anything is allocated, the cap of a checkpoint named
+        [() => engine.loadModel({ config: JSON.stringify({ ...JSON.parse(gpt2.config), n_embd: 4096, n_layer: 200, n_head: 64 }), weights: gpt2.weights[0] }),
+          /the parameters need \d+ bytes, more than the limit of 1610612736 bytes/],
+        [() => engine.loadModel({ config: gpt2.config, weights: gpt2.weights[0], maxParameterBytes: 1000 }),
+          /the parameters need \d+ bytes, more than the limit of 1000 bytes/],
+      ];
+      for (const [call, pattern] of cases) assertThrows(call, pattern);
+      // a Blob that fails part-way: the promise rejects, nothing is left behind
+      const failing = new Blob([gpt2.weights[0]]);
+      failing.slice = () => { throw new Error('disk unplugged'); };
+      const before = engine.memoryInUse();
+      await assert.rejects(engine.loadModel({ config: gpt2.config, weights: failing }), /disk unplugged/);
+      assert.equal(engine.memoryInUse(), before);
+      const model = engine.loadModel({ config: gpt2.config, weights: gpt2.weights[0] });
+      assert.equal(model.forward({ tokens: [1, 2, 3] }).logits.rows, 3);
+      model.dispose();
+    });
+  });
+}
