@@ -8,6 +8,7 @@
 
 #include "core/check.hpp"
 #include "io/strict_json.hpp"
+#include "io/tokenizer.hpp"
 #include "io/unicode_classes.hpp"
 
 namespace attnlab {
@@ -17,7 +18,7 @@ namespace {
 using nlohmann::json;
 
 constexpr char32_t kNotUtf8 = 0xFFFFFFFF;  // the "code point" of a byte outside valid UTF-8
-constexpr Index kLargestVocabulary = Index(1) << 20;  // Tokenizer::kMaxSize
+constexpr Index kLargestVocabulary = Tokenizer::kMaxSize;
 const char* const kGpt2Pattern =
     R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)";
 

@@ -236,6 +236,7 @@ TEST_CASE("byte-level BPE merges the lowest rank first", "[tokenizer][bpe]") {
     std::iota(bytes.begin(), bytes.end(), 0);
     CHECK(Tokenizer::from_hf_json(bpe_json({}, "[]")).encode(all) == bytes);
     CHECK(t.decode(t.encode("h\xC3\xA9llo \xF0\x9F\x98\x80 the")) == "h\xC3\xA9llo \xF0\x9F\x98\x80 the");
+    CHECK(t.decode(t.encode("\xEF\xBB\xBF" "a byte-order mark stays")) == "\xEF\xBB\xBF" "a byte-order mark stays");
     CHECK(t.decode(t.encode("a\xE2\x82")) == "a\xEF\xBF\xBD");           // cut off at the end: one U+FFFD
     CHECK(t.decode(t.encode("\xC3(")) == "\xEF\xBF\xBD(");                // a lead byte without its continuation
     CHECK(t.decode(t.encode("\xFF\xFE")) == "\xEF\xBF\xBD\xEF\xBF\xBD");  // never in UTF-8
