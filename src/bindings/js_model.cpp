@@ -56,7 +56,11 @@ std::shared_ptr<ModelHandle> model_from_config(const val& options) {
     require_parameter_bytes(config, max_bytes);  // before the vocabulary is read
     const std::uint32_t seed = get_seed(options, "seed", 0);
     std::optional<Tokenizer> tokenizer;
+    require(!(has(options, "vocab") && has(options, "tokenizer")),
+            "give vocab (vocab.json) or tokenizer (a Hugging Face tokenizer.json), not both");
     if (has(options, "vocab")) tokenizer = Tokenizer::from_json(get_string(options, "vocab", ""), config.vocab_size);
+    if (has(options, "tokenizer"))
+      tokenizer = Tokenizer::from_hf_json(get_string(options, "tokenizer", ""), config.vocab_size);
     return std::make_shared<ModelHandle>(Transformer::random(config, seed, max_bytes), std::move(tokenizer));
   }, options);
 }
@@ -99,10 +103,15 @@ val ModelHandle::decode(const val& ids) const {
   }, ids);
 }
 
-// the same in every vocabulary: it must start with them (see Tokenizer)
+// a byte-level BPE tokenizer's special tokens by content; otherwise the six every word or
+// character vocabulary starts with (see Tokenizer), also for a model without a vocabulary
 val ModelHandle::special_tokens() const {
-  return guarded([] {
+  return guarded([&] {
     val ids = val::object();
+    if (tokenizer_ && tokenizer_->kind() == TokenizerKind::byte_bpe) {
+      for (const auto& [content, id] : tokenizer_->special_tokens()) ids.set(content, id);
+      return ids;
+    }
     ids.set("pad", Tokenizer::kPad);
     ids.set("unk", Tokenizer::kUnk);
     ids.set("bos", Tokenizer::kBos);

@@ -18,7 +18,7 @@ import type {
 export type {
   AttentionInput, AttentionOptions, AttentionPart, AttentionResult, AttentionStage, BuildInfo, DotProductStatistics, DotProductStatisticsOptions,
   FlashTile, ForwardOptions, GenerationOutputs, GenerationState, HeadResult, MatrixData, ModelConfig, MultiHeadInput, Numbers, RnnGradientFlow,
-  RnnGradientFlowOptions, SamplingOptions, SingleHeadInput, SoftmaxRow, SoftmaxRowOptions, SpecialTokens, TaskName, TrainerOptions,
+  RnnGradientFlowOptions, SamplingOptions, SingleHeadInput, SoftmaxRow, SoftmaxRowOptions, SpecialTokens, ByteBpeSpecialTokens, TaskName, TrainerOptions,
   TrainingExample, TrainingStep, CoreferenceSentence,
 } from './attnlab.mjs';
 
@@ -121,6 +121,27 @@ async function download(url: string, onProgress: (loaded: number, total: number)
     offset += chunk.byteLength;
   }
   return bytes;
+}
+
+/** The text of GPT-2's tokenizer.json (byte-level BPE, 50,257 tokens, "<|endoftext|>" = 50256),
+ * derived from js-tiktoken's ranks and shipped beside this module as gpt2-tokenizer.json: read
+ * from disk in Node, fetched in a browser (from `url` when given). Pass it as createModel's
+ * `tokenizer`. */
+export async function gpt2Tokenizer(options: { url?: string | URL } = {}): Promise<string> {
+  // the name in a function call: bundlers should not try to resolve the file
+  const file = new URL(gpt2TokenizerFile(), import.meta.url);
+  if (isNode && options.url === undefined) {
+    const nodeFs = 'node:fs/promises';
+    const { readFile } = (await import(/* @vite-ignore */ nodeFs)) as typeof import('node:fs/promises');
+    return readFile(file, 'utf8');
+  }
+  const response = await fetch(new URL(String(options.url ?? file), globalThis.location?.href));
+  if (!response.ok) throw new Error(`attnlab: ${String(options.url ?? file)}: HTTP ${response.status}`);
+  return response.text();
+}
+
+function gpt2TokenizerFile(): string {
+  return './gpt2-tokenizer.json';
 }
 
 /** Loads the engine (one instance per call). */
@@ -305,8 +326,9 @@ export class Engine {
     return new AttentionStepper(this.raw.attentionSteps(options));
   }
 
-  /** a model with freshly initialised, seeded weights (and a vocab.json text to tokenize with) */
-  createModel(options: { config: ModelConfig; seed?: number; vocab?: string }): Model {
+  /** a model with freshly initialised, seeded weights (and a vocab.json text, or a Hugging Face
+   * byte-level BPE tokenizer.json text as `tokenizer`, to tokenize with) */
+  createModel(options: { config: ModelConfig; seed?: number; vocab?: string; tokenizer?: string }): Model {
     return new Model(this.raw.modelFromConfig(options));
   }
   /** a saved model: the bytes of model.safetensors and the texts of config.json and vocab.json */
