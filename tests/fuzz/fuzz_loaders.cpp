@@ -1,5 +1,6 @@
 // A libFuzzer program over everything that reads outside data: safetensors files, whole models
-// (weights, config.json, vocab.json), model configs, and vocabularies with the tokenizer. The first
+// (weights, config.json, vocab.json), model configs, and vocabularies (word, character, and byte-
+// level BPE's tokenizer.json) with the tokenizer. The first
 // byte of an input picks the reader; the rest holds its files, joined by NUL bytes. A rejection
 // must be an attnlab::Error (anything else escaping is a finding), and whatever is accepted must
 // pass an oracle, or the program aborts with "wrong accept". Under ASan/UBSan every memory error
@@ -85,7 +86,10 @@ void check_config(const std::string& text) {
 }
 
 // Accepted: the vocabulary writes out and reads back unchanged, and the ids of any text decode to
-// a text with the same ids.
+// a text with the same ids. A byte-level BPE tokenizer (a tokenizer.json) writes out the same
+// file again; its pieces are its ids' tokens, and decoding its ids one at a time gives what
+// decode gives. (Its decode replaces bytes outside UTF-8, and an added token may decode to other
+// bytes than it is written with, as in Hugging Face's tokenizers: encode need not give the ids back.)
 void check_vocabulary(const std::string& json, const std::string& text) {
   std::optional<Tokenizer> tokenizer;
   try {
@@ -95,12 +99,47 @@ void check_vocabulary(const std::string& json, const std::string& text) {
   }
   const Tokenizer back = Tokenizer::from_json(tokenizer->to_json());
   expect(back.size() == tokenizer->size() && back.kind() == tokenizer->kind() &&
-             back.lowercase() == tokenizer->lowercase(),
+             back.lowercase() == tokenizer->lowercase() && back.special_tokens() == tokenizer->special_tokens(),
          "vocabulary: changed writing it out");
   for (int id = 0; id < tokenizer->size(); ++id)
     expect(back.token(id) == tokenizer->token(id), "vocabulary: token " + std::to_string(id) + " changed");
   const std::vector<int> ids = tokenizer->encode(text);
-  expect(tokenizer->encode(tokenizer->decode(ids)) == ids, "tokenizer: ids do not survive decode and encode");
+  if (tokenizer->kind() != TokenizerKind::byte_bpe) {
+    expect(tokenizer->encode(tokenizer->decode(ids)) == ids, "tokenizer: ids do not survive decode and encode");
+    return;
+  }
+  expect(back.to_json() == tokenizer->to_json(), "tokenizer.json: changed writing it out");
+  expect(back.encode(text) == ids, "tokenizer.json: encodes differently once written out");
+  const std::vector<std::string> pieces = tokenizer->split(text);
+  expect(pieces.size() == ids.size(), "tokenizer.json: split and encode disagree");
+  TextStream stream(*tokenizer);
+  std::string streamed;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    expect(tokenizer->token(ids[i]) == pieces[i], "tokenizer.json: split and encode disagree");
+    streamed += stream.push(ids[i]);
+  }
+  expect(streamed + stream.finish() == tokenizer->decode(ids), "tokenizer.json: the stream differs from decode");
+}
+
+// a small byte-level BPE tokenizer.json: the 256 bytes in GPT-2's alphabet, a few merges, an added
+// special token, and SmolLM2's pre-tokenizer
+std::string byte_bpe_seed() {
+  nlohmann::ordered_json vocab = nlohmann::ordered_json::object();
+  for (int b = 0, next = 0x100; b < 256; ++b) {
+    const bool printable = (b >= 0x21 && b <= 0x7E) || (b >= 0xA1 && b <= 0xAC) || b >= 0xAE;
+    const int cp = printable ? b : next++;
+    vocab[cp < 0x80 ? std::string(1, static_cast<char>(cp))
+                    : std::string{static_cast<char>(0xC0 | (cp >> 6)), static_cast<char>(0x80 | (cp & 0x3F))}] = b;
+  }
+  int id = 256;
+  for (const char* piece : {"he", "\xC4\xA0t", "\xC4\xA0the", "at", "\xC4\xA0" "c", "\xC4\xA0" "cat"}) vocab[piece] = id++;
+  return R"({"version":"1.0","truncation":null,"padding":null,)"
+         R"("added_tokens":[{"id":262,"content":"<|endoftext|>","single_word":false,"lstrip":false,"rstrip":false,"normalized":false,"special":true}],)"
+         R"("normalizer":null,"pre_tokenizer":{"type":"Sequence","pretokenizers":[{"type":"Digits","individual_digits":true},)"
+         R"({"type":"ByteLevel","add_prefix_space":false,"trim_offsets":true,"use_regex":true}]},"post_processor":null,)"
+         R"("decoder":{"type":"ByteLevel","add_prefix_space":true,"trim_offsets":true,"use_regex":true},)"
+         R"("model":{"type":"BPE","dropout":null,"unk_token":null,"fuse_unk":false,"byte_fallback":false,"vocab":)" +
+         vocab.dump() + R"(,"merges":["h e","\u0120 t","\u0120t he",["a","t"],["\u0120","c"],["\u0120c","at"]]}})";
 }
 
 // Accepted: the parameters are the file's tensors bit for bit, and the model runs with finite
@@ -180,6 +219,11 @@ void write_seeds(const std::string& dir) {
     const std::string from = std::string(ATTNLAB_MODELS_DIR) + "/" + shipped + "/";
     write_model_seeds(dir, shipped, read_file(from + "config.json"), read_file(from + "vocab.json"),
                       read_file(from + "model.safetensors"));
+  }
+  {
+    const std::string text = "The cat sat on the mat, 2024 \xF0\x9F\x98\x80 caf\xC3\xA9<|endoftext|>it's";
+    std::ofstream out(dir + "/byte-bpe-" + std::to_string(vocabulary), std::ios::binary);
+    out << static_cast<char>(vocabulary) << joined({byte_bpe_seed(), text});
   }
   // small models of every architecture and positional scheme, so that mutations reach every tensor
   const Tokenizer words = Tokenizer::build(TokenizerKind::word, {"a b c ."});
