@@ -18,6 +18,19 @@ if [ ! -w /usr/share/emscripten/cache ]; then export EM_CACHE="$PWD/build/em-cac
 export CCACHE_BASEDIR="$PWD"
 jobs=$(nproc)
 
+# build/gpt2-tokenizer.json: GPT-2's tokenizer as a Hugging Face tokenizer.json, derived from
+# js-tiktoken's ranks by scripts/gpt2-tokenizer.mjs. The Catch2 tests read it and the package
+# ships it, so every target writes it first; skipped when newer than the script and js-tiktoken.
+build_gpt2_tokenizer() {
+  local out=build/gpt2-tokenizer.json
+  if [ -f "$out" ] && [ -z "$(find scripts/gpt2-tokenizer.mjs node_modules/js-tiktoken/package.json -newer "$out")" ]; then
+    return
+  fi
+  mkdir -p build
+  node scripts/gpt2-tokenizer.mjs "$out.next"
+  mv "$out.next" "$out"
+}
+
 build_native() {
   cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build build/native -j "$jobs"
@@ -50,14 +63,15 @@ build_engine() {
   build_wasm_variant build/wasm-threads ON attnlab_module_web attnlab_module_node
 }
 
-# the npm package in build/package: the TypeScript layer, its contract, both engine builds, the
-# widget bundle and the reveal.js plugin (so it comes after web) with their declarations; then the
-# reveal.js example deck. Skipped when nothing it reads (web/ and its build, the engine files, the
+# the npm package in build/package: the TypeScript layer, its contract, GPT-2's tokenizer.json,
+# both engine builds, the widget bundle and the reveal.js plugin (so it comes after web) with
+# their declarations; then the reveal.js example deck. Skipped when nothing it reads (web/ and its build, the engine files, the
 # example, the npm packages) changed since.
 build_package() {
   local stamp=build/package.stamp
   if [ -f "$stamp" ] && [ -f build/package/index.js ] && [ -z "$(changed_since "$stamp" web build/web.stamp \
-      build/wasm/module build/wasm-threads/module examples/reveal package.json package-lock.json node_modules/.package-lock.json)" ]; then
+      build/wasm/module build/wasm-threads/module build/gpt2-tokenizer.json examples/reveal package.json package-lock.json \
+      node_modules/.package-lock.json)" ]; then
     echo "build: package is up to date"
     return
   fi
@@ -65,6 +79,7 @@ build_package() {
   rm -rf build/package
   npx tsc -p web/tsconfig.package.json
   cp web/src/engine/attnlab.d.mts build/package/
+  cp build/gpt2-tokenizer.json build/package/
   # the declarations of attnlab/widgets and attnlab/reveal in build/package/types, beside those of
   # the sources they name (tsc writes no .d.mts it was given: the engine's contract is copied)
   npx tsc -p web/tsconfig.widgets.json
@@ -121,6 +136,7 @@ build_web() {
 
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] || [ "${targets[0]}" = all ] && targets=(native wasm web package)
+build_gpt2_tokenizer
 for target in "${targets[@]}"; do
   echo "build: $target"
   "build_${target//-/_}"

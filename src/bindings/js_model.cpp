@@ -21,6 +21,14 @@ std::uint64_t get_max_parameter_bytes(const val& options, std::uint64_t fallback
       get_index(options, "maxParameterBytes", 1, std::numeric_limits<Index>::max(), static_cast<Index>(fallback)));
 }
 
+// options[key], required: a whole number of bytes (a file's size or an offset in it), 0 … 2⁵³
+std::uint64_t get_byte_count(const val& options, const char* key) {
+  require(has(options, key), key, " is required");
+  const double bytes = get_number(options, key, 0);
+  require(bytes >= 0 && bytes <= 0x1p53 && bytes == std::floor(bytes), key, " must be a whole number of bytes");
+  return static_cast<std::uint64_t>(bytes);
+}
+
 // the sampling options of a JS call, checked against the vocabulary
 SamplingOptions get_sampling(const val& options, Index vocab, std::uint32_t default_seed) {
   SamplingOptions s;
@@ -55,7 +63,11 @@ std::shared_ptr<ModelHandle> model_from_config(const val& options) {
     require_parameter_bytes(config, max_bytes);  // before the vocabulary is read
     const std::uint32_t seed = get_seed(options, "seed", 0);
     std::optional<Tokenizer> tokenizer;
+    require(!(has(options, "vocab") && has(options, "tokenizer")),
+            "give vocab (vocab.json) or tokenizer (a Hugging Face tokenizer.json), not both");
     if (has(options, "vocab")) tokenizer = Tokenizer::from_json(get_string(options, "vocab", ""), config.vocab_size);
+    if (has(options, "tokenizer"))
+      tokenizer = Tokenizer::from_hf_json(get_string(options, "tokenizer", ""), config.vocab_size);
     return std::make_shared<ModelHandle>(Transformer::random(config, seed, max_bytes), std::move(tokenizer));
   }, options);
 }
@@ -73,23 +85,18 @@ std::shared_ptr<CheckpointLoading> checkpoint_loading(const val& options) {
 double safetensors_header_size(const val& options) {
   return guarded([&] {
     const std::vector<std::uint8_t> first8 = get_bytes(options, "bytes");
-    const double file_size = get_number(options, "fileSize", 0);
-    require(file_size >= 0 && file_size <= 0x1p53 && file_size == std::floor(file_size),
-            "fileSize must be a whole number of bytes");
+    const std::uint64_t file_size = get_byte_count(options, "fileSize");
     require(first8.size() >= 8 || first8.size() == file_size, "bytes must hold the file's first 8 bytes");
     std::uint8_t padded[8] = {};
     std::copy(first8.begin(), first8.begin() + std::min<size_t>(8, first8.size()), padded);
-    return static_cast<double>(safetensors_header_length(padded, static_cast<std::uint64_t>(file_size)));
+    return static_cast<double>(safetensors_header_length(padded, file_size));
   }, options);
 }
 
 void CheckpointLoading::add_shard(const val& options) {
   guarded([&] {
     const std::vector<std::uint8_t> header = get_bytes(options, "header");
-    const double file_size = get_number(options, "fileSize", 0);
-    require(file_size >= 0 && file_size <= 0x1p53 && file_size == std::floor(file_size),
-            "fileSize must be a whole number of bytes");
-    loader_.add_shard(std::string(header.begin(), header.end()), static_cast<std::uint64_t>(file_size),
+    loader_.add_shard(std::string(header.begin(), header.end()), get_byte_count(options, "fileSize"),
                       get_string(options, "name", ""));
   }, options);
 }
@@ -117,10 +124,9 @@ val CheckpointLoading::start() {
 void CheckpointLoading::feed(const val& options) {
   guarded([&] {
     const Index read = get_index(options, "read", 0, std::numeric_limits<Index>::max());
-    const double offset = get_number(options, "offset", -1);
-    require(offset >= 0 && offset <= 0x1p53 && offset == std::floor(offset), "offset must be a whole number of bytes");
+    const std::uint64_t offset = get_byte_count(options, "offset");
     const std::vector<std::uint8_t> bytes = get_bytes(options, "bytes");
-    loader_.feed(static_cast<std::size_t>(read), static_cast<std::uint64_t>(offset), bytes.data(), bytes.size());
+    loader_.feed(static_cast<std::size_t>(read), offset, bytes.data(), bytes.size());
   }, options);
 }
 
@@ -171,10 +177,15 @@ val ModelHandle::decode(const val& ids) const {
   }, ids);
 }
 
-// the same in every vocabulary: it must start with them (see Tokenizer)
+// a byte-level BPE tokenizer's special tokens by content; otherwise the six every word or
+// character vocabulary starts with (see Tokenizer), also for a model without a vocabulary
 val ModelHandle::special_tokens() const {
-  return guarded([] {
+  return guarded([&] {
     val ids = val::object();
+    if (tokenizer_ && tokenizer_->kind() == TokenizerKind::byte_bpe) {
+      for (const auto& [content, id] : tokenizer_->special_tokens()) ids.set(content, id);
+      return ids;
+    }
     ids.set("pad", Tokenizer::kPad);
     ids.set("unk", Tokenizer::kUnk);
     ids.set("bos", Tokenizer::kBos);

@@ -143,7 +143,7 @@ LoadedModel load_model(const std::vector<ByteSpan>& shards, const std::string& c
   require_parameter_bytes(checkpoint.config, max_parameter_bytes);
   Tokenizer tokenizer = Tokenizer::from_json(vocab_json, checkpoint.config.vocab_size);
   return {Transformer(checkpoint.config, read_checkpoint(checkpoint, shards, max_parameter_bytes, index_json)),
-          std::move(tokenizer)};
+          std::move(tokenizer), checkpoint.eos_token_id};
 }
 
 namespace {
@@ -160,12 +160,26 @@ void write_file(const std::string& path, const void* data, std::size_t size) {
 }
 }  // namespace
 
-LoadedModel load_model_dir(const std::string& directory, std::uint64_t max_parameter_bytes) {
+LoadedModel load_model_dir(const std::string& directory, std::uint64_t max_parameter_bytes,
+                           const std::string& gpt2_tokenizer) {
   const CheckpointConfig checkpoint = checkpoint_config_from_json(read_file(directory + "/config.json"));
   require_parameter_bytes(checkpoint.config, max_parameter_bytes);
-  Tokenizer tokenizer = Tokenizer::from_json(read_file(directory + "/vocab.json"), checkpoint.config.vocab_size);
+  const Index vocab = checkpoint.config.vocab_size;
+  const auto exists = [&](const char* name) { return std::ifstream(directory + "/" + name).good(); };
+  std::optional<Tokenizer> tokenizer;
+  if (exists("tokenizer.json")) {
+    tokenizer = Tokenizer::from_json(read_file(directory + "/tokenizer.json"), vocab);
+  } else if (exists("vocab.json") && exists("merges.txt")) {
+    tokenizer = Tokenizer::from_vocab_merges(read_file(directory + "/vocab.json"), read_file(directory + "/merges.txt"), vocab);
+  } else if (exists("vocab.json")) {
+    tokenizer = Tokenizer::from_json(read_file(directory + "/vocab.json"), vocab);
+  } else {
+    require(checkpoint.family == CheckpointFamily::gpt2 && !gpt2_tokenizer.empty(), directory,
+            " has no tokenizer (tokenizer.json, vocab.json and merges.txt, or vocab.json)");
+    tokenizer = Tokenizer::from_json(read_file(gpt2_tokenizer), vocab);
+  }
   return {Transformer(checkpoint.config, read_checkpoint_dir(directory, checkpoint, max_parameter_bytes)),
-          std::move(tokenizer)};
+          std::move(*tokenizer), checkpoint.eos_token_id};
 }
 
 void save_model_dir(const std::string& directory, const Transformer& model, const Tokenizer& tokenizer) {

@@ -28,6 +28,7 @@ ModelParams params_from_safetensors(const ModelConfig& config, const std::uint8_
 struct LoadedModel {
   Transformer model;
   Tokenizer tokenizer;
+  std::optional<int> eos_token_id;  // the end of a text, as a Hugging Face config.json names it
 };
 
 // config_json: the engine's config.json or a Hugging Face one; shards: model.safetensors, or the
@@ -42,10 +43,12 @@ inline LoadedModel load_model(const std::uint8_t* weights, std::size_t size, con
                               std::uint64_t max_parameter_bytes = kDefaultMaxParameterBytes) {
   return load_model({{weights, size}}, config_json, vocab_json, max_parameter_bytes);
 }
-// a folder: config.json, model.safetensors (or model.safetensors.index.json and its shards) and
-// vocab.json; the weights are read in pieces, never whole
-LoadedModel load_model_dir(const std::string& directory,
-                           std::uint64_t max_parameter_bytes = kDefaultMaxParameterBytes);
+// A folder: config.json, model.safetensors (or model.safetensors.index.json and its shards) and
+// the tokenizer: tokenizer.json, vocab.json with merges.txt (GPT-2's files), or the engine's
+// vocab.json; a GPT-2 checkpoint without one reads gpt2_tokenizer (a tokenizer.json path) when
+// given. The weights are read in pieces, never whole.
+LoadedModel load_model_dir(const std::string& directory, std::uint64_t max_parameter_bytes = kDefaultMaxParameterBytes,
+                           const std::string& gpt2_tokenizer = "");
 void save_model_dir(const std::string& directory, const Transformer& model, const Tokenizer& tokenizer);
 
 }  // namespace attnlab

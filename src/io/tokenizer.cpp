@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/check.hpp"
+#include "io/byte_bpe.hpp"
 #include "io/strict_json.hpp"
 
 namespace attnlab {
@@ -40,6 +41,7 @@ std::string lower_ascii(std::string s) {
 
 Tokenizer::Tokenizer(TokenizerKind kind, std::vector<std::string> tokens, bool lowercase)
     : kind_(kind), lowercase_(lowercase), tokens_(std::move(tokens)) {
+  require(kind != TokenizerKind::byte_bpe, "tokenizer: a byte-level BPE tokenizer is read from its tokenizer.json");
   require(tokens_.size() >= kSpecials.size(), "tokenizer: the vocabulary must start with the six special tokens");
   require(tokens_.size() <= static_cast<size_t>(kMaxSize),
           "tokenizer: the vocabulary has more than ", kMaxSize, " tokens");
@@ -53,6 +55,14 @@ Tokenizer::Tokenizer(TokenizerKind kind, std::vector<std::string> tokens, bool l
   }
 }
 
+Tokenizer::Tokenizer(ByteBpeParts&& parts)
+    : kind_(TokenizerKind::byte_bpe),
+      lowercase_(false),
+      tokens_(std::move(parts.tokens)),
+      ids_(std::move(parts.ids)),
+      bpe_(std::move(parts.model)),
+      special_tokens_(std::move(parts.special_tokens)) {}
+
 Tokenizer Tokenizer::build(TokenizerKind kind, const std::vector<std::string>& corpus, bool lowercase) {
   Tokenizer empty(kind, {kSpecials.begin(), kSpecials.end()}, lowercase);
   std::vector<std::string> tokens(kSpecials.begin(), kSpecials.end());
@@ -64,8 +74,12 @@ Tokenizer Tokenizer::build(TokenizerKind kind, const std::vector<std::string>& c
 }
 
 std::vector<std::string> Tokenizer::split(const std::string& raw) const {
-  const std::string text = lowercase_ ? lower_ascii(raw) : raw;
   std::vector<std::string> pieces;
+  if (kind_ == TokenizerKind::byte_bpe) {
+    for (int id : encode_bytes(raw)) pieces.push_back(tokens_[static_cast<size_t>(id)]);
+    return pieces;
+  }
+  const std::string text = lowercase_ ? lower_ascii(raw) : raw;
   size_t i = 0;
   while (i < text.size()) {
     if (const char* special = special_at(raw, i)) {  // specials are matched before lower-casing
@@ -94,21 +108,53 @@ std::vector<std::string> Tokenizer::split(const std::string& raw) const {
 }
 
 std::vector<int> Tokenizer::encode(const std::string& text) const {
+  if (kind_ == TokenizerKind::byte_bpe) return encode_bytes(text);
   std::vector<int> ids;
   for (const std::string& piece : split(text)) ids.push_back(id(piece));
   return ids;
 }
 
+std::vector<int> Tokenizer::encode_bytes(const std::string& text) const {
+  const BytePairModel& model = *bpe_;
+  std::vector<int> ids;
+  // a text repeats most of its words: each distinct pre-token is merged once
+  std::unordered_map<std::string, std::vector<int>> merged;
+  std::vector<std::string> pre_tokens;
+  for (const BytePairModel::Segment& segment : model.cut_at_added_tokens(text)) {
+    if (segment.added_id >= 0) {
+      ids.push_back(segment.added_id);
+      continue;
+    }
+    pre_tokens.clear();
+    model.pre_tokenize(segment.text, pre_tokens);
+    for (const std::string& pre_token : pre_tokens) {
+      const auto [at, fresh] = merged.try_emplace(pre_token);
+      if (fresh) model.merge(pre_token, ids_, at->second);
+      ids.insert(ids.end(), at->second.begin(), at->second.end());
+    }
+  }
+  return ids;
+}
+
+void Tokenizer::append_piece(std::string& text, int id, bool first) const {
+  const std::string& piece = token(id);
+  if (kind_ == TokenizerKind::byte_bpe) {
+    append_token_bytes(text, piece);
+    return;
+  }
+  const bool attach = kind_ == TokenizerKind::character || first ||
+                      (piece.size() == 1 && std::string(".,!?;:)").find(piece[0]) != std::string::npos);
+  if (!attach) text += ' ';
+  text += piece;
+}
+
 std::string Tokenizer::decode(const std::vector<int>& ids) const {
   std::string text;
-  for (int id : ids) {
-    const std::string& piece = token(id);
-    const bool attach = kind_ == TokenizerKind::character || text.empty() ||
-                        (piece.size() == 1 && std::string(".,!?;:)").find(piece[0]) != std::string::npos);
-    if (!attach) text += ' ';
-    text += piece;
-  }
-  return text;
+  for (int id : ids) append_piece(text, id, text.empty());
+  if (kind_ != TokenizerKind::byte_bpe) return text;
+  std::string valid;
+  append_utf8_replacing(valid, text, true);
+  return valid;
 }
 
 const std::string& Tokenizer::token(int id) const {
@@ -119,10 +165,13 @@ const std::string& Tokenizer::token(int id) const {
 
 int Tokenizer::id(const std::string& piece) const {
   const auto found = ids_.find(piece);
-  return found == ids_.end() ? kUnk : found->second;
+  if (found != ids_.end()) return found->second;
+  require(kind_ != TokenizerKind::byte_bpe, "tokenizer: \"", piece, "\" is not in the vocabulary");
+  return kUnk;
 }
 
 std::string Tokenizer::to_json() const {
+  if (kind_ == TokenizerKind::byte_bpe) return write_hf_tokenizer(*bpe_, tokens_);
   nlohmann::json j;
   j["kind"] = kind_ == TokenizerKind::word ? "word" : "character";
   j["lowercase"] = lowercase_;
@@ -131,23 +180,49 @@ std::string Tokenizer::to_json() const {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+namespace {
+
+// Parses a vocabulary's JSON, counting its tokens as they are read ("tokens" of the word and
+// character kinds; model.vocab and added_tokens of a tokenizer.json): more than `most` is refused
+// before the rest is read.
+nlohmann::json parse_counting_tokens(const std::string& text, const std::string& what,
+                                     std::optional<Index> expected_size, Index most) {
+  using nlohmann::json;
+  std::string field, model_field;
+  Index tokens = 0, added = 0;
+  const JsonWatch count = [&](int depth, json::parse_event_t event, const json& parsed) {
+    if (event == json::parse_event_t::key && depth == 1) field = parsed.get<std::string>();
+    if (event == json::parse_event_t::key && depth == 2 && field == "model") model_field = parsed.get<std::string>();
+    const bool entry = depth == 2 && (event == json::parse_event_t::value || event == json::parse_event_t::array_start ||
+                                      event == json::parse_event_t::object_start);
+    const bool piece = depth == 3 && event == json::parse_event_t::key && field == "model" && model_field == "vocab";
+    if (((field == "tokens" && entry) || piece) && ++tokens > most)
+      throw Error(wrong_vocabulary_size("more than " + std::to_string(most), expected_size, most));
+    if (field == "added_tokens" && entry && ++added > most)
+      throw Error(wrong_vocabulary_size("more than " + std::to_string(most), expected_size, most));
+  };
+  return parse_strict_json(text, what, count);
+}
+
+}  // namespace
+
+Tokenizer Tokenizer::from_hf_json(const std::string& text, std::optional<Index> expected_size) {
+  const nlohmann::json j =
+      parse_counting_tokens(text, "tokenizer.json", expected_size, expected_size.value_or(kMaxSize));
+  require(j.is_object() && j.contains("model"), "tokenizer.json: the tokenizer needs a \"model\"");
+  return Tokenizer(read_hf_tokenizer(j, expected_size));
+}
+
+Tokenizer Tokenizer::from_vocab_merges(const std::string& vocab_json, const std::string& merges_txt,
+                                       std::optional<Index> expected_size) {
+  return Tokenizer(read_vocab_merges(vocab_json, merges_txt, expected_size));
+}
+
 Tokenizer Tokenizer::from_json(const std::string& text, std::optional<Index> expected_size) {
   using nlohmann::json;
   const Index most = expected_size.value_or(kMaxSize);
-  const auto wrong_size = [&](const std::string& found) {
-    return "tokenizer: the vocabulary has " + found + " tokens but " +
-           (expected_size ? "the config says vocab_size = " : "the limit is ") + std::to_string(most);
-  };
-  // counts the entries of the top-level "tokens" array as they are parsed
-  std::string field;
-  Index count = 0;
-  const JsonWatch count_tokens = [&](int depth, json::parse_event_t event, const json& parsed) {
-    if (event == json::parse_event_t::key && depth == 1) field = parsed.get<std::string>();
-    const bool entry = depth == 2 && (event == json::parse_event_t::value || event == json::parse_event_t::array_start ||
-                                      event == json::parse_event_t::object_start);
-    if (field == "tokens" && entry && ++count > most) throw Error(wrong_size("more than " + std::to_string(most)));
-  };
-  const json j = parse_strict_json(text, "tokenizer: the vocabulary", count_tokens);
+  const json j = parse_counting_tokens(text, "tokenizer: the vocabulary", expected_size, most);
+  if (j.is_object() && j.contains("model")) return Tokenizer(read_hf_tokenizer(j, expected_size));
   require(j.is_object() && j.contains("kind") && j["kind"].is_string() && j.contains("tokens") &&
               j["tokens"].is_array(),
           "tokenizer: the vocabulary JSON needs \"kind\" and a \"tokens\" array");
@@ -164,9 +239,29 @@ Tokenizer Tokenizer::from_json(const std::string& text, std::optional<Index> exp
     tokens.push_back(t.get<std::string>());
   }
   if (expected_size)
-    require(static_cast<Index>(tokens.size()) == most, wrong_size(std::to_string(tokens.size())));
+    require(static_cast<Index>(tokens.size()) == most, wrong_vocabulary_size(std::to_string(tokens.size()), expected_size, most));
   const bool lowercase = j.contains("lowercase") && j["lowercase"].get<bool>();
   return Tokenizer(kind == "word" ? TokenizerKind::word : TokenizerKind::character, std::move(tokens), lowercase);
+}
+
+std::string TextStream::push(int id) {
+  std::string text;
+  if (tokenizer_.kind() != TokenizerKind::byte_bpe) {
+    tokenizer_.append_piece(text, id, first_);
+  } else {
+    tokenizer_.append_piece(pending_, id, first_);
+    pending_.erase(0, append_utf8_replacing(text, pending_, false));
+  }
+  first_ = false;
+  return text;
+}
+
+std::string TextStream::finish() {
+  std::string text;
+  append_utf8_replacing(text, pending_, true);
+  pending_.clear();
+  first_ = true;
+  return text;
 }
 
 }  // namespace attnlab

@@ -1,5 +1,7 @@
 // A libFuzzer program over everything that reads outside data: safetensors files, whole models
-// (weights, config.json, vocab.json), model configs, and vocabularies with the tokenizer. The first
+// (weights, config.json, vocab.json), model configs (the engine's and Hugging Face's), Hugging Face
+// checkpoints (config.json, model.safetensors.index.json and two shards, in F32, F16 or BF16), and
+// vocabularies (word, character, and byte-level BPE's tokenizer.json) with the tokenizer. The first
 // byte of an input picks the reader; the rest holds its files, joined by NUL bytes. A rejection
 // must be an attnlab::Error (anything else escaping is a finding), and whatever is accepted must
 // pass an oracle, or the program aborts with "wrong accept". Under ASan/UBSan every memory error
@@ -20,6 +22,7 @@
 #include <vector>
 
 #include "core/check.hpp"
+#include "io/checkpoint.hpp"
 #include "io/model_file.hpp"
 #include "io/safetensors.hpp"
 #include "io/tokenizer.hpp"
@@ -28,7 +31,7 @@ namespace {
 
 using namespace attnlab;
 
-enum Reader : char { safetensors_file, model_files, model_config, vocabulary, reader_count };
+enum Reader : char { safetensors_file, model_files, model_config, vocabulary, checkpoint_files, reader_count };
 
 [[noreturn]] void wrong_accept(const std::string& what) {
   std::fprintf(stderr, "attnlab-fuzz: wrong accept: %s\n", what.c_str());
@@ -76,7 +79,7 @@ void check_safetensors(const std::string& file) {
 void check_config(const std::string& text) {
   ModelConfig config;
   try {
-    config = config_from_json(text);
+    config = checkpoint_config_from_json(text).config;
   } catch (const Error&) {
     return;
   }
@@ -84,8 +87,53 @@ void check_config(const std::string& text) {
   expect(config_to_json(config_from_json(written)) == written, "config: changed writing it out");
 }
 
+// Accepted: every tensor the checkpoint places holds the file's values, widened, where its
+// placement puts them (transposed for nn.Linear), and a forward pass gives finite logits or
+// refuses extreme weights.
+void check_checkpoint(const std::string& config_json, const std::string& index, const std::vector<std::string>& files) {
+  CheckpointConfig config;
+  std::optional<ModelParams> params;
+  std::vector<ByteSpan> shards;
+  for (const std::string& file : files)
+    if (!file.empty()) shards.push_back({bytes_of(file), file.size()});
+  try {
+    config = checkpoint_config_from_json(config_json);
+    params = read_checkpoint(config, shards, std::uint64_t(64) << 20, index);
+  } catch (const Error&) {
+    return;
+  }
+  TensorMap stored;
+  for (const ByteSpan& shard : shards) stored.merge(safetensors_read(shard.data, shard.size));
+  const std::string prefix = stored.count("transformer.wte.weight") ? "transformer." : "";
+  const std::vector<TensorSlot> slots = tensor_slots(config.config, *params);
+  float largest = 0;
+  for (const TensorPlacement& p : checkpoint_placements(config, prefix)) {
+    const StoredTensor& t = stored.at(p.source);
+    const TensorSlot& slot = slots[p.slot];
+    const Index slot_cols = static_cast<Index>(slot.shape.back()), cols = static_cast<Index>(t.shape.back());
+    for (Index e = 0; e < static_cast<Index>(t.data.size()); ++e) {
+      const Index r = e / cols, c = e % cols;
+      const float placed = p.transpose ? slot.data[c * slot_cols + p.column + r] : slot.data[r * slot_cols + p.column + c];
+      expect(std::memcmp(&placed, &t.data[static_cast<size_t>(e)], 4) == 0, "checkpoint: " + p.source + " is not the file's");
+      largest = std::max(largest, std::abs(placed));
+    }
+  }
+  const Transformer model(config.config, std::move(*params));
+  std::vector<int> tokens;
+  for (Index i = 0; i < std::min<Index>(config.config.n_ctx, 5); ++i)
+    tokens.push_back(static_cast<int>((i * 7 + 1) % config.config.vocab_size));
+  try {
+    expect(model.forward(tokens).allFinite(), "checkpoint: forward returned a non-finite logit");
+  } catch (const Error&) {
+    expect(largest > 1e12f, "checkpoint: forward refused weights of at most " + std::to_string(largest));
+  }
+}
+
 // Accepted: the vocabulary writes out and reads back unchanged, and the ids of any text decode to
-// a text with the same ids.
+// a text with the same ids. A byte-level BPE tokenizer (a tokenizer.json) writes out the same
+// file again; its pieces are its ids' tokens, and decoding its ids one at a time gives what
+// decode gives. (Its decode replaces bytes outside UTF-8, and an added token may decode to other
+// bytes than it is written with, as in Hugging Face's tokenizers: encode need not give the ids back.)
 void check_vocabulary(const std::string& json, const std::string& text) {
   std::optional<Tokenizer> tokenizer;
   try {
@@ -95,12 +143,47 @@ void check_vocabulary(const std::string& json, const std::string& text) {
   }
   const Tokenizer back = Tokenizer::from_json(tokenizer->to_json());
   expect(back.size() == tokenizer->size() && back.kind() == tokenizer->kind() &&
-             back.lowercase() == tokenizer->lowercase(),
+             back.lowercase() == tokenizer->lowercase() && back.special_tokens() == tokenizer->special_tokens(),
          "vocabulary: changed writing it out");
   for (int id = 0; id < tokenizer->size(); ++id)
     expect(back.token(id) == tokenizer->token(id), "vocabulary: token " + std::to_string(id) + " changed");
   const std::vector<int> ids = tokenizer->encode(text);
-  expect(tokenizer->encode(tokenizer->decode(ids)) == ids, "tokenizer: ids do not survive decode and encode");
+  if (tokenizer->kind() != TokenizerKind::byte_bpe) {
+    expect(tokenizer->encode(tokenizer->decode(ids)) == ids, "tokenizer: ids do not survive decode and encode");
+    return;
+  }
+  expect(back.to_json() == tokenizer->to_json(), "tokenizer.json: changed writing it out");
+  expect(back.encode(text) == ids, "tokenizer.json: encodes differently once written out");
+  const std::vector<std::string> pieces = tokenizer->split(text);
+  expect(pieces.size() == ids.size(), "tokenizer.json: split and encode disagree");
+  TextStream stream(*tokenizer);
+  std::string streamed;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    expect(tokenizer->token(ids[i]) == pieces[i], "tokenizer.json: split and encode disagree");
+    streamed += stream.push(ids[i]);
+  }
+  expect(streamed + stream.finish() == tokenizer->decode(ids), "tokenizer.json: the stream differs from decode");
+}
+
+// a small byte-level BPE tokenizer.json: the 256 bytes in GPT-2's alphabet, a few merges, an added
+// special token, and SmolLM2's pre-tokenizer
+std::string byte_bpe_seed() {
+  nlohmann::ordered_json vocab = nlohmann::ordered_json::object();
+  for (int b = 0, next = 0x100; b < 256; ++b) {
+    const bool printable = (b >= 0x21 && b <= 0x7E) || (b >= 0xA1 && b <= 0xAC) || b >= 0xAE;
+    const int cp = printable ? b : next++;
+    vocab[cp < 0x80 ? std::string(1, static_cast<char>(cp))
+                    : std::string{static_cast<char>(0xC0 | (cp >> 6)), static_cast<char>(0x80 | (cp & 0x3F))}] = b;
+  }
+  int id = 256;
+  for (const char* piece : {"he", "\xC4\xA0t", "\xC4\xA0the", "at", "\xC4\xA0" "c", "\xC4\xA0" "cat"}) vocab[piece] = id++;
+  return R"({"version":"1.0","truncation":null,"padding":null,)"
+         R"("added_tokens":[{"id":262,"content":"<|endoftext|>","single_word":false,"lstrip":false,"rstrip":false,"normalized":false,"special":true}],)"
+         R"("normalizer":null,"pre_tokenizer":{"type":"Sequence","pretokenizers":[{"type":"Digits","individual_digits":true},)"
+         R"({"type":"ByteLevel","add_prefix_space":false,"trim_offsets":true,"use_regex":true}]},"post_processor":null,)"
+         R"("decoder":{"type":"ByteLevel","add_prefix_space":true,"trim_offsets":true,"use_regex":true},)"
+         R"("model":{"type":"BPE","dropout":null,"unk_token":null,"fuse_unk":false,"byte_fallback":false,"vocab":)" +
+         vocab.dump() + R"(,"merges":["h e","\u0120 t","\u0120t he",["a","t"],["\u0120","c"],["\u0120c","at"]]}})";
 }
 
 // Accepted: the parameters are the file's tensors bit for bit, and the model runs with finite
@@ -181,6 +264,26 @@ void write_seeds(const std::string& dir) {
     write_model_seeds(dir, shipped, read_file(from + "config.json"), read_file(from + "vocab.json"),
                       read_file(from + "model.safetensors"));
   }
+  // Hugging Face checkpoints of both families, every dtype, one sharded (tests/reference/fixtures/hf)
+  for (const char* name : {"gpt2-f32", "gpt2-f16-untied", "gpt2-bf16", "llama-f32", "llama-f16-mqa", "llama-bf16-sharded"}) {
+    const std::string from = std::string(ATTNLAB_FIXTURE_DIR) + "/hf/" + name + "/";
+    const std::string index = read_file(from + "model.safetensors.index.json");
+    std::vector<std::string> parts = {read_file(from + "config.json"), index};
+    if (index.empty()) {
+      parts.push_back(read_file(from + "model.safetensors"));
+    } else {
+      for (const std::string& shard : shard_files(index)) parts.push_back(read_file(from + shard));
+    }
+    std::ofstream out(dir + "/" + name + "-" + std::to_string(checkpoint_files), std::ios::binary);
+    out << static_cast<char>(checkpoint_files) << joined(parts);
+    std::ofstream config(dir + "/" + name + "-" + std::to_string(model_config), std::ios::binary);
+    config << static_cast<char>(model_config) << parts[0];
+  }
+  {
+    const std::string text = "The cat sat on the mat, 2024 \xF0\x9F\x98\x80 caf\xC3\xA9<|endoftext|>it's";
+    std::ofstream out(dir + "/byte-bpe-" + std::to_string(vocabulary), std::ios::binary);
+    out << static_cast<char>(vocabulary) << joined({byte_bpe_seed(), text});
+  }
   // small models of every architecture and positional scheme, so that mutations reach every tensor
   const Tokenizer words = Tokenizer::build(TokenizerKind::word, {"a b c ."});
   const Tokenizer characters = Tokenizer::build(TokenizerKind::character, {"ab"}, true);
@@ -226,6 +329,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       break;
     }
     case model_config: check_config(input); break;
+    case checkpoint_files: {
+      const std::vector<std::string> files = split(input, 4);
+      check_checkpoint(files[0], files[1], {files[2], files[3]});
+      break;
+    }
     case vocabulary: {
       const std::vector<std::string> files = split(input, 2);
       check_vocabulary(files[0], files[1]);

@@ -15,7 +15,7 @@ it('installs from its tarball into a scratch project and runs there', { timeout:
   const files = packed[0].files.map((f) => f.path);
   const entries = Object.values(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).exports)
     .flatMap((entry) => Object.values(entry).map((file) => file.replace(/^\.\//, '')));
-  for (const f of [...entries, 'build/package/attnlab.d.mts', 'build/package/engine/web/attnlab.wasm',
+  for (const f of [...entries, 'build/package/attnlab.d.mts', 'build/package/gpt2-tokenizer.json', 'build/package/engine/web/attnlab.wasm',
     'build/package/engine/node/attnlab-threads.worker.js', 'build/package/widgets/models/sort/model.safetensors']) {
     assert.ok(files.includes(f), `the tarball holds ${f}`);
   }

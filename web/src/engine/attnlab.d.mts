@@ -215,7 +215,8 @@ export interface GenerationState {
   trace?: Record<string, MatrixData>;
 }
 
-/** The ids of the special tokens, which every vocabulary starts with. */
+/** The ids of the special tokens, which every word or character vocabulary starts with (and
+ * what a model without a vocabulary reports). */
 export interface SpecialTokens {
   /** [PAD], filling a sequence out to a length */
   pad: number;
@@ -231,11 +232,17 @@ export interface SpecialTokens {
   sep: number;
 }
 
+/** A byte-level BPE tokenizer's special tokens: each added token marked special, by its content,
+ * with its id (GPT-2: { "<|endoftext|>": 50256 }). */
+export type ByteBpeSpecialTokens = Record<string, number>;
+
 export interface RawModel {
   config(): Required<ModelConfig>;
+  /** ids and pieces (byte-level BPE: the vocabulary's pieces, in GPT-2's byte alphabet, "Ġthe") */
   tokenize(text: string): { ids: Int32Array; pieces: string[] };
+  /** byte-level BPE: bytes that do not form UTF-8 become U+FFFD */
   decode(ids: ArrayLike<number>): string;
-  specialTokens(): SpecialTokens;
+  specialTokens(): SpecialTokens | ByteBpeSpecialTokens;
   /** logits (n × vocab), and the named intermediates when asked for; `causal` switches the
    * self-attention mask (absent: the architecture's own). Logits that are not finite (weights
    * large enough to overflow the activations) throw. */
@@ -250,7 +257,8 @@ export interface RawModel {
   /** the prompt followed by up to maxNew sampled tokens (temperature 0: greedy), stopping after
    * `stop` and at n_ctx; an encoder-decoder model decodes from `source` */
   generate(options: { tokens: ArrayLike<number>; source?: ArrayLike<number>; maxNew: number; stop?: number } & SamplingOptions): Int32Array;
-  /** the three files of a saved model */
+  /** the three files of a saved model; vocab is vocab.json, or a byte-level BPE tokenizer's
+   * tokenizer.json (loadModel reads either) */
   save(): { weights: Uint8Array; config: string; vocab?: string };
   /** one layer's attention (self, or cross in an encoder-decoder's decoder) on these tokens, fed
    * with exactly what that sub-layer sees in a forward pass, to step through */
@@ -525,8 +533,10 @@ export interface AttnlabModule {
   attentionSteps(options: SingleHeadInput | MultiHeadInput): RawAttentionSteps;
   /** attention in one call: the output by the fast path, or with `trace` the stages asked for */
   attention(options: AttentionOptions): AttentionResult;
-  /** maxParameterBytes: the largest model to build (default 256 MiB, 268435456 bytes) */
-  modelFromConfig(options: { config: ModelConfig; seed?: number; vocab?: string; maxParameterBytes?: number }): RawModel;
+  /** maxParameterBytes: the largest model to build (default 256 MiB, 268435456 bytes). vocab: a
+   * vocab.json text; or tokenizer: a Hugging Face tokenizer.json text of a byte-level BPE
+   * tokenizer (GPT-2, SmolLM2), with at most vocab_size tokens; not both. */
+  modelFromConfig(options: { config: ModelConfig; seed?: number; vocab?: string; tokenizer?: string; maxParameterBytes?: number }): RawModel;
   /** A checkpoint read in pieces (Engine.loadModel drives it). config: the text of config.json,
    * the engine's or a Hugging Face one (model_type gpt2 or llama), checked, with the parameters'
    * size against maxParameterBytes (default 256 MiB; 1.5 GiB, 1610612736 bytes, for a Hugging Face

@@ -18,7 +18,7 @@ import type {
 export type {
   AttentionInput, AttentionOptions, AttentionPart, AttentionResult, AttentionStage, BuildInfo, DotProductStatistics, DotProductStatisticsOptions,
   FlashTile, ForwardOptions, GenerationOutputs, GenerationState, HeadResult, MatrixData, ModelConfig, MultiHeadInput, Numbers, RnnGradientFlow,
-  RnnGradientFlowOptions, SamplingOptions, SingleHeadInput, SoftmaxRow, SoftmaxRowOptions, SpecialTokens, TaskName, TrainerOptions,
+  RnnGradientFlowOptions, SamplingOptions, SingleHeadInput, SoftmaxRow, SoftmaxRowOptions, SpecialTokens, ByteBpeSpecialTokens, TaskName, TrainerOptions,
   TrainingExample, TrainingStep, CoreferenceSentence, CheckpointDescription, RopePairing,
 } from './attnlab.mjs';
 
@@ -45,7 +45,9 @@ export interface LoadModelOptions {
   weights: CheckpointFile | CheckpointFile[];
   /** config.json: the engine's own, or a Hugging Face one (model_type "gpt2" or "llama") */
   config: string;
-  /** the tokenizer: the engine's vocab.json or a Hugging Face tokenizer.json (either name) */
+  /** the tokenizer: the engine's vocab.json or a Hugging Face tokenizer.json (either name).
+   * Without one, a GPT-2 checkpoint with GPT-2's vocabulary (vocab_size ≥ 50,257) gets GPT-2's
+   * tokenizer (gpt2Tokenizer()) and any other model none. */
   vocab?: string;
   tokenizer?: string;
   /** model.safetensors.index.json of a sharded checkpoint: Files are matched to it by name, other
@@ -55,6 +57,12 @@ export interface LoadModelOptions {
   maxParameterBytes?: number;
   /** called as the weights are read: bytes so far, bytes in all, the tensor being read */
   onProgress?: (read: number, total: number, tensor: string) => void;
+}
+
+/** whether a checkpoint is a GPT-2 whose vocabulary holds GPT-2's tokenizer (50,000 merges, 256
+ * bytes and <|endoftext|>: 50,257 tokens) */
+function hasGpt2Vocabulary({ family, config }: CheckpointDescription): boolean {
+  return family === 'gpt2' && config.vocab_size >= 50257;
 }
 
 /** Bytes that loading asks for: [begin, end) of one shard. */
@@ -194,6 +202,27 @@ async function download(url: string, onProgress: (loaded: number, total: number)
     offset += chunk.byteLength;
   }
   return bytes;
+}
+
+/** The text of GPT-2's tokenizer.json (byte-level BPE, 50,257 tokens, "<|endoftext|>" = 50256),
+ * derived from js-tiktoken's ranks and shipped beside this module as gpt2-tokenizer.json: read
+ * from disk in Node, fetched in a browser (from `url` when given). Pass it as createModel's
+ * `tokenizer`. */
+export async function gpt2Tokenizer(options: { url?: string | URL } = {}): Promise<string> {
+  // the name in a function call: bundlers should not try to resolve the file
+  const file = new URL(gpt2TokenizerFile(), import.meta.url);
+  if (isNode && options.url === undefined) {
+    const nodeFs = 'node:fs/promises';
+    const { readFile } = (await import(/* @vite-ignore */ nodeFs)) as typeof import('node:fs/promises');
+    return readFile(file, 'utf8');
+  }
+  const response = await fetch(new URL(String(options.url ?? file), globalThis.location?.href));
+  if (!response.ok) throw new Error(`attnlab: ${String(options.url ?? file)}: HTTP ${response.status}`);
+  return response.text();
+}
+
+function gpt2TokenizerFile(): string {
+  return './gpt2-tokenizer.json';
 }
 
 /** Loads the engine (one instance per call). */
@@ -378,25 +407,29 @@ export class Engine {
     return new AttentionStepper(this.raw.attentionSteps(options));
   }
 
-  /** a model with freshly initialised, seeded weights (and a vocab.json text to tokenize with) */
-  createModel(options: { config: ModelConfig; seed?: number; vocab?: string }): Model {
+  /** a model with freshly initialised, seeded weights (and a vocab.json text, or a Hugging Face
+   * byte-level BPE tokenizer.json text as `tokenizer`, to tokenize with) */
+  createModel(options: { config: ModelConfig; seed?: number; vocab?: string; tokenizer?: string }): Model {
     return new Model(this.raw.modelFromConfig(options));
   }
   /** A saved model or a Hugging Face checkpoint (GPT-2, Llama): its weights, config.json and
-   * tokenizer. Bytes in memory load at once; Blobs and Files are read in pieces, so the call
-   * returns a Promise. The config and every tensor's name, shape and dtype are checked before the
-   * model is allocated. */
-  loadModel(options: LoadModelOptions & { weights: Uint8Array | Uint8Array[] }): Model;
-  loadModel(options: LoadModelOptions): Model | Promise<Model>;
+   * tokenizer. Bytes in memory with a tokenizer load at once; Blobs and Files are read in pieces,
+   * and a GPT-2 checkpoint without a tokenizer gets GPT-2's, so those calls return a Promise. The
+   * config and every tensor's name, shape and dtype are checked before the model is allocated. */
+  loadModel(options: LoadModelOptions & { weights: Uint8Array | Uint8Array[] } & ({ vocab: string } | { tokenizer: string })): Model;
+  loadModel(options: LoadModelOptions): Promise<Model>;
   loadModel(options: LoadModelOptions): Model | Promise<Model> {
     const files = checkpointFiles(options);
-    const steps = checkpointSteps(this.raw, options, files);
-    if (files.every(isBytes)) {
+    if (files.every(isBytes) && (options.vocab ?? options.tokenizer) !== undefined) {
+      const steps = checkpointSteps(this.raw, options, files);
       let step = steps.next();
       while (!step.done) step = steps.next((files[step.value.shard] as Uint8Array).subarray(step.value.begin, step.value.end));
       return new Model(step.value);
     }
     return (async () => {
+      const described = this.describeCheckpoint({ config: options.config, maxParameterBytes: options.maxParameterBytes });
+      const tokenizer = options.vocab ?? options.tokenizer ?? (hasGpt2Vocabulary(described) ? await gpt2Tokenizer() : undefined);
+      const steps = checkpointSteps(this.raw, { ...options, vocab: tokenizer, tokenizer: undefined }, files);
       try {
         let step = steps.next();
         while (!step.done) {

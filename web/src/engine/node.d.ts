@@ -6,6 +6,7 @@ declare module 'node:module' {
 }
 declare module 'node:fs/promises' {
   export function readFile(path: URL): Promise<Uint8Array>;
+  export function readFile(path: URL, encoding: 'utf8'): Promise<string>;
 }
 declare module 'node:url' {
   export function fileURLToPath(url: URL): string;
