@@ -12,25 +12,31 @@ export function randomGpt2Checkpoint({ vocab_size = 50257, n_positions = 1024, n
       [`h.${i}.mlp.c_fc.weight`]: [d, 4 * d], [`h.${i}.mlp.c_fc.bias`]: [4 * d], [`h.${i}.mlp.c_proj.weight`]: [4 * d, d], [`h.${i}.mlp.c_proj.bias`]: [d],
     });
   }
-  const header = {};
-  let offset = 0;
-  for (const [name, shape] of Object.entries(shapes)) {
-    const bytes = shape.reduce((a, b) => a * b, 1) * 4;
-    header[name] = { dtype: 'F32', shape, data_offsets: [offset, offset + bytes] };
-    offset += bytes;
-  }
-  let json = JSON.stringify(header);
-  json += ' '.repeat((8 - (json.length % 8)) % 8);
-  const weights = new Uint8Array(8 + json.length + offset);
-  new DataView(weights.buffer).setBigUint64(0, BigInt(json.length), true);
-  weights.set(new TextEncoder().encode(json), 8);
+  const { bytes: weights, values } = safetensorsF32(Object.entries(shapes));
   // small uniform values from a xorshift generator: finite, and quick to make by the hundred million
-  const values = new Float32Array(weights.buffer, 8 + json.length, offset / 4);
   let state = seed >>> 0 || 1;
   for (let i = 0; i < values.length; i++) {
     state ^= state << 13; state ^= state >>> 17; state ^= state << 5;
     values[i] = ((state >>> 0) / 4294967296 - 0.5) * 0.04;
   }
   const config = JSON.stringify({ model_type: 'gpt2', vocab_size, n_positions, n_embd, n_head, n_layer });
-  return { config, weights, parameters: offset / 4 };
+  return { config, weights, parameters: values.length };
+}
+
+/** A safetensors file of F32 tensors, [name, shape] in the order given, its values zero:
+ * {bytes, values}, values a view of every tensor's numbers one after another, to fill in. */
+export function safetensorsF32(tensors) {
+  const header = {};
+  let offset = 0;
+  for (const [name, shape] of tensors) {
+    const bytes = shape.reduce((a, b) => a * b, 1) * 4;
+    header[name] = { dtype: 'F32', shape, data_offsets: [offset, offset + bytes] };
+    offset += bytes;
+  }
+  let json = JSON.stringify(header);
+  json += ' '.repeat((8 - (json.length % 8)) % 8);
+  const bytes = new Uint8Array(8 + json.length + offset);
+  new DataView(bytes.buffer).setBigUint64(0, BigInt(json.length), true);
+  bytes.set(new TextEncoder().encode(json), 8);
+  return { bytes, values: new Float32Array(bytes.buffer, 8 + json.length, offset / 4) };
 }

@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <tuple>
 #include <nlohmann/json.hpp>
 
 #include "core/check.hpp"
@@ -148,32 +150,26 @@ TEST_CASE("Hugging Face configs become the engine's ModelConfig", "[checkpoint][
       CHECK_THROWS_WITH(hf_config(j), Catch::Contains(what));
     };
     refuses({{"model_type", "mistral"}}, "model_type \"mistral\" is not one the engine loads");
-    json scaled = kLlama;
-    scaled["rope_scaling"] = {{"type", "linear"}, {"factor", 2.0}};
-    refuses(scaled, "\"rope_scaling\" is");
-    json sliding = kLlama;
-    sliding["sliding_window"] = 4096;
-    refuses(sliding, "\"sliding_window\" is 4096, which the engine does not implement");
-    json gelu = kLlama;
-    gelu["hidden_act"] = "gelu";
-    refuses(gelu, "the engine implements silu");
-    json head_dim = kLlama;
-    head_dim["head_dim"] = 8;
-    refuses(head_dim, "\"head_dim\" = 8 with 2 heads is not hidden_size = 8");
-    json unknown = kGpt2;
-    unknown["attn_logit_softcapping"] = 30;
-    refuses(unknown, "unknown field \"attn_logit_softcapping\"");
-    json inverse = kGpt2;
-    inverse["scale_attn_by_inverse_layer_idx"] = true;
-    refuses(inverse, "scale_attn_by_inverse_layer_idx");
-    json swish = kGpt2;
-    swish["activation_function"] = "swish";
-    refuses(swish, "\"activation_function\" is \"swish\"");
-    json wide = kGpt2;
-    wide["n_embd"] = 4294967304.0;
-    refuses(wide, "must be an integer");
-    wide["n_embd"] = std::uint64_t(4294967304);
-    refuses(wide, "\"n_embd\" is out of range, got 4294967304");
+    // one field changed in a valid config, and what the refusal says
+    const std::tuple<json, const char*, json, const char*> changed[] = {
+        {kLlama, "rope_scaling", {{"type", "linear"}, {"factor", 2.0}}, "\"rope_scaling\" is"},
+        {kLlama, "sliding_window", 4096, "\"sliding_window\" is 4096, which the engine does not implement"},
+        {kLlama, "hidden_act", "gelu", "the engine implements silu"},
+        {kLlama, "head_dim", 8, "\"head_dim\" = 8 with 2 heads is not hidden_size = 8"},
+        {kLlama, "num_key_value_heads", 0, "must be at least 1"},
+        {kGpt2, "attn_logit_softcapping", 30, "unknown field \"attn_logit_softcapping\""},
+        {kGpt2, "scale_attn_by_inverse_layer_idx", true, "scale_attn_by_inverse_layer_idx"},
+        {kGpt2, "activation_function", "swish", "\"activation_function\" is \"swish\""},
+        {kGpt2, "n_embd", 4294967304.0, "must be an integer"},
+        {kGpt2, "n_embd", std::uint64_t(4294967304), "\"n_embd\" is out of range, got 4294967304"},
+        {kGpt2, "n_layer", -1, "\"n_layer\" is out of range, got -1"},
+        {kGpt2, "layer_norm_epsilon", "1e-5", "\"layer_norm_epsilon\" must be a number"},
+    };
+    for (const auto& [base, key, value, message] : changed) {
+      json config = base;
+      config[key] = value;
+      refuses(config, message);
+    }
   }
   SECTION("the engine's own config.json still loads as before") {
     const CheckpointConfig c = checkpoint_config_from_json(R"({"vocab_size": 8, "n_ctx": 4, "d_model": 4, "d_ff": 8})");
@@ -268,4 +264,41 @@ TEST_CASE("bad checkpoint files are refused with the reason, before the model is
     CHECK_THROWS_WITH(loader.finish(), Catch::Contains("was read only up to byte 8"));
     CHECK_THROWS_WITH(loader.feed(reads.size(), 0, first, 4), Catch::Contains("there is no read number"));
   }
+}
+
+TEST_CASE("a checkpoint folder brings its tokenizer, or GPT-2's", "[checkpoint][tokenizer]") {
+  // a GPT-2 with GPT-2's vocabulary and random weights, written as the hub's files are
+  const ModelConfig config = ModelConfig::Builder(Architecture::decoder_only, 50257, 16).width(8, 2).ffn(16).layers(1)
+                                 .activation(Activation::gelu_tanh).build();
+  const std::vector<std::uint8_t> weights = params_to_safetensors(config, Transformer::random(config, 5).params());
+  const std::filesystem::path folder = std::filesystem::temp_directory_path() / "attnlab-checkpoint-folder";
+  std::filesystem::remove_all(folder);
+  std::filesystem::create_directories(folder);
+  const auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream(folder / name, std::ios::binary) << text;
+  };
+  write("model.safetensors", std::string(weights.begin(), weights.end()));
+  write("config.json", json({{"model_type", "gpt2"}, {"vocab_size", 50257}, {"n_positions", 16}, {"n_embd", 8},
+                             {"n_head", 2}, {"n_layer", 1}, {"n_inner", 16}, {"eos_token_id", 50256}}).dump());
+  const std::string gpt2 = read_text(ATTNLAB_GPT2_TOKENIZER);
+  const std::string text = "Hello, world! It's 2026.";
+
+  SECTION("none in the folder: GPT-2's, when it is given") {
+    const LoadedModel loaded = load_model_dir(folder.string(), kDefaultMaxParameterBytes, ATTNLAB_GPT2_TOKENIZER);
+    CHECK(loaded.tokenizer.encode(text) == std::vector<int>{15496, 11, 995, 0, 632, 338, 1160, 2075, 13});
+    CHECK(loaded.eos_token_id == 50256);
+    CHECK_THROWS_WITH(load_model_dir(folder.string()), Catch::Contains("has no tokenizer (tokenizer.json, vocab.json and merges.txt, or vocab.json)"));
+  }
+  SECTION("tokenizer.json, or GPT-2's vocab.json and merges.txt") {
+    write("tokenizer.json", gpt2);
+    CHECK(load_model_dir(folder.string()).tokenizer.encode(text).size() == 9);
+    std::filesystem::remove(folder / "tokenizer.json");
+    const json j = json::parse(gpt2);
+    std::string merges = "#version: 0.2\n";
+    for (const auto& m : j["model"]["merges"]) merges += (m.is_string() ? m.get<std::string>() : m[0].get<std::string>() + " " + m[1].get<std::string>()) + "\n";
+    write("vocab.json", j["model"]["vocab"].dump());
+    write("merges.txt", merges);
+    CHECK(load_model_dir(folder.string()).tokenizer.encode(text) == std::vector<int>{15496, 11, 995, 0, 632, 338, 1160, 2075, 13});
+  }
+  std::filesystem::remove_all(folder);
 }

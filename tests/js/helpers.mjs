@@ -1,6 +1,7 @@
 // Shared by the Node tests of the package: fixtures, a safetensors writer, closeness checks.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { safetensorsF32 } from '../bench/random-checkpoint.mjs';
 
 export const fixtures = (name) =>
   JSON.parse(readFileSync(new URL(`../reference/fixtures/${name}`, import.meta.url))).cases;
@@ -13,27 +14,16 @@ export function assertClose(actual, expected, tolerance, what = 'values') {
   assert.ok(worst <= tolerance, `${what}: largest difference ${worst} > ${tolerance}`);
 }
 
-/** The bytes of a safetensors file holding F32 tensors {name: {shape, data}}. */
+/** The bytes of a safetensors file holding F32 tensors {name: {shape, data}}, in name order. */
 export function safetensorsBytes(tensors) {
-  const header = {};
-  let offset = 0;
   const names = Object.keys(tensors).sort();
+  const { bytes, values } = safetensorsF32(names.map((name) => [name, tensors[name].shape]));
+  let at = 0;
   for (const name of names) {
-    const bytes = tensors[name].data.length * 4;
-    header[name] = { dtype: 'F32', shape: tensors[name].shape, data_offsets: [offset, offset + bytes] };
-    offset += bytes;
+    values.set(tensors[name].data, at);
+    at += tensors[name].data.length;
   }
-  let json = JSON.stringify(header);
-  json += ' '.repeat((8 - (json.length % 8)) % 8);
-  const out = new Uint8Array(8 + json.length + offset);
-  new DataView(out.buffer).setBigUint64(0, BigInt(json.length), true);
-  out.set(new TextEncoder().encode(json), 8);
-  let at = 8 + json.length;
-  for (const name of names) {
-    out.set(new Uint8Array(Float32Array.from(tensors[name].data).buffer), at);
-    at += tensors[name].data.length * 4;
-  }
-  return out;
+  return bytes;
 }
 
 /** vocab.json for a word-level vocabulary: the six specials, then the given words */
