@@ -125,9 +125,10 @@ std::shared_ptr<ModelHandle> model_from_config(const val& options);
 // whole in the engine's memory beside the model.
 class CheckpointLoading {
  public:
-  // {config: string, maxParameterBytes?}
-  explicit CheckpointLoading(CheckpointConfig config, std::uint64_t max_parameter_bytes)
-      : loader_(std::move(config), max_parameter_bytes) {}
+  // {config: string, maxParameterBytes?, vocab?: the engine's vocab.json or a Hugging Face
+  // tokenizer.json, read here so that a bad one is refused before any weights}
+  CheckpointLoading(CheckpointConfig config, std::uint64_t max_parameter_bytes, std::optional<Tokenizer> tokenizer)
+      : loader_(std::move(config), max_parameter_bytes), tokenizer_(std::move(tokenizer)) {}
   // {header: Uint8Array (the bytes after the first 8), fileSize, name?}
   void add_shard(const val& options);
   // the text of model.safetensors.index.json
@@ -136,12 +137,13 @@ class CheckpointLoading {
   val start();
   // {read, offset, bytes: Uint8Array}
   void feed(const val& options);
-  // {vocab?: string} (the engine's vocab.json or a Hugging Face tokenizer.json) → the model
-  std::shared_ptr<ModelHandle> finish(const val& options);
+  // every read fed: the model, with the tokenizer given at the start
+  std::shared_ptr<ModelHandle> finish();
   // {family, config, parameterBytes}: what the checkpoint is, before anything is read
   val describe() const;
  private:
   CheckpointLoader loader_;
+  std::optional<Tokenizer> tokenizer_;
 };
 std::shared_ptr<CheckpointLoading> checkpoint_loading(const val& options);
 // {bytes: the file's first 8 bytes, fileSize} → the length of the header after them

@@ -78,7 +78,9 @@ std::shared_ptr<CheckpointLoading> checkpoint_loading(const val& options) {
     // a downloaded checkpoint may be larger than what the engine creates or trains
     const std::uint64_t cap = get_max_parameter_bytes(
         options, config.family == CheckpointFamily::attnlab ? kDefaultMaxParameterBytes : kDefaultMaxCheckpointBytes);
-    return std::make_shared<CheckpointLoading>(std::move(config), cap);
+    std::optional<Tokenizer> tokenizer;
+    if (has(options, "vocab")) tokenizer = Tokenizer::from_json(get_string(options, "vocab", ""), config.config.vocab_size);
+    return std::make_shared<CheckpointLoading>(std::move(config), cap, std::move(tokenizer));
   }, options);
 }
 
@@ -130,13 +132,10 @@ void CheckpointLoading::feed(const val& options) {
   }, options);
 }
 
-std::shared_ptr<ModelHandle> CheckpointLoading::finish(const val& options) {
+std::shared_ptr<ModelHandle> CheckpointLoading::finish() {
   return guarded([&] {
-    const ModelConfig& config = loader_.config().config;
-    std::optional<Tokenizer> tokenizer;
-    if (has(options, "vocab")) tokenizer = Tokenizer::from_json(get_string(options, "vocab", ""), config.vocab_size);
-    return std::make_shared<ModelHandle>(Transformer(config, loader_.finish()), std::move(tokenizer));
-  }, options);
+    return std::make_shared<ModelHandle>(Transformer(loader_.config().config, loader_.finish()), std::move(tokenizer_));
+  });
 }
 
 val CheckpointLoading::describe() const {

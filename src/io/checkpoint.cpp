@@ -9,6 +9,7 @@
 
 #include "core/check.hpp"
 #include "core/enum_names.hpp"
+#include "io/files.hpp"
 #include "io/model_file.hpp"
 #include "io/strict_json.hpp"
 
@@ -406,17 +407,6 @@ ModelParams CheckpointLoader::finish() {
   return out;
 }
 
-namespace {
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  require(in.good(), "cannot open ", path);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-bool exists(const std::string& path) { return std::ifstream(path).good(); }
-
-}  // namespace
 
 std::vector<std::string> shard_files(const std::string& index_json) {
   const json j = parse_strict_json(index_json, "model.safetensors.index.json");
@@ -451,18 +441,16 @@ ModelParams read_checkpoint_dir(const std::string& directory, const CheckpointCo
                                 std::uint64_t max_parameter_bytes) {
   CheckpointLoader loader(config, max_parameter_bytes);
   const std::string index_path = directory + "/model.safetensors.index.json";
-  const bool sharded = !exists(directory + "/model.safetensors") && exists(index_path);
-  const std::string index = sharded ? read_text(index_path) : "";
+  const bool sharded = !is_file(directory + "/model.safetensors") && is_file(index_path);
+  const std::string index = sharded ? read_file(index_path) : "";
   const std::vector<std::string> files = sharded ? shard_files(index) : std::vector<std::string>{"model.safetensors"};
   std::vector<std::ifstream> streams;
   for (const std::string& name : files) {
     const std::string path = directory + "/" + name;
-    streams.emplace_back(path, std::ios::binary | std::ios::ate);
+    std::uint64_t size = 0;
+    streams.push_back(open_file(path, size));
     std::ifstream& in = streams.back();
-    require(in.good(), "cannot open ", path);
-    const std::uint64_t size = static_cast<std::uint64_t>(in.tellg());
     std::uint8_t first8[8] = {};
-    in.seekg(0);
     in.read(reinterpret_cast<char*>(first8), size >= 8 ? 8 : static_cast<std::streamsize>(size));
     const std::uint64_t header_length = safetensors_header_length(first8, size);
     std::string header(static_cast<size_t>(header_length), '\0');

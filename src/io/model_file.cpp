@@ -9,6 +9,7 @@
 
 #include "core/check.hpp"
 #include "io/checkpoint.hpp"
+#include "io/files.hpp"
 #include "io/strict_json.hpp"
 
 namespace attnlab {
@@ -146,26 +147,13 @@ LoadedModel load_model(const std::vector<ByteSpan>& shards, const std::string& c
           std::move(tokenizer), checkpoint.eos_token_id};
 }
 
-namespace {
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  require(in.good(), "cannot open ", path);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-void write_file(const std::string& path, const void* data, std::size_t size) {
-  std::ofstream out(path, std::ios::binary);
-  require(out.good(), "cannot write ", path);
-  out.write(static_cast<const char*>(data), static_cast<std::streamsize>(size));
-  require(out.good(), "writing ", path, " failed");
-}
-}  // namespace
 
 LoadedModel load_model_dir(const std::string& directory, std::uint64_t max_parameter_bytes,
                            const std::string& gpt2_tokenizer) {
   const CheckpointConfig checkpoint = checkpoint_config_from_json(read_file(directory + "/config.json"));
   require_parameter_bytes(checkpoint.config, max_parameter_bytes);
   const Index vocab = checkpoint.config.vocab_size;
-  const auto exists = [&](const char* name) { return std::ifstream(directory + "/" + name).good(); };
+  const auto exists = [&](const char* name) { return is_file(directory + "/" + name); };
   std::optional<Tokenizer> tokenizer;
   if (exists("tokenizer.json")) {
     tokenizer = Tokenizer::from_json(read_file(directory + "/tokenizer.json"), vocab);
@@ -174,7 +162,8 @@ LoadedModel load_model_dir(const std::string& directory, std::uint64_t max_param
   } else if (exists("vocab.json")) {
     tokenizer = Tokenizer::from_json(read_file(directory + "/vocab.json"), vocab);
   } else {
-    require(checkpoint.family == CheckpointFamily::gpt2 && !gpt2_tokenizer.empty(), directory,
+    // GPT-2's own tokenizer fits a GPT-2 with its vocabulary of 50,257 tokens
+    require(checkpoint.family == CheckpointFamily::gpt2 && vocab >= 50257 && !gpt2_tokenizer.empty(), directory,
             " has no tokenizer (tokenizer.json, vocab.json and merges.txt, or vocab.json)");
     tokenizer = Tokenizer::from_json(read_file(gpt2_tokenizer), vocab);
   }

@@ -9,6 +9,7 @@
 // tokenizer.json, vocab.json with merges.txt, or vocab.json; a GPT-2 checkpoint without one uses
 // GPT-2's, which the build derives (or --tokenizer names another file). Temperature 0 is greedy.
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -46,26 +47,32 @@ int main(int argc, char** argv) {
   try {
     for (int i = 2; i < argc; ++i) {
       const std::string flag = argv[i];
-      if (i + 1 >= argc) return usage();
+      require(i + 1 < argc, flag, " needs a value");
       const std::string value = argv[++i];
       const auto number = [&] {
         char* end = nullptr;
         const double x = std::strtod(value.c_str(), &end);
-        require(end != value.c_str() && *end == '\0', flag, " expects a number, got \"", value, "\"");
+        require(end != value.c_str() && *end == '\0' && std::isfinite(x), flag, " expects a number, got \"", value, "\"");
+        return x;
+      };
+      // a whole number in [lo, hi], checked before it is converted
+      const auto whole = [&](double lo, double hi) {
+        const double x = number();
+        require(x == std::floor(x) && x >= lo && x <= hi, flag, " must be a whole number from ", static_cast<long long>(lo),
+                " to ", static_cast<long long>(hi), ", got ", value);
         return x;
       };
       if (flag == "--prompt") prompt = value;
-      else if (flag == "--max-new") max_new = static_cast<Index>(number());
+      else if (flag == "--max-new") max_new = static_cast<Index>(whole(1, 1 << 16));
       else if (flag == "--temperature") sampling.temperature = static_cast<float>(number());
-      else if (flag == "--top-k") sampling.top_k = static_cast<Index>(number());
+      else if (flag == "--top-k") sampling.top_k = static_cast<Index>(whole(1, ModelConfig::kMaxVocabSize));
       else if (flag == "--top-p") sampling.top_p = static_cast<float>(number());
-      else if (flag == "--seed") sampling.seed = static_cast<std::uint32_t>(number());
-      else if (flag == "--threads") threads = static_cast<int>(number());
+      else if (flag == "--seed") sampling.seed = static_cast<std::uint32_t>(whole(0, 4294967295.0));
+      else if (flag == "--threads") threads = static_cast<int>(whole(1, 1024));
       else if (flag == "--tokenizer") tokenizer_file = value;
-      else return usage();
+      else throw Error("unknown option " + flag);
     }
     require(!prompt.empty(), "--prompt is required");
-    require(max_new >= 1 && max_new <= 1 << 16, "--max-new must be between 1 and 65536");
     if (threads > 0) set_num_threads(threads);
 
     const auto load_start = std::chrono::steady_clock::now();

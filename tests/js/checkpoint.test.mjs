@@ -127,11 +127,21 @@ for (const threads of [1, 'auto']) {
           /the parameters need \d+ bytes, more than the limit of 1000 bytes/],
       ];
       for (const [call, pattern] of cases) await assert.rejects(async () => call(), (error) => pattern.test(error.message));
-      // a Blob that fails part-way: the promise rejects, nothing is left behind
-      const failing = new Blob([gpt2.weights[0]]);
+      // a Blob whose size is no whole number is refused before it is sliced
+      class Odd extends Blob { get size() { return NaN; } }
+      await assert.rejects(async () => engine.loadModel({ config: gpt2.config, weights: new Odd([gpt2.weights[0]]) }),
+        /^Error: attnlab: weights\[0\] has a size of NaN, not a whole number of bytes$/);
+      // a bad tokenizer is refused before any weights are read
+      let read = 0;
+      await assert.rejects(async () => engine.loadModel({ config: gpt2.config, weights: new Blob([gpt2.weights[0]]),
+        tokenizer: '{"model": {"type": "WordPiece"}}', onProgress: () => read++ }), /WordPiece/);
+      assert.equal(read, 0);
+      // a Blob that fails part-way: the promise rejects naming the file and the bytes, nothing is left behind
+      const failing = new File([gpt2.weights[0]], 'model.safetensors');
       failing.slice = () => { throw new Error('disk unplugged'); };
       const before = engine.memoryInUse();
-      await assert.rejects(engine.loadModel({ config: gpt2.config, weights: failing }), /disk unplugged/);
+      await assert.rejects(engine.loadModel({ config: gpt2.config, weights: failing }),
+        /^Error: attnlab: weights\[0\] \(model.safetensors\): reading bytes 0–8 failed \(disk unplugged\)$/);
       assert.equal(engine.memoryInUse(), before);
       const model = await engine.loadModel({ config: gpt2.config, weights: gpt2.weights[0] });
       assert.equal(model.forward({ tokens: [1, 2, 3] }).logits.rows, 3);

@@ -47,9 +47,15 @@ describe('attnlab-generate', () => {
 
   it('says what is wrong with a bad folder or option, and exits with an error', () => {
     const cases = [
-      [[join(folder, 'missing'), '--prompt', 'x'], /^attnlab-generate: cannot open .*missing\/config.json$/m],
-      [[folder, '--prompt', 'x', '--top-k', '0'], /top_k/],
+      [[join(folder, 'missing'), '--prompt', 'x'], /^attnlab-generate: cannot open .*missing\/config.json: no such file$/m],
+      [[folder, '--prompt', 'x', '--top-k', '0'], /--top-k must be a whole number from 1 to 1048576, got 0/],
       [[folder, '--prompt', 'x', '--temperature', 'warm'], /--temperature expects a number, got "warm"/],
+      [[folder, '--prompt', 'x', '--seed', '-1'], /--seed must be a whole number from 0 to 4294967295, got -1/],
+      [[folder, '--prompt', 'x', '--max-new', '2.5'], /--max-new must be a whole number from 1 to 65536, got 2.5/],
+      [[folder, '--prompt', 'x', '--bogus', '1'], /^attnlab-generate: unknown option --bogus$/m],
+      [[folder, '--prompt', 'x', '--tokenizer', folder], /cannot open .*: it is not a regular file/],
+      [[fileURLToPath(new URL('../reference/fixtures/hf/llama-f32', import.meta.url)), '--prompt', 'x'],
+        /llama-f32 has no tokenizer \(tokenizer.json, vocab.json and merges.txt, or vocab.json\)/],
       [[folder], /--prompt is required/],
     ];
     for (const [args, pattern] of cases) {

@@ -416,8 +416,8 @@ export interface RawCheckpointLoader {
   start(): CheckpointRead[];
   /** the bytes [offset, offset + bytes.length) of read number `read`, in order, whole values */
   feed(options: { read: number; offset: number; bytes: Uint8Array }): void;
-  /** every read complete and every value finite: the model, with a vocabulary when given */
-  finish(options: { vocab?: string }): RawModel;
+  /** every read complete and every value finite: the model, with the vocabulary given at the start */
+  finish(): RawModel;
   describe(): CheckpointDescription;
   delete(): void;
 }
@@ -540,8 +540,9 @@ export interface AttnlabModule {
   /** A checkpoint read in pieces (Engine.loadModel drives it). config: the text of config.json,
    * the engine's or a Hugging Face one (model_type gpt2 or llama), checked, with the parameters'
    * size against maxParameterBytes (default 256 MiB; 1.5 GiB, 1610612736 bytes, for a Hugging Face
-   * checkpoint), before anything is read. */
-  checkpointLoader(options: { config: string; maxParameterBytes?: number }): RawCheckpointLoader;
+   * checkpoint), before anything is read; vocab (the engine's vocab.json or a Hugging Face
+   * tokenizer.json) is read here too, so that a bad one is refused before any weights are. */
+  checkpointLoader(options: { config: string; maxParameterBytes?: number; vocab?: string }): RawCheckpointLoader;
   /** the length of a safetensors header, from the file's first 8 bytes and its size (checked) */
   safetensorsHeaderSize(options: { bytes: Uint8Array; fileSize: number }): number;
 

@@ -71,19 +71,26 @@ interface ByteRange { shard: number; begin: number; end: number }
 /** Pieces of a read handed to the engine at a time: small beside any model, whole values of every dtype. */
 const LOAD_PIECE_BYTES = 4 << 20;
 
+/** One checkpoint file, read once from the caller's options: its bytes or Blob, size and name. */
+interface CheckpointSource { file: CheckpointFile; size: number; name: string }
+
+/** LoadModelOptions read once (a getter runs once), the weights checked and copied. */
+interface CheckpointRequest extends Omit<LoadModelOptions, 'weights' | 'tokenizer'> { sources: CheckpointSource[] }
+
 /** Loading a checkpoint as a sequence of byte requests, so that one procedure serves bytes in
- * memory (answered at once) and Blobs (answered when read). */
-function* checkpointSteps(raw: AttnlabModule, options: LoadModelOptions, files: CheckpointFile[]): Generator<ByteRange, RawModel, Uint8Array> {
-  const loader: RawCheckpointLoader = raw.checkpointLoader({ config: options.config, maxParameterBytes: options.maxParameterBytes });
+ * memory (answered at once) and Blobs (answered when read). The tokenizer is read first: a bad
+ * one is refused before any weights are. */
+function* checkpointSteps(raw: AttnlabModule, request: CheckpointRequest): Generator<ByteRange, RawModel, Uint8Array> {
+  const { config, maxParameterBytes, vocab, index, onProgress, sources } = request;
+  const loader: RawCheckpointLoader = raw.checkpointLoader({ config, maxParameterBytes, ...(vocab === undefined ? {} : { vocab }) });
   try {
-    for (const [shard, file] of files.entries()) {
-      const fileSize = isBytes(file) ? file.byteLength : file.size;
+    for (const [shard, { size: fileSize, name }] of sources.entries()) {
       const first = yield { shard, begin: 0, end: Math.min(8, fileSize) };
       const headerSize = raw.safetensorsHeaderSize({ bytes: first, fileSize });
       const header = yield { shard, begin: 8, end: 8 + headerSize };
-      loader.addShard({ header, fileSize, name: (file as Partial<File>).name ?? '' });
+      loader.addShard({ header, fileSize, name });
     }
-    if (options.index !== undefined) loader.useIndex(options.index);
+    if (index !== undefined) loader.useIndex(index);
     const reads = loader.start();
     const total = reads.reduce((sum, r) => sum + (r.end - r.begin), 0);
     let done = 0;
@@ -92,10 +99,10 @@ function* checkpointSteps(raw: AttnlabModule, options: LoadModelOptions, files: 
         const bytes = yield { shard: range.shard, begin: at, end: Math.min(at + LOAD_PIECE_BYTES, range.end) };
         loader.feed({ read, offset: at - range.begin, bytes });
         done += bytes.byteLength;
-        options.onProgress?.(done, total, range.name);
+        onProgress?.(done, total, range.name);
       }
     }
-    return loader.finish({ vocab: options.tokenizer ?? options.vocab });
+    return loader.finish();
   } finally {
     loader.delete();
   }
@@ -107,14 +114,45 @@ function isBytes(value: unknown): value is Uint8Array {
   return Object.getOwnPropertyDescriptor(typedArray, Symbol.toStringTag)!.get!.call(value) === 'Uint8Array';
 }
 
-/** the files of options.weights, checked to be files */
-function checkpointFiles(options: LoadModelOptions): CheckpointFile[] {
-  const files = Array.isArray(options?.weights) ? options.weights : [options?.weights];
-  for (const file of files)
-    if (!isBytes(file) && !(typeof Blob !== 'undefined' && file instanceof Blob))
+const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** options read once: the weights checked to be files, each Blob's size a whole number of bytes */
+function checkpointRequest(options: LoadModelOptions): CheckpointRequest {
+  const { weights, config, vocab, tokenizer, index, maxParameterBytes, onProgress } = options ?? ({} as LoadModelOptions);
+  if (vocab !== undefined && tokenizer !== undefined) throw new Error('attnlab: give vocab or tokenizer, not both');
+  const files = Array.isArray(weights) ? [...weights] : [weights];
+  const sources = files.map((file, i): CheckpointSource => {
+    if (isBytes(file)) return { file, size: file.byteLength, name: '' };
+    if (typeof Blob === 'undefined' || !(file instanceof Blob))
       throw new Error('attnlab: weights must be a Uint8Array, a Blob or a list of them (the shards)');
-  if (options.vocab !== undefined && options.tokenizer !== undefined) throw new Error('attnlab: give vocab or tokenizer, not both');
-  return files;
+    let size: unknown, name: unknown;
+    try {
+      size = file.size;
+      name = (file as Partial<File>).name;
+    } catch (error) {
+      throw new Error(`attnlab: weights[${i}] could not be read (${reason(error)})`);
+    }
+    if (!Number.isSafeInteger(size) || (size as number) < 0) throw new Error(`attnlab: weights[${i}] has a size of ${String(size)}, not a whole number of bytes`);
+    return { file, size: size as number, name: typeof name === 'string' ? name : '' };
+  });
+  return { config, vocab: vocab ?? tokenizer, index, maxParameterBytes, onProgress, sources };
+}
+
+/** the bytes [begin, end) of one source: at once from memory, as a Promise from a Blob; a failed or
+ * short read is an Error naming the file and the bytes */
+function readPiece(request: CheckpointRequest, { shard, begin, end }: ByteRange): Uint8Array | Promise<Uint8Array> {
+  const { file, name } = request.sources[shard];
+  const fail = (cause: string) => new Error(`attnlab: weights[${shard}]${name ? ` (${name})` : ''}: reading bytes ${begin}–${end} failed (${cause})`);
+  const checked = (bytes: Uint8Array) => {
+    if (bytes.byteLength !== end - begin) throw fail(`got ${bytes.byteLength} bytes`);
+    return bytes;
+  };
+  try {
+    if (isBytes(file)) return checked(file.subarray(begin, end));
+    return file.slice(begin, end).arrayBuffer().then((buffer) => checked(new Uint8Array(buffer)), (error) => { throw fail(reason(error)); });
+  } catch (error) {
+    throw error instanceof Error && error.message.startsWith('attnlab:') ? error : fail(reason(error));
+  }
 }
 
 export interface EngineInfo extends BuildInfo {
@@ -419,33 +457,32 @@ export class Engine {
   loadModel(options: LoadModelOptions & { weights: Uint8Array | Uint8Array[] } & ({ vocab: string } | { tokenizer: string })): Model;
   loadModel(options: LoadModelOptions): Promise<Model>;
   loadModel(options: LoadModelOptions): Model | Promise<Model> {
-    const files = checkpointFiles(options);
-    if (files.every(isBytes) && (options.vocab ?? options.tokenizer) !== undefined) {
-      const steps = checkpointSteps(this.raw, options, files);
-      let step = steps.next();
-      while (!step.done) step = steps.next((files[step.value.shard] as Uint8Array).subarray(step.value.begin, step.value.end));
-      return new Model(step.value);
-    }
-    return (async () => {
-      const described = this.describeCheckpoint({ config: options.config, maxParameterBytes: options.maxParameterBytes });
-      const tokenizer = options.vocab ?? options.tokenizer ?? (hasGpt2Vocabulary(described) ? await gpt2Tokenizer() : undefined);
-      const steps = checkpointSteps(this.raw, { ...options, vocab: tokenizer, tokenizer: undefined }, files);
+    const request = checkpointRequest(options);
+    if (request.sources.every((source) => isBytes(source.file)) && request.vocab !== undefined) {
+      const steps = checkpointSteps(this.raw, request);
       try {
         let step = steps.next();
-        while (!step.done) {
-          const { shard, begin, end } = step.value;
-          const file = files[shard];
-          step = steps.next(isBytes(file) ? file.subarray(begin, end) : new Uint8Array(await file.slice(begin, end).arrayBuffer()));
-        }
+        while (!step.done) step = steps.next(readPiece(request, step.value) as Uint8Array);
         return new Model(step.value);
       } finally {
         steps.return(undefined as never);  // a failed read: the loader's memory is freed now
+      }
+    }
+    return (async () => {
+      if (request.vocab === undefined && hasGpt2Vocabulary(this.describeCheckpoint(request))) request.vocab = await gpt2Tokenizer();
+      const steps = checkpointSteps(this.raw, request);
+      try {
+        let step = steps.next();
+        while (!step.done) step = steps.next(await readPiece(request, step.value));
+        return new Model(step.value);
+      } finally {
+        steps.return(undefined as never);
       }
     })();
   }
   /** what a checkpoint's config.json describes (family, the engine's config, parameter bytes), before any weights are read */
   describeCheckpoint(options: { config: string; maxParameterBytes?: number }): CheckpointDescription {
-    const loader = this.raw.checkpointLoader(options);
+    const loader = this.raw.checkpointLoader({ config: options?.config, maxParameterBytes: options?.maxParameterBytes });
     try {
       return loader.describe();
     } finally {
