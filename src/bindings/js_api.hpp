@@ -95,7 +95,8 @@ class ModelHandle {
   // {tokens, logits?, trace?}: clears the cache and runs the prompt → {length, cacheBytes, logits?, trace?}
   val start_generation(const val& options);
   // {temperature?, topK?, topP?, seed?, logits?, trace?} → {token, probabilities, length, cacheBytes,
-  //   logits?: the new last position's, trace?: of the step, which projects only the new token}
+  //   text?: what the token completes (with a tokenizer), logits?: the new last position's, trace?: of
+  //   the step, which projects only the new token}
   val generate_step(const val& options);
   // {layer} → {keys, values}: that layer's cache, one row per position
   val kv_cache(const val& options) const;
@@ -114,6 +115,7 @@ class ModelHandle {
   Transformer model_;
   std::optional<Tokenizer> tokenizer_;
   KVCache cache_;
+  std::optional<TextStream> text_;  // the generation's text so far, with a model that has a tokenizer
   Matrix last_logits_;
   std::uint32_t generation_seed_ = 0;
   std::uint64_t generated_ = 0;

@@ -246,6 +246,8 @@ val ModelHandle::start_generation(const val& options) {
     cache_ = std::move(cache);
     last_logits_ = std::move(logits);
     generated_ = 0;
+    text_.reset();
+    if (tokenizer_) text_.emplace(*tokenizer_);
     return out;
   }, options);
 }
@@ -269,9 +271,14 @@ val ModelHandle::generate_step(const val& options) {
       val out = generation_state(reply, cache_, logits, kept);
       out.set("token", token);
       out.set("probabilities", float_array(p.data(), p.size()));
+      // the text the token completes: a character split across tokens shows once it is whole; an
+      // id beyond the tokenizer (a vocab_size rounded up) adds nothing
+      std::optional<TextStream> text = text_;
+      if (text) out.set("text", token < tokenizer_->size() ? text->push(token) : std::string());
       // committed only once nothing can fail (moves do not throw)
       last_logits_ = std::move(logits);
       ++generated_;
+      if (text) text_.emplace(std::move(*text));
       return out;
     } catch (...) {
       cache_.truncate(before);

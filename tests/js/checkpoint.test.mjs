@@ -5,7 +5,7 @@
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { openAsBlob, readFileSync, readdirSync } from 'node:fs';
-import { loadAttnlab } from '../../build/package/index.js';
+import { gpt2Tokenizer, loadAttnlab } from '../../build/package/index.js';
 import { randomGpt2Checkpoint } from '../bench/random-checkpoint.mjs';
 import { assertClose, assertThrows } from './helpers.mjs';
 
@@ -101,6 +101,31 @@ for (const threads of [1, 'auto']) {
         assert.ok(peak <= 1.25 * parameters * 4, `peak ${peak} bytes for ${parameters * 4} bytes of parameters`);
         assert.equal(model.config.d_model, 512);
         assert.equal(model.forward({ tokens: [1, 2, 3] }).logits.cols, 8192);
+      } finally {
+        model.dispose();
+      }
+    });
+
+    it('a GPT-2 needs only its weights and config, and its generation streams whole characters', async () => {
+      const { config, weights } = randomGpt2Checkpoint({ vocab_size: 50257, n_positions: 128, n_embd: 16, n_head: 2, n_layer: 1 }, 11);
+      const model = await engine.loadModel({ config, weights: new Blob([weights]) });  // GPT-2's tokenizer, read by loadModel
+      try {
+        assert.deepEqual(model.specialTokens(), { '<|endoftext|>': 50256 });
+        const prompt = model.tokenize('Streaming: 🙂 你好').ids;
+        const given = engine.loadModel({ config, weights, tokenizer: await gpt2Tokenizer() });
+        assert.deepEqual([...prompt], [...given.tokenize('Streaming: 🙂 你好').ids]);
+        given.dispose();
+        model.startGeneration(prompt);
+        const ids = [], texts = [];
+        for (let i = 0; i < 100; i++) {
+          const step = model.generateStep({ seed: 3 });
+          ids.push(step.token);
+          texts.push(step.text);
+        }
+        // random weights pick byte tokens too: some steps hold bytes back, none shows half a character
+        const whole = model.decode(ids), streamed = texts.join('');
+        assert.ok(whole.startsWith(streamed) && whole.length - streamed.length <= 1, `${JSON.stringify(streamed)} / ${JSON.stringify(whole)}`);
+        assert.ok(texts.every((t) => typeof t === 'string' && !/[\uD800-\uDFFF]/.test(t.replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g, ''))));
       } finally {
         model.dispose();
       }

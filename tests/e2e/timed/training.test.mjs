@@ -220,8 +220,12 @@ describe('training in the page', () => {
     const best = scores.indexOf(Math.max(...scores));
     await explorer.locator('.reading', { hasText: `“it” = ${model.decode([best])} (p = ` }).waitFor();
 
-    // back to the shipped model: its pinned reading
+    // back to the shipped model: its pinned reading and weight (the model trained here may read
+    // "it" = mat too, so the reading alone does not say the shipped model is drawn)
     await explorer.getByRole('button', { name: 'shipped' }).click();
+    await page.waitForFunction(() => [...document.querySelector('attn-explorer').shadowRoot.querySelectorAll('[aria-label="model"] button')]
+      .find((button) => button.textContent.trim() === 'shipped')?.getAttribute('aria-pressed') === 'true');
+    await slideReady(page);
     await explorer.locator('.reading', { hasText: 'The model reads “it” = mat (p = ' }).waitFor();
     assert.ok(Number(await explorer.locator('.distribution li.top output').textContent()) >= 0.9, 'the shipped model\'s pinned weight');
     assert.deepEqual(problems, []);

@@ -251,7 +251,12 @@ export interface RawModel {
   /** clears the KV cache and runs the prompt through it */
   startGeneration(options: { tokens: ArrayLike<number> } & GenerationOutputs): GenerationState;
   /** samples one token from the last logits and feeds it through the cache: only its row is projected */
-  generateStep(options?: SamplingOptions & GenerationOutputs): GenerationState & { token: number; probabilities: Float32Array };
+  generateStep(options?: SamplingOptions & GenerationOutputs): GenerationState & {
+    token: number; probabilities: Float32Array;
+    /** with a tokenizer: the text this token completes, so that the steps' texts joined are the
+     * continuation; a character whose bytes span tokens appears, whole, with the last of them */
+    text?: string;
+  };
   /** one layer's KV cache after startGeneration/generateStep: (length × g·d_k) keys and values */
   kvCache(options: { layer: number }): { keys: MatrixData; values: MatrixData };
   /** the prompt followed by up to maxNew sampled tokens (temperature 0: greedy), stopping after

@@ -368,7 +368,7 @@ export class Model extends EngineObject<RawModel> {
   startGeneration(tokens: ArrayLike<number>, outputs: GenerationOutputs = {}): GenerationState {
     return this.live().startGeneration({ tokens, ...outputs });
   }
-  generateStep(options: SamplingOptions & GenerationOutputs = {}): GenerationState & { token: number; probabilities: Float32Array } {
+  generateStep(options: SamplingOptions & GenerationOutputs = {}): ReturnType<RawModel['generateStep']> {
     return this.live().generateStep(options);
   }
   /** one layer's KV cache so far: a row of keys and of values per position */
