@@ -1,4 +1,4 @@
-// A Hugging Face GPT-2 checkpoint made on the spot, for the tests (tests/js) and the benchmark
+// Hugging Face checkpoints (GPT-2, Llama) and a byte-level BPE tokenizer made on the spot, for the tests (tests/js) and the benchmark
 // (tests/bench, in Node and in a browser Worker): no Node modules here.
 /** A Hugging Face GPT-2 checkpoint of the given shape with seeded random F32 weights (never
  * written to disk): {config: config.json's text, weights: model.safetensors' bytes, parameters}.
@@ -39,4 +39,104 @@ export function safetensorsF32(tensors) {
   new DataView(bytes.buffer).setBigUint64(0, BigInt(json.length), true);
   bytes.set(new TextEncoder().encode(json), 8);
   return { bytes, values: new Float32Array(bytes.buffer, 8 + json.length, offset / 4) };
+}
+
+/** A Hugging Face Llama checkpoint of the given shape with seeded random weights in BF16 (the hub's
+ * usual dtype), untied head: {config, weights, parameters}. nn.Linear layout (out, in). */
+export function randomLlamaCheckpoint({ vocab_size = 320, hidden_size = 32, intermediate_size = 64, num_attention_heads = 4,
+  num_key_value_heads = 2, num_hidden_layers = 2, max_position_embeddings = 128 } = {}, seed = 1) {
+  const d = hidden_size, kv = (d / num_attention_heads) * num_key_value_heads, f = intermediate_size;
+  const shapes = { 'model.embed_tokens.weight': [vocab_size, d], 'model.norm.weight': [d], 'lm_head.weight': [vocab_size, d] };
+  for (let i = 0; i < num_hidden_layers; i++) {
+    const p = `model.layers.${i}`;
+    Object.assign(shapes, {
+      [`${p}.input_layernorm.weight`]: [d], [`${p}.post_attention_layernorm.weight`]: [d],
+      [`${p}.self_attn.q_proj.weight`]: [d, d], [`${p}.self_attn.k_proj.weight`]: [kv, d], [`${p}.self_attn.v_proj.weight`]: [kv, d],
+      [`${p}.self_attn.o_proj.weight`]: [d, d], [`${p}.mlp.gate_proj.weight`]: [f, d], [`${p}.mlp.up_proj.weight`]: [f, d],
+      [`${p}.mlp.down_proj.weight`]: [d, f],
+    });
+  }
+  const random = xorshift(seed);
+  // norms' scales near 1, every other weight small: a model whose attention is not uniform
+  const { bytes: weights, count } = safetensorsBf16(Object.entries(shapes), (name) => (name.endsWith('norm.weight') ? 1 + 0.1 * random() : 0.5 * random()));
+  const config = JSON.stringify({
+    model_type: 'llama', architectures: ['LlamaForCausalLM'], vocab_size, hidden_size, intermediate_size, num_attention_heads,
+    num_key_value_heads, num_hidden_layers, max_position_embeddings, rms_norm_eps: 1e-5, rope_theta: 10000, hidden_act: 'silu',
+    tie_word_embeddings: false, torch_dtype: 'bfloat16',
+  });
+  return { config, weights, parameters: count };
+}
+
+/** uniform numbers in [−0.5, 0.5) from a seeded xorshift generator */
+function xorshift(seed) {
+  let state = seed >>> 0 || 1;
+  return () => {
+    state ^= state << 13; state ^= state >>> 17; state ^= state << 5;
+    return (state >>> 0) / 4294967296 - 0.5;
+  };
+}
+
+/** A safetensors file of BF16 tensors ([name, shape] in order), each value value(name) rounded to
+ * the nearest bfloat16: {bytes, count} */
+function safetensorsBf16(tensors, value) {
+  const header = {};
+  let offset = 0;
+  for (const [name, shape] of tensors) {
+    const bytes = shape.reduce((a, b) => a * b, 1) * 2;
+    header[name] = { dtype: 'BF16', shape, data_offsets: [offset, offset + bytes] };
+    offset += bytes;
+  }
+  let json = JSON.stringify(header);
+  json += ' '.repeat((8 - (json.length % 8)) % 8);
+  const bytes = new Uint8Array(8 + json.length + offset);
+  new DataView(bytes.buffer).setBigUint64(0, BigInt(json.length), true);
+  bytes.set(new TextEncoder().encode(json), 8);
+  const halves = new Uint16Array(bytes.buffer, 8 + json.length, offset / 2);
+  const word = new Uint32Array(1), float = new Float32Array(word.buffer);
+  let at = 0;
+  for (const [name, shape] of tensors) {
+    for (let n = shape.reduce((a, b) => a * b, 1); n > 0; n--) {
+      float[0] = value(name);
+      // round to nearest even on the 16 bits dropped
+      halves[at++] = (word[0] + 0x7fff + ((word[0] >>> 16) & 1)) >>> 16;
+    }
+  }
+  return { bytes, count: at };
+}
+
+/** A byte-level BPE tokenizer.json (GPT-2's byte alphabet and pre-tokenizer): the 256 bytes, a
+ * merge for each of `words`' pairs in order (so each word becomes one piece, "Ġthe" with its space),
+ * then "<|endoftext|>" as a special token. {json, size}: size is the number of tokens. */
+export function byteLevelTokenizer(words = ['the', ' the', ' cat', ' sat', ' on', ' mat', ' and', ' a', 'The', ' it']) {
+  const alphabet = byteAlphabet();
+  const vocab = {};
+  for (let b = 0; b < 256; b++) vocab[alphabet[b]] = b;
+  const merges = [];
+  for (const word of words) {
+    let pieces = [...new TextEncoder().encode(word)].map((b) => alphabet[b]);
+    while (pieces.length > 1) {
+      const merged = pieces[0] + pieces[1];
+      if (!(merged in vocab)) {
+        merges.push(`${pieces[0]} ${pieces[1]}`);
+        vocab[merged] = Object.keys(vocab).length;
+      }
+      pieces = [merged, ...pieces.slice(2)];
+    }
+  }
+  const size = Object.keys(vocab).length + 1;
+  const byteLevel = { type: 'ByteLevel', add_prefix_space: false, trim_offsets: true, use_regex: true };
+  const json = JSON.stringify({
+    version: '1.0', truncation: null, padding: null,
+    added_tokens: [{ id: size - 1, content: '<|endoftext|>', single_word: false, lstrip: false, rstrip: false, normalized: false, special: true }],
+    normalizer: null, pre_tokenizer: byteLevel, post_processor: null, decoder: byteLevel,
+    model: { type: 'BPE', dropout: null, unk_token: null, fuse_unk: false, byte_fallback: false, vocab, merges },
+  });
+  return { json, size };
+}
+
+/** GPT-2's printable stand-ins for the 256 bytes: printable Latin-1 bytes stand for themselves, the rest from U+0100 on */
+function byteAlphabet() {
+  const printable = (b) => (b >= 0x21 && b <= 0x7e) || (b >= 0xa1 && b <= 0xac) || (b >= 0xae && b <= 0xff);
+  let next = 0x100;
+  return Array.from({ length: 256 }, (_, b) => String.fromCodePoint(printable(b) ? b : next++));
 }

@@ -11,6 +11,8 @@ import { Worker } from 'node:worker_threads';
 import ts from 'typescript';
 import { Engine, loadAttnlab } from '../../build/package/index.js';
 import { createEngineWorker } from '../../build/package/worker-client.js';
+import { randomGpt2Checkpoint } from '../bench/random-checkpoint.mjs';
+import { vocabJson } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
 const path = (relative) => fileURLToPath(new URL(relative, import.meta.url));
@@ -160,5 +162,19 @@ describe('the package in a Worker', () => {
       assert.deepEqual(await unanswered(remote, declaredMembers(PACKAGE, name)), [], name);
     }
     assert.deepEqual(await unanswered(engine, ['raw', 'threadsUsed', 'constructor', 'toString']), ['raw', 'threadsUsed', 'constructor', 'toString']);
+  });
+
+  it('calls back a function passed in a call\'s options (loadModel\'s onProgress) from the worker, until the call ends', async () => {
+    const { config, weights } = randomGpt2Checkpoint({ vocab_size: 64, n_positions: 16, n_embd: 16, n_head: 2, n_layer: 2 });
+    const heard = [];
+    const model = await engine.loadModel({ weights: new Blob([weights]), config, vocab: vocabJson(Array.from({ length: 58 }, (_, i) => `w${i}`)), onProgress: (...args) => heard.push(args) });
+    assert.equal((await model.config()).n_layers, 2);
+    assert.ok(heard.length >= 2, `${heard.length} progress calls`);
+    const [read, total, tensor] = heard[heard.length - 1];
+    assert.equal(read, total);
+    assert.equal(typeof tensor, 'string');
+    assert.ok(heard.every(([r], i) => i === 0 || r >= heard[i - 1][0]), 'bytes read grow');
+    // a function deeper in the arguments cannot travel: refused with the call's name
+    await assert.rejects(engine.attention({ x: { f: () => 1 } }), /attnlab: attention: /);
   });
 });

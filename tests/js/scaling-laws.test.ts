@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fitPowerLaw } from '../../web/src/math/power-law';
-import { asPowerLaw, decreasesStrictly, KAPLAN_2020, lawCurve, logSpaced, median, PUBLISHED_LAWS, publishedLoss } from '../../web/src/math/scaling-laws';
+import { asPowerLaw, decreasesStrictly, KAPLAN_2020, lawCurve, logSpaced, PUBLISHED_LAWS, publishedLoss } from '../../web/src/math/scaling-laws';
+import { median } from '../../web/src/math/ranking';
 
 describe('the published scaling laws (Kaplan et al. 2020)', () => {
   it('keeps the paper\'s exponents and constants, with its source', () => {

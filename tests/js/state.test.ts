@@ -10,8 +10,14 @@ const field = (element: string, attribute: string): Field => {
 };
 
 describe('the page state in the URL', () => {
-  it('gives every field a unique key and a default within its limits', () => {
-    expect(new Set(FIELDS.map((f) => f.key)).size).toBe(FIELDS.length);
+  it('gives every field a unique key (a shared row, the model in use, one key) and a default within its limits', () => {
+    const byKey = new Map<string, Omit<Field, 'element'>>();
+    for (const { element: _, ...row } of FIELDS) {
+      // a key appears again only as the same row: the same setting of the page
+      if (byKey.has(row.key)) expect(row).toEqual(byKey.get(row.key));
+      byKey.set(row.key, row);
+    }
+    expect(FIELDS.filter((f) => f.key === 'model').length).toBeGreaterThan(1);
     expect(new Set(FIELDS.map((f) => `${f.element}.${f.attribute}`)).size).toBe(FIELDS.length);
     for (const f of FIELDS) expect(parseValue(f, null)).toBe(f.default);
     for (const f of FIELDS) if (f.type === 'int' || f.type === 'number') expect(f.default).toBe(parseValue(f, String(f.default)));
@@ -28,6 +34,8 @@ describe('the page state in the URL', () => {
     const decoded = decodeHash(encodeHash(state));
     expect(decoded.slide).toBe('worked-example');
     expect([...decoded.values].sort()).toEqual([...state.values].sort());
+    // the shared model setting reaches every widget that reads it
+    for (const f of FIELDS.filter((g) => g.key === 'model')) expect(attributesFor(f.element, decoded).find(([name]) => name === 'model')?.[1]).toBe(state.values.get('model'));
   });
 
   it('writes only the slide for the defaults', () => {
@@ -56,7 +64,7 @@ describe('the page state in the URL', () => {
     expect(s.values.has('head')).toBe(false);
     const sentence = field('attn-explorer', 'sentence');
     const long = decodeHash(`#x&${sentence.key}=${'x'.repeat(5000)}`).values.get(sentence.key) as string;
-    expect(long.length).toBe(200);
+    expect(long.length).toBe(sentence.type === 'text' ? sentence.maxLength : 0);
   });
 
   it('keeps multiples where a field asks for them (an even width)', () => {

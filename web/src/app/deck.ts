@@ -4,7 +4,9 @@
 // (deck.css).
 import { keyBelongsToControl } from '../primitives/keys';
 import { KeyMap, slideScale, SLIDE, type Command } from './navigation';
-import { attributesFor, decodeHash, encodeHash, fieldFor, withValue, type PageState, type Value } from '../runtime/state';
+import { openModelDialog } from '../runtime/model-dialog';
+import { MODEL_FIELD } from '../runtime/registry';
+import { attributesFor, decodeHash, encodeHash, fieldFor, FIELDS, withValue, type PageState, type Value } from '../runtime/state';
 
 /** A widget whose picture advances in steps, like a slide's fragments. */
 export interface Stepper extends Element {
@@ -41,6 +43,7 @@ export class Deck {
     document.querySelector('#next-slide')?.addEventListener('click', () => this.run({ kind: 'next' }));
     document.querySelector('#overview-toggle')?.addEventListener('click', () => this.run({ kind: 'overview' }));
     document.querySelector('#theme-toggle')?.addEventListener('click', () => this.run({ kind: 'theme' }));
+    document.querySelector('#open-model')?.addEventListener('click', () => void openModelDialog().then((name) => name !== undefined && this.useModel(name)));
     root.addEventListener('click', (e) => {
       // links to another slide ("#causal-mask") move within the deck
       const origin = e.composedPath()[0];
@@ -203,6 +206,15 @@ export class Deck {
       const field = fieldFor(widget.localName, attribute);
       if (field) this.state = withValue(this.state, field, value);
     }
+    // a setting several widgets share (the model in use) reaches the others
+    if (MODEL_FIELD.attribute in e.detail) this.applySettings();
+    this.writeUrl('replace');
+  }
+
+  /** every model widget of the deck shows the model named (opened by the reader) */
+  useModel(name: string): void {
+    this.state = withValue(this.state, FIELDS.find((f) => f.key === MODEL_FIELD.key)!, name);
+    this.applySettings();
     this.writeUrl('replace');
   }
 

@@ -13,7 +13,7 @@
  * the API; nothing is listed again here.
  */
 import type { Engine, LoadOptions } from './index.js';
-import type { Request, Response } from './worker.js';
+import { CALLBACK, type Request, type Response } from './worker-protocol.js';
 
 export interface WorkerOptions extends Omit<LoadOptions, 'onProgress'> {
   /** URL of worker.js (default: beside this module) */
@@ -47,6 +47,10 @@ type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => vo
 class Channel {
   private next = 1;
   private readonly pending = new Map<number, Pending>();
+  /** functions passed to calls still running, by number: the worker calls them back */
+  private readonly callbacks = new Map<number, (...args: unknown[]) => unknown>();
+  /** the callbacks each running call passed, freed when it ends */
+  private readonly callbacksOf = new Map<number, number[]>();
 
   constructor(readonly worker: Worker, private readonly onProgress?: WorkerOptions['onProgress']) {
     worker.onmessage = (event: MessageEvent<Response>) => {
@@ -55,9 +59,15 @@ class Channel {
         this.onProgress?.(message.progress.loaded, message.progress.total);
         return;
       }
+      if ('callback' in message) {
+        this.callbacks.get(message.callback)?.(...message.args);
+        return;
+      }
       const waiting = this.pending.get(message.id);
       if (!waiting) return;
       this.pending.delete(message.id);
+      for (const callback of this.callbacksOf.get(message.id) ?? []) this.callbacks.delete(callback);
+      this.callbacksOf.delete(message.id);
       if ('error' in message) waiting.reject(new Error(message.error));
       else if ('remote' in message) waiting.resolve(remote(this, message.remote));
       else waiting.resolve(message.result);
@@ -66,7 +76,20 @@ class Channel {
   }
 
   call(target: number, member: string, args: unknown[]): Promise<unknown> {
-    return this.send({ id: this.next++, target, member, args }, member);
+    const id = this.next++;
+    const passed: number[] = [];
+    const marker = (f: unknown) => {
+      if (typeof f !== 'function') return undefined;
+      const callback = this.next++;
+      this.callbacks.set(callback, f as (...a: unknown[]) => unknown);
+      passed.push(callback);
+      return { [CALLBACK]: callback };
+    };
+    // a function, or one held by an options object (loadModel's onProgress), is called back from the worker
+    const sent = args.map((arg) => marker(arg) ?? (isPlainObject(arg)
+      ? Object.fromEntries(Object.entries(arg).map(([key, item]) => [key, marker(item) ?? item])) : arg));
+    if (passed.length) this.callbacksOf.set(id, passed);
+    return this.send({ id, target, member, args: sent }, member);
   }
 
   load(options: Omit<WorkerOptions, 'workerUrl' | 'worker' | 'onProgress'>): Promise<unknown> {
@@ -80,8 +103,10 @@ class Channel {
       this.pending.set(id, { resolve, reject });
       try {
         this.worker.postMessage(request);
-      } catch (error) {  // an argument that cannot be cloned (a function, a DOM node …)
+      } catch (error) {  // an argument that cannot be cloned (a DOM node …)
         this.pending.delete(id);
+        for (const callback of this.callbacksOf.get(id) ?? []) this.callbacks.delete(callback);
+        this.callbacksOf.delete(id);
         reject(new Error(`attnlab: ${what}: ${error instanceof Error ? error.message : String(error)}`));
       }
     });
@@ -90,8 +115,13 @@ class Channel {
   fail(error: Error): void {
     for (const waiting of this.pending.values()) waiting.reject(error);
     this.pending.clear();
+    this.callbacks.clear();
+    this.callbacksOf.clear();
   }
 }
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 
 function remote<T>(channel: Channel, target: number): Remote<T> {
   return new Proxy({} as Remote<T>, {

@@ -3,25 +3,8 @@
 // engine call returned (Model, Trainer, AttentionStepper), is called here by name; loading is a
 // message of its own, which no member name reaches. No method is listed
 // twice: the Engine class in index.ts is the whole API.
-import { loadAttnlab, type LoadOptions } from './index.js';
-
-/** The first message loads the engine; every other one calls a public member of an object. */
-export type Request =
-  | { id: number; load: Omit<LoadOptions, 'onProgress'> }
-  | {
-    id: number;
-    /** 0: the engine; otherwise an object a call returned */
-    target: number;
-    /** a method or getter of the target's class */
-    member: string;
-    args: unknown[];
-  };
-
-export type Response =
-  | { id: number; result: unknown }
-  | { id: number; remote: number }
-  | { id: number; error: string }
-  | { progress: { loaded: number; total: number } };
+import { loadAttnlab } from './index.js';
+import { CALLBACK, type Request, type Response } from './worker-protocol.js';
 
 /** Objects that own engine memory stay in the worker; the client gets a handle to them. */
 function ownsEngineMemory(value: unknown): value is { dispose(): void } {
@@ -47,6 +30,21 @@ function isPublicMember(object: object, member: string): boolean {
     if (Object.prototype.hasOwnProperty.call(p, member)) return true;
   }
   return false;
+}
+
+/** a marker { [CALLBACK]: n } as a function that posts its arguments to the page */
+function callbackFrom(value: unknown): ((...args: unknown[]) => void) | undefined {
+  if (typeof value !== 'object' || value === null || Object.keys(value).length !== 1) return undefined;
+  const id = (value as Record<string, unknown>)[CALLBACK];
+  return typeof id === 'number' ? (...args: unknown[]) => scope.postMessage({ callback: id, args }) : undefined;
+}
+
+/** an argument with the page's functions restored: itself a marker, or an options object holding some */
+function withCallbacks(arg: unknown): unknown {
+  const callback = callbackFrom(arg);
+  if (callback) return callback;
+  if (typeof arg !== 'object' || arg === null || Array.isArray(arg) || ArrayBuffer.isView(arg) || Object.getPrototypeOf(arg) !== Object.prototype) return arg;
+  return Object.fromEntries(Object.entries(arg).map(([key, item]) => [key, callbackFrom(item) ?? item]));
 }
 
 const scope = self as unknown as {
@@ -85,7 +83,7 @@ async function handle(request: Request): Promise<Response | Omit<Response, 'id'>
     throw new Error(`attnlab: ${target === 0 ? "the engine" : "this object"} has no member "${member}"`);
   }
   const value = object[member];
-  const result = typeof value === 'function' ? await (value as (...a: unknown[]) => unknown).apply(object, args) : value;
+  const result = typeof value === 'function' ? await (value as (...a: unknown[]) => unknown).apply(object, args.map(withCallbacks)) : value;
   if (member === 'dispose') objects.delete(target);
   if (ownsEngineMemory(result)) {
     const id = nextObject++;

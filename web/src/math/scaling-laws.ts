@@ -61,9 +61,3 @@ export function decreasesStrictly(values: readonly number[]): boolean {
   return values.every((v, i) => i === 0 || v < values[i - 1]);
 }
 
-/** the middle value (the mean of the two middle ones for an even count); NaN for none */
-export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}

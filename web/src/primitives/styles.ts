@@ -58,6 +58,8 @@ select option { background: var(--panel); }
 .group { display: inline-flex; flex-wrap: wrap; gap: 4px; align-items: center; font-size: 14px; }
 .group .name { color: var(--muted); margin-right: 2px; }
 .group button { padding: 1px 9px; font-size: 14px; }
+.model-list { display: inline-flex; flex-wrap: wrap; gap: 8px; align-items: center; }
+.model-note:empty { display: none; }
 label.control { display: inline-flex; gap: 8px; align-items: center; font-size: 14px; max-width: 100%; }
 label.control input[type="text"] { min-width: 0; max-width: 100%; }
 output { font-variant-numeric: tabular-nums; }

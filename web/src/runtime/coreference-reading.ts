@@ -23,14 +23,19 @@ export interface SentenceReading {
   unknownAt: Set<number>;
   /** those words, each once, in order (of the tokens read) */
   unknownWords: string[];
-  /** tokens beyond the model's context that were left out */
+  /** tokens beyond `limit` that were left out */
   dropped: number;
+  /** the most tokens read: the model's context, or fewer for a large model */
+  limit: number;
   /** the parse when the text is a sentence of the language */
   sentence?: CoreferenceSentence;
   /** the text is not a sentence of the language (the parser's message would only repeat it) */
   notInLanguage: boolean;
   /** position of "it" (−1: the text has none) */
   pronoun: number;
+  /** the query row shown unless the reader picks one: "it", else the first token (a model the
+   * reader opened: the last, which sees the whole text) */
+  defaultQuery: number;
 }
 
 export interface ItReading {
@@ -56,8 +61,8 @@ export async function readSentence(engine: RemoteEngine, text: string): Promise<
     // the pieces the tokenizer knows (no further round trip to the engine, which serves every widget)
     const labels = tokenized.pieces.filter((_, i) => tokenized.ids[i] !== UNKNOWN_ID);
     if (labels.length !== sentence.tokens.length) throw new Error('The parse and the tokenizer disagree on this sentence.');
-    return { model, config, tokens: sentence.tokens, labels, unknownAt: new Set(), unknownWords: [], dropped: 0,
-      sentence, notInLanguage: false, pronoun: sentence.pronoun };
+    return { model, config, tokens: sentence.tokens, labels, unknownAt: new Set(), unknownWords: [], dropped: 0, limit: config.n_ctx,
+      sentence, notInLanguage: false, pronoun: sentence.pronoun, defaultQuery: sentence.pronoun };
   }
   const kept = Math.min(tokenized.ids.length, config.n_ctx);
   const tokens = tokenized.ids.slice(0, kept);
@@ -65,8 +70,22 @@ export async function readSentence(engine: RemoteEngine, text: string): Promise<
   const unknownAt = new Set<number>();
   tokens.forEach((id, i) => id === UNKNOWN_ID && unknownAt.add(i));
   const unknownWords = [...new Set(labels.filter((_, i) => unknownAt.has(i)))];
-  return { model, config, tokens, labels, unknownAt, unknownWords, dropped: tokenized.ids.length - kept,
-    notInLanguage: true, pronoun: labels.indexOf(PRONOUN) };
+  const pronoun = labels.indexOf(PRONOUN);
+  return { model, config, tokens, labels, unknownAt, unknownWords, dropped: tokenized.ids.length - kept, limit: config.n_ctx,
+    notInLanguage: true, pronoun, defaultQuery: Math.max(0, pronoun) };
+}
+
+/** the most tokens of a model the reader opened that the attention widgets read: 128 rows of
+ * every head stay readable, and a forward of a 124M-parameter model stays near a second */
+export const OPENED_MODEL_TOKENS = 128;
+
+/** Tokenizes `text` with a model the reader opened (its own tokenizer; no language to parse). */
+export async function readText(model: RemoteModel, text: string): Promise<SentenceReading> {
+  const [config, tokenized] = await Promise.all([model.config(), model.tokenize(text)]);
+  const limit = Math.min(config.n_ctx, OPENED_MODEL_TOKENS);
+  const kept = Math.min(tokenized.ids.length, limit);
+  return { model, config, tokens: tokenized.ids.slice(0, kept), labels: tokenized.pieces.slice(0, kept), unknownAt: new Set(), unknownWords: [],
+    dropped: tokenized.ids.length - kept, limit, notInLanguage: false, pronoun: -1, defaultQuery: kept - 1 };
 }
 
 /** One forward pass: the logits and the named intermediates (e.g. weightsName(1, 0)). */
@@ -86,10 +105,10 @@ export async function readIt(engine: RemoteEngine, reading: SentenceReading, log
   return { word, probability: weights[best], right: best === sentence.tokens[sentence.referent] };
 }
 
-/** the query row a token setting means: −1 (or a position past the end) is "it", else the first word */
+/** the query row a token setting means: −1 (or a position past the end) is the reading's default */
 export function queryRow(reading: SentenceReading, token: number): number {
   if (token >= 0 && token < reading.tokens.length) return token;
-  return Math.max(0, reading.pronoun);
+  return reading.defaultQuery;
 }
 
 /** what to tell the reader about the text (nothing for a sentence of the language) */
@@ -101,7 +120,7 @@ export function readingNotes(reading: SentenceReading): string[] {
     const names = more > 0 ? `${named.join(', ')} and ${more} more` : named.join(', ');
     notes.push(`Outside the model's vocabulary (read as [UNK]): ${names}.`);
   }
-  if (reading.dropped) notes.push(`The model reads ${reading.config.n_ctx} tokens at most; the last ${reading.dropped} are left out.`);
+  if (reading.dropped) notes.push(`The model reads ${reading.limit} tokens at most here; the last ${reading.dropped} are left out.`);
   if (reading.notInLanguage && reading.tokens.length) {
     notes.push('Not a sentence of the model\'s toy language, so its reading of “it” means nothing here; ' +
       'the attention shown is still what it computes.');

@@ -5,12 +5,15 @@
 // inside the widget instead of breaking the page. A widget first renders when it comes into view;
 // the ones out of view (later slides, further down a page) render afterwards, one at a time while
 // the page is idle, so that the first picture comes fast and a printout still shows every widget.
-import { engineFraction, engineProgress, pageEngine, pageModel, type RemoteEngine, type ShippedModel } from './engine';
+import { engineFraction, engineProgress, pageEngine, pageModel, type RemoteEngine, type RemoteModel, type ShippedModel } from './engine';
 import { embedPageUrl, setModelsFolder } from './engine-files';
+import { openModelDialog } from './model-dialog';
+import { keptModels, loadedModelName, openedModel, openedModels, type OpenedModel } from './opened-models';
+import { formatBytes } from '../math/format';
 import { encodeHash, fieldFor, fieldsOf, formatValue, limitsOf, parseValue, type Field, type Value } from './state';
 import { canvasesPainted, paintEverywhere } from '../primitives/canvas';
 import {
-  choiceButtons, choiceSelect, numbered, slider, stepper, textField, toggle,
+  choiceButtons, choiceSelect, h, numbered, slider, stepper, textField, toggle,
   type Choice, type ChoiceControl, type SliderControl, type SliderOptions, type StepperControl, type TextControl, type ToggleControl,
 } from '../primitives/controls';
 import { katexSheet } from '../primitives/equation';
@@ -56,6 +59,12 @@ export function revealAllWidgets(): void {
 export type NumberedControl = ChoiceControl<number> & { upTo(count: number): number };
 /** a stepper whose last step is `upTo`'s (the setting within it is returned) */
 export type BoundStepper = StepperControl & { upTo(last: number): number };
+/** the model list: the widget's shipped model, the models this browser keeps, "Open a model…", and
+ * a line saying what happens to the model chosen (loading, not found) */
+export interface ModelListControl { readonly element: HTMLElement; readonly note: HTMLElement }
+
+/** the model list's last entry, which opens the dialog instead of naming a model */
+const OPEN_A_MODEL = '\u0000open';
 
 export abstract class EngineElement extends HTMLElement {
   protected readonly root: ShadowRoot;
@@ -302,6 +311,11 @@ export abstract class EngineElement extends HTMLElement {
       });
   }
 
+  /** the settings changed since this render began: a long render (a streamed generation) stops early */
+  protected get superseded(): boolean {
+    return this.dirty;
+  }
+
   /** Draws the widget for its current attributes into this.body, asking the engine what it needs. */
   protected abstract render(engine: RemoteEngine): Promise<void>;
 
@@ -344,9 +358,62 @@ export abstract class EngineElement extends HTMLElement {
     return (value) => this.change({ [attribute]: value, ...also?.(value) });
   }
 
+  private modelListControl?: ModelListControl;
+
+  /** The model the widget shows: the one its `model` setting names (opened by the reader, kept in
+   * this browser), else its shipped model. A name this browser does not have is said in the model
+   * list's note, and the shipped model shown. */
+  protected async modelInUse(shipped: ShippedModel): Promise<{ model: RemoteModel; opened?: OpenedModel }> {
+    const name = this.value<string>('model');
+    const note = this.modelListControl?.note;
+    if (note) note.textContent = '';
+    if (name !== '') {
+      const progress = (e: Event) => {
+        const { name: loading, read, total } = (e as CustomEvent<{ name: string; read: number; total: number }>).detail;
+        if (note && loading === name) note.textContent = `Loading ${name}: ${formatBytes(read)} of ${formatBytes(total)}…`;
+      };
+      openedModels.addEventListener('progress', progress);
+      try {
+        const opened = await openedModel(name);
+        return { model: opened.model, opened };
+      } catch (error) {
+        if (note) note.textContent = `${error instanceof Error ? error.message : String(error)} Showing the shipped model.`;
+      } finally {
+        openedModels.removeEventListener('progress', progress);
+        if (note?.textContent?.startsWith('Loading')) note.textContent = '';
+      }
+    }
+    return { model: await pageModel(shipped) };
+  }
+
   /** Controls bound to the widget's settings: their names, limits and lengths come from the field
    * table, and what the reader picks sets the attribute (and `also`, settings that change with it). */
   protected readonly bound = {
+    /** the model list (the `model` setting): `shipped` names the widget's own model */
+    model: (shipped: string): ModelListControl => {
+      const chosen = () => this.value<string>('model');
+      const list = choiceSelect<string>({
+        name: 'model', control: 'model',
+        onChoose: (name) => {
+          if (name !== OPEN_A_MODEL) return this.change({ model: name });
+          // "Open a model…" names no model: the list shows the one in use until the dialog opens another
+          list.set(chosen());
+          void openModelDialog().then((opened) => { if (opened !== undefined) this.change({ model: opened }); });
+        },
+      });
+      const offer = async () => {
+        const names = new Set((await keptModels()).map((m) => m.name));
+        for (const name of [loadedModelName(), chosen()]) if (name) names.add(name);
+        list.offer([{ value: '', text: `${shipped} (shipped)` }, ...[...names].sort().map((name) => ({ value: name, text: name })),
+          { value: OPEN_A_MODEL, text: 'Open a model…' }]);
+        list.set(chosen());
+      };
+      this.listen(openedModels, 'change', () => void offer());
+      this.shows('model', list, () => void offer());
+      const note = h('span', { className: 'muted model-note', attrs: { role: 'status' } });
+      this.modelListControl = { element: h('div', { className: 'model-list', data: { control: 'model' } }, list.element, note), note };
+      return this.modelListControl;
+    },
     /** buttons (or a drop-down, `select`) for a setting's choices: an enum's values by default */
     choices: <V extends Value>(attribute: string, options: {
       choices?: readonly Choice<V>[]; text?: (value: V) => string; select?: boolean; showName?: boolean; also?: (value: V) => Record<string, Value>;

@@ -16,6 +16,11 @@ export function startWorker(): Worker {
 export function setHomeFolder(_folder: string | URL): void {}
 export function setModelsFolder(_folder: string | URL): void {}
 
+/** GPT-2's tokenizer is not in the offline file (a 2 MB table): a GPT-2 checkpoint opened here brings its own */
+export function gpt2TokenizerFileUrl(): string | undefined {
+  return undefined;
+}
+
 /** one file has no embed page beside it */
 export function embedPageUrl(_hash: string): string | undefined {
   return undefined;

@@ -7,6 +7,7 @@ import threadedModule from '../engine/build/attnlab-threads.mjs?url';
 import threadedWasm from '../engine/build/attnlab-threads.wasm?url';
 import threadedWorker from '../engine/build/attnlab-threads.worker.js?url';
 import workerUrl from '../engine/worker.ts?worker&url';
+import gpt2TokenizerUrl from '../engine/build/gpt2-tokenizer.json?url';
 
 /** the engine's files by name, for LoadOptions.files */
 export const ENGINE_FILES: Record<string, string> = {
@@ -16,6 +17,11 @@ export const ENGINE_FILES: Record<string, string> = {
   'attnlab-threads.wasm': threadedWasm,
   'attnlab-threads.worker.js': threadedWorker,
 };
+
+/** where GPT-2's tokenizer.json is (a GPT-2 checkpoint opened without its own reads with it) */
+export function gpt2TokenizerFileUrl(): string | undefined {
+  return new URL(gpt2TokenizerUrl, import.meta.url).href;
+}
 
 /** Starts the engine's worker. A page may load the bundle from another origin (a CDN, a course
  * site): a worker must come from the page's own origin, so it starts from a same-origin blob that

@@ -42,10 +42,13 @@ export function alone<T>(model: RemoteModel, generation: () => Promise<T>): Prom
   return next;
 }
 
-/** The reader's `text` after [BOS] as `model`'s tokens, with the model's configuration and the room
- * its context has left after them; an error names the text (`name`) when there is none. */
-export async function promptIn(model: RemoteModel, text: string, name: string, unit: string) {
-  const [config, { ids: prompt }] = await Promise.all([model.config(), model.tokenize(`[BOS]${text}`)]);
+/** The reader's `text` as `model`'s tokens — after [BOS] for the shipped models, as its own
+ * tokenizer writes it for a model the reader opened (`bos: false`) — with the model's configuration
+ * and the room its context has left after them; an error names the text (`name`) when there is none. */
+export async function promptIn(model: RemoteModel, text: string, name: string, unit: string, { bos = true } = {}) {
+  const [config, { ids }] = await Promise.all([model.config(), model.tokenize(bos ? `[BOS]${text}` : text)]);
+  const prompt = Array.from(ids);
+  if (prompt.length === 0) throw new Error(`Type a ${name}: a model opened here starts from the text it is given.`);
   const room = config.n_ctx - prompt.length;
   if (room < 1) throw new Error(`The ${name} is longer than the model's context of ${config.n_ctx} ${unit}.`);
   return { config, prompt, room };

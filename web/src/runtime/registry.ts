@@ -39,6 +39,14 @@ export const PERMUTATION_POSITIONS = ['none', 'sinusoidal'] as const;
 /** the letters the shipped sorting model reads */
 export const LETTERS = [...'abcdefghijklmnopqrstuvwxyz'];
 
+/** The model a model widget shows: "" its shipped model, or the name of a model the reader opened
+ * (kept in this browser). One row shared by every model widget, so one key in a link (&model=gpt2)
+ * sets them all, and choosing a model in one widget of the deck shows it in every other. */
+export const MODEL_FIELD = { key: 'model', attribute: 'model', type: 'text', maxLength: 60, default: '' } as const satisfies FieldRow;
+/** the most layers and heads a model widget offers (a loaded model narrows them to its own) */
+const MAX_LAYER = 47;
+const MAX_HEAD = 63;
+
 export interface WidgetEntry {
   tag: string;
   /** the module whose default export is the element's class */
@@ -80,11 +88,13 @@ export const WIDGETS: readonly WidgetEntry[] = [
     { key: 'ct', attribute: 'token', type: 'int', min: 0, max: 63, default: 7 },
   ] },
   { tag: 'attn-explorer', load: () => import('../widgets/explorer'), fields: [
-    { key: 'it', attribute: 'sentence', type: 'text', maxLength: 200, default: SEMINAR_SENTENCE },
-    { key: 'tok', attribute: 'token', type: 'int', min: -1, max: 63, default: -1 },
-    // layer and head of the shipped coreference model (2 layers, 4 heads)
-    { key: 'xlayer', attribute: 'layer', type: 'int', min: 0, max: 1, default: 1 },
-    { key: 'xhead', attribute: 'head', type: 'int', min: 0, max: 3, default: 0 },
+    MODEL_FIELD,
+    // long enough for 128 tokens of a real model's tokenizer
+    { key: 'it', attribute: 'sentence', type: 'text', maxLength: 600, default: SEMINAR_SENTENCE },
+    { key: 'tok', attribute: 'token', type: 'int', min: -1, max: 1023, default: -1 },
+    // layer and head: the shipped coreference model's layer 1, head 0 (it has 2 layers of 4 heads)
+    { key: 'xlayer', attribute: 'layer', type: 'int', min: 0, max: MAX_LAYER, default: 1 },
+    { key: 'xhead', attribute: 'head', type: 'int', min: 0, max: MAX_HEAD, default: 0 },
     { key: 'xview', attribute: 'view', type: 'enum', values: EXPLORER_VIEWS, default: 'heatmap' },
   ] },
   { tag: 'attn-multi-head', load: () => import('../widgets/multi-head'), fields: [
@@ -140,22 +150,24 @@ export const WIDGETS: readonly WidgetEntry[] = [
   { tag: 'attn-generation', load: () => import('../widgets/generation'), fields: [
     // the language model's text, its sampling (temperature, top-k with 0 = off, top-p, seed), the
     // characters generated, the generated character whose attention is shown (−1: the last), the head
-    { key: 'gen', attribute: 'text', label: 'text to continue', type: 'text', maxLength: 60, default: 'The ' },
+    MODEL_FIELD,
+    { key: 'gen', attribute: 'text', label: 'text to continue', type: 'text', maxLength: 200, default: 'The ' },
     { key: 'gen-t', attribute: 'temperature', type: 'number', min: 0, max: 2, default: 0.8 },
-    { key: 'gen-k', attribute: 'topK', label: 'top-k', type: 'int', min: 0, max: 128, default: 0 },
+    { key: 'gen-k', attribute: 'topK', label: 'top-k', type: 'int', min: 0, max: 1000, default: 0 },
     { key: 'gen-p', attribute: 'topP', label: 'top-p', type: 'number', min: 0.05, max: 1, default: 0.95 },
     { key: 'gen-seed', attribute: 'seed', type: 'int', min: 0, max: 99999, default: 1 },
-    { key: 'gen-n', attribute: 'step', label: 'characters generated', type: 'int', min: 0, max: 127, default: 40 },
+    { key: 'gen-n', attribute: 'step', label: 'tokens generated', type: 'int', min: 0, max: 127, default: 40 },
     { key: 'gen-tok', attribute: 'token', type: 'int', min: -1, max: 127, default: -1 },
-    { key: 'gen-l', attribute: 'layer', type: 'int', min: 0, max: 7, default: 0 },
-    { key: 'gen-h', attribute: 'head', type: 'int', min: 0, max: 7, default: 0 },
+    { key: 'gen-l', attribute: 'layer', type: 'int', min: 0, max: MAX_LAYER, default: 0 },
+    { key: 'gen-h', attribute: 'head', type: 'int', min: 0, max: MAX_HEAD, default: 0 },
   ] },
   { tag: 'attn-kv-cache', load: () => import('../widgets/kv-cache'), fields: [
     // the prompt of the language model, the tokens generated after it, and the layer and head drawn
-    { key: 'kc', attribute: 'text', label: 'prompt', type: 'text', maxLength: 40, default: 'The cat ' },
+    MODEL_FIELD,
+    { key: 'kc', attribute: 'text', label: 'prompt', type: 'text', maxLength: 200, default: 'The cat ' },
     { key: 'kc-step', attribute: 'step', label: 'tokens generated', type: 'int', min: 0, max: 127, default: 6 },
-    { key: 'kc-l', attribute: 'layer', type: 'int', min: 0, max: 7, default: 0 },
-    { key: 'kc-h', attribute: 'head', type: 'int', min: 0, max: 7, default: 0 },
+    { key: 'kc-l', attribute: 'layer', type: 'int', min: 0, max: MAX_LAYER, default: 0 },
+    { key: 'kc-h', attribute: 'head', type: 'int', min: 0, max: MAX_HEAD, default: 0 },
   ] },
   { tag: 'attn-patches', load: () => import('../widgets/patches'), fields: [
     // the picture (built-in, or drawn: 32×32 bits in base64url), the patch size and the query patch

@@ -28,6 +28,9 @@ export type FieldRow = Field extends infer F ? (F extends Field ? Omit<F, 'eleme
  * the registry, with the widget's tag. */
 export const FIELDS: readonly Field[] = WIDGETS.flatMap(({ tag, fields }) => fields.map((field) => ({ ...field, element: tag }) as Field));
 
+/** one field per URL key: a row several widgets share (the model in use) is one setting of the page */
+const PAGE_FIELDS: readonly Field[] = FIELDS.filter((field, i) => FIELDS.findIndex((f) => f.key === field.key) === i);
+
 export function fieldsOf(element: string): Field[] {
   return FIELDS.filter((f) => f.element === element);
 }
@@ -88,7 +91,7 @@ export function decodeHash(hash: string): PageState {
   const slide = first.includes('=') ? '' : safeDecode(first);
   const params = new URLSearchParams((first.includes('=') ? [first, ...rest] : rest).join('&'));
   const values = new Map<string, Value>();
-  for (const field of FIELDS) {
+  for (const field of PAGE_FIELDS) {
     if (!params.has(field.key)) continue;
     const value = parseValue(field, params.get(field.key));
     if (value !== field.default) values.set(field.key, value);
@@ -99,7 +102,7 @@ export function decodeHash(hash: string): PageState {
 /** state → "#slide&key=value…", listing only settings that differ from their defaults */
 export function encodeHash(state: PageState): string {
   const params = new URLSearchParams();
-  for (const field of FIELDS) {
+  for (const field of PAGE_FIELDS) {
     const value = state.values.get(field.key);
     if (value !== undefined && value !== field.default) params.set(field.key, formatValue(field, value));
   }

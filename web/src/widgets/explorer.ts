@@ -7,8 +7,9 @@
 // Settings: sentence, token (the query word; −1 = "it"), layer, head, view (heatmap | head | model).
 import type { RemoteEngine } from '../runtime/engine';
 import {
-  queryRow, readIt, readingNotes, readSentence, runModel, weightsName, type ItReading, type SentenceReading,
+  queryRow, readIt, readingNotes, readSentence, readText, runModel, weightsName, type ItReading, type SentenceReading,
 } from '../runtime/coreference-reading';
+import type { OpenedModel } from '../runtime/opened-models';
 import type { ExplorerView } from '../runtime/registry';
 import { trainedModel, trainedModels } from '../runtime/trained-models';
 import { formatNumber } from '../math/format';
@@ -29,10 +30,11 @@ const styles = `
 .notes { margin: 0 0 6px; font-size: 13px; color: var(--bad); overflow-wrap: anywhere; }
 .words-row { display: flex; gap: 10px; align-items: baseline; margin: 0 0 8px; font-size: 14px; }
 .words-row > span { color: var(--muted); white-space: nowrap; }
-.words { display: flex; flex-wrap: wrap; gap: 4px; }
+.words { display: flex; flex-wrap: wrap; gap: 4px; max-height: 4.9em; overflow-y: auto; }
 .words button { padding: 2px 8px; max-width: 12em; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .words button.unknown { border-style: dashed; border-color: var(--bad); }
 .main { display: flex; flex-wrap: wrap; gap: 28px; align-items: flex-start; }
+.main.wide .picture { flex-basis: 100%; }
 .picture { flex: 0 1 560px; min-width: 0; min-height: 380px; }
 .thumbs { display: grid; gap: 6px 12px; justify-content: start; }
 .thumbs figure { margin: 0; }
@@ -40,7 +42,7 @@ const styles = `
 .thumbs button { width: 100%; margin-top: 2px; font-size: 13px; padding: 2px 4px; }
 .thumbs .current .heatmap canvas { outline: 2px solid var(--accent); outline-offset: 1px; }
 .distribution h3 { margin: 0 0 6px; font-size: 15px; font-weight: 600; overflow-wrap: anywhere; }
-.distribution ol { list-style: none; margin: 0; padding: 0; font-size: 14px; }
+.distribution ol { list-style: none; margin: 0; padding: 0; font-size: 14px; max-height: 380px; overflow-y: auto; }
 .distribution li { display: grid; grid-template-columns: 8.5em 1fr 4.2em; gap: 8px; align-items: center; height: 21px; }
 .distribution .word { text-align: right; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .distribution .track { height: 12px; background: color-mix(in srgb, var(--border) 45%, transparent); border-radius: 3px; }
@@ -54,8 +56,12 @@ const VIEW_NAMES: Record<ExplorerView, string> = { heatmap: 'Heatmap', head: 'He
 const HINTS = {
   shipped: 'the row of “it” in layer 1: every head puts almost all its weight on the referent, and “soft ⇄ hungry” moves it from the mat to the cat.',
   trained: 'the model trained on the training slide: how far its row of “it” has come towards the referent, against the shipped model’s.',
+  opened: ({ name, summary: { config } }: OpenedModel) => `${name}: ${config.n_layers} layers × ${config.n_heads} heads. `
+    + 'Look for heads that attend to the previous token, to the first token, or (on repeated text) to the token after the last occurrence of the current one.',
 };
 const LABEL_CHARS = 12;
+/** the model view's thumbnails: this wide for up to four heads a layer, narrower for more, never below the smallest */
+const THUMB = { widest: 122, smallest: 56, row: 1120 };
 
 /** what one render computed, kept so that hovering a word can redraw without asking the engine */
 interface Shown {
@@ -92,6 +98,7 @@ export default class Explorer extends EngineElement {
       this.update();
     },
   });
+  private readonly modelList = this.bound.model('coreference');
   private readonly view = this.bound.choices<ExplorerView>('view', { text: (v) => VIEW_NAMES[v] });
   private readonly layer = this.bound.numbered('layer');
   private readonly head = this.bound.numbered('head');
@@ -100,6 +107,7 @@ export default class Explorer extends EngineElement {
   private readonly panels: Record<ExplorerView, HTMLElement> = {
     heatmap: h('div', {}, this.map.element), head: h('div', {}, this.headView.element), model: h('div', 'thumbs'),
   };
+  private readonly main = h('div', 'main');
   private readonly distributionTitle = h('h3');
   private readonly distribution = h('ol');
 
@@ -115,21 +123,22 @@ export default class Explorer extends EngineElement {
 
   protected override layout(): HTMLElement[] {
     const help = 'Hover a word to preview where it looks; click it (or a row of the picture) to keep it.';
+    this.main.append(h('div', 'picture', ...Object.values(this.panels)),
+      h('div', 'distribution', this.distributionTitle, this.distribution, h('p', { className: 'muted', textContent: help })));
     return [
       h('div', 'toolbar', this.sentence.element, this.swap, this.reading),
-      h('div', 'toolbar', this.model.element, this.view.element, this.layer.element, this.head.element),
+      h('div', 'toolbar', this.modelList.element, this.model.element, this.view.element, this.layer.element, this.head.element),
       this.notes,
       h('div', { className: 'words-row', data: { control: 'token' } }, h('span', { textContent: 'query word' }), this.words),
-      h('div', 'main',
-        h('div', 'picture', ...Object.values(this.panels)),
-        h('div', 'distribution', this.distributionTitle, this.distribution, h('p', { className: 'muted', textContent: help }))),
+      this.main,
     ];
   }
 
   protected async render(engine: RemoteEngine): Promise<void> {
     const text = this.value<string>('sentence');
-    const trained = trainedModel('coreference');
-    const shipped = await readSentence(engine, text);
+    const { opened } = await this.modelInUse('coreference');
+    const trained = opened ? undefined : trainedModel('coreference');
+    const shipped = opened ? await readText(opened.model, text) : await readSentence(engine, text);
     // a model trained here has the task's vocabulary, the shipped model's: the same tokens serve it
     const reading = trained && this.useTrained ? { ...shipped, model: trained.model, config: await trained.model.config() } : shipped;
     const { n_layers: layers, n_heads: heads } = reading.config;
@@ -141,7 +150,8 @@ export default class Explorer extends EngineElement {
     this.model.element.hidden = !trained;
     this.model.set(reading !== shipped);
     if (trained) this.model.element.querySelectorAll('button')[1].title = `trained on the training slide: ${trained.about}`;
-    this.setHint(reading === shipped ? HINTS.shipped : HINTS.trained);
+    this.setHint(opened ? HINTS.opened(opened) : reading === shipped ? HINTS.shipped : HINTS.trained);
+    this.swap.hidden = opened !== undefined;
     this.swap.disabled = !/\b(soft|hungry)\b/i.test(text);
     this.notes.textContent = readingNotes(reading).join(' ');
     // a model trained here may have another number of layers or heads
@@ -163,6 +173,8 @@ export default class Explorer extends EngineElement {
     this.showReading(it, reading);
     this.showWords(reading, labels, query);
     for (const [name, panel] of Object.entries(this.panels)) panel.hidden = name !== viewName;
+    // a model of many heads needs the row for its thumbnails: the bars go below them
+    this.main.classList.toggle('wide', viewName === 'model' && heads > 4);
     if (viewName === 'heatmap') {
       this.map.configure({ rowLabels: labels, colLabels: labels });
       this.map.draw(weights[layer][head]);
@@ -235,14 +247,18 @@ export default class Explorer extends EngineElement {
     this.change({ sentence: next, token: -1 });
   }
 
-  /** one thumbnail per layer and head; clicking one opens it as the heatmap */
+  /** one thumbnail per layer and head (a row of a model's layer fits the slide); clicking one opens it as the heatmap */
   private makeThumbnails(layers: number, heads: number): void {
-    this.panels.model.style.gridTemplateColumns = `repeat(${heads}, auto)`;
+    const side = Math.max(THUMB.smallest, Math.min(THUMB.widest, Math.floor(THUMB.row / heads) - 12));
+    this.panels.model.style.gridTemplateColumns = `repeat(${heads}, ${side}px)`;
     this.thumbs = Array.from({ length: layers }, (_, layer) => Array.from({ length: heads }, (_, head) => {
       const open = () => this.change({ layer, head, view: 'heatmap' });
-      const map = new Heatmap({ xLabel: 'key word', yLabel: 'query word', tint: 'weights', width: 122, height: 122,
+      const map = new Heatmap({ xLabel: 'key word', yLabel: 'query word', tint: 'weights', width: side, height: side,
         legend: false, axes: false, onClick: open });
-      return { figure: h('figure', {}, map.element, button(`layer ${layer} · head ${head}`, open)), map };
+      const name = `layer ${layer} · head ${head}`;
+      // a narrow thumbnail shows "1·3", and keeps its whole name for assistive technology
+      const label = side < THUMB.widest ? button(`${layer}·${head}`, open, { attrs: { 'aria-label': name } }) : button(name, open);
+      return { figure: h('figure', {}, map.element, label), map };
     }));
     this.panels.model.replaceChildren(...this.thumbs.flat().map((t) => t.figure));
   }

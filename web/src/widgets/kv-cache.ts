@@ -1,9 +1,10 @@
-// <attn-kv-cache>: decoding with a KV cache, one token at a time, on the shipped language model.
+// <attn-kv-cache>: decoding with a KV cache, one token at a time, on the shipped language model or
+// a model the reader opened.
 // Each step projects only the new token (its key and value rows are the newest of the cache), the
 // new token's query attends over every cached row, the cache's bytes grow by one row per layer, and
 // the result equals running the whole sequence again (both computed by the engine, compared here).
-// Settings: text (the prompt), step (tokens generated greedily), layer and head drawn.
-import { alone, pageModel, promptIn, type RemoteEngine } from '../runtime/engine';
+// Settings: model, text (the prompt), step (tokens generated greedily), layer and head drawn.
+import { alone, promptIn, type RemoteEngine } from '../runtime/engine';
 import { formatBytes, formatCount, formatSignificant } from '../math/format';
 import { kvHeadOf } from '../math/gqa';
 import { largestDifference, submatrix } from '../math/matrix';
@@ -38,6 +39,7 @@ const visible = (piece: string) => piece.replaceAll(' ', '␣').replaceAll('\n',
 
 export default class KvCache extends EngineElement {
   // a new prompt starts the generation again
+  private readonly modelList = this.bound.model('fortunes');
   private readonly text = this.bound.text('text', { also: () => ({ step: 0 }) });
   private readonly step = this.bound.stepper('step', 'next token ▶');
   private readonly layer = this.bound.numbered('layer', { from: 1, select: true });
@@ -54,8 +56,10 @@ export default class KvCache extends EngineElement {
   }
 
   protected async render(_engine: RemoteEngine): Promise<void> {
-    const model = await pageModel(MODEL);
-    const { config, prompt, room } = await promptIn(model, this.value<string>('text'), 'prompt', 'tokens');
+    const { model, opened } = await this.modelInUse(MODEL);
+    const { config, prompt, room } = await promptIn(model, this.value<string>('text'), 'prompt', 'tokens', { bos: !opened });
+    // the shipped model's prompt starts with [BOS]; a model opened here reads the text alone
+    const bos = opened ? -1 : 0;
     const steps = this.step.upTo(room);
     const layer = this.layer.upTo(config.n_layers);
     const head = this.head.upTo(config.n_heads);
@@ -77,7 +81,7 @@ export default class KvCache extends EngineElement {
 
     // the tokens, the newest outlined
     this.tokens.replaceChildren(...pieces.map((piece, i) => h('span', {
-      textContent: i === 0 ? '[BOS]' : visible(piece),
+      textContent: i === bos ? '[BOS]' : visible(piece),
       className: `${i < prompt.length ? 'prompt' : 'generated'}${i === tokens.length - 1 ? ' newest' : ''}`,
     })));
 
@@ -86,7 +90,7 @@ export default class KvCache extends EngineElement {
     const groups = config.n_kv_heads || config.n_heads;
     const group = kvHeadOf(head, config.n_heads, groups);
     const shown = Math.min(ROWS_DRAWN, cache.keys.rows);
-    const labels = pieces.slice(-shown).map((p, i) => (tokens.length - shown + i === 0 ? '[BOS]' : shortLabel(visible(p), 6)));
+    const labels = pieces.slice(-shown).map((p, i) => (tokens.length - shown + i === bos ? '[BOS]' : shortLabel(visible(p), 6)));
     for (const [map, matrix] of [[this.keys, cache.keys], [this.values, cache.values]] as const) {
       map.configure({ rowLabels: labels });
       // the group's columns of the newest rows
@@ -122,6 +126,7 @@ export default class KvCache extends EngineElement {
   protected override layout(): HTMLElement {
     const figure = (title: string, map: Heatmap) => h('div', {}, h('h4', { textContent: title }), map.element);
     return h('div', {},
+      h('div', 'toolbar', this.modelList.element),
       h('div', 'toolbar', this.text.element, ...this.step.elements, this.layer.element, this.head.element),
       this.tokens, this.facts,
       h('div', 'caches', figure('K cache (newest row outlined)', this.keys), figure('V cache', this.values), figure('its attention', this.attention)),

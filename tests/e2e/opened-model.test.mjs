@@ -1,0 +1,167 @@
+// Opening a Hugging Face checkpoint in the deck: the reader picks a GPT-2 checkpoint (F32) and a
+// Llama one (BF16, with grouped key/value heads), each with its tokenizer.json, made on the spot;
+// the dialog says what the model is, loads it with a progress bar, and every model widget of the
+// deck shows it: the explorer's weights and the generation's streamed greedy line equal the
+// package's engine in Node on the same files. The model is kept across a reload, a link naming a
+// model this browser lacks says so, a bad file is refused with the engine's reason while the deck
+// keeps working, and the offline file opens one from file:// without keeping it.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { openPage, setUp } from './browser.mjs';
+import { byteLevelTokenizer, randomGpt2Checkpoint, randomLlamaCheckpoint } from '../bench/random-checkpoint.mjs';
+import { eventually, slideReady } from './widget-checks.mjs';
+
+const { server, browser, engine } = await setUp({ engine: true });
+const OFFLINE = new URL('../../build/offline/attnlab.html', import.meta.url);
+
+/** a checkpoint's folder on disk (what the reader downloaded), and the same model in Node's engine */
+function checkpoint(name, { config, weights }, tokenizer) {
+  const folder = mkdtempSync(join(tmpdir(), `attnlab-${name}-`));
+  const files = { 'config.json': config, 'model.safetensors': weights, 'tokenizer.json': tokenizer };
+  for (const [file, content] of Object.entries(files)) writeFileSync(join(folder, file), content);
+  return { paths: Object.keys(files).map((file) => join(folder, file)), model: engine.loadModel({ weights, config, tokenizer }) };
+}
+
+const { json: tokenizer, size: vocab_size } = byteLevelTokenizer();
+const gpt2 = checkpoint('gpt2', randomGpt2Checkpoint({ vocab_size, n_positions: 128, n_embd: 32, n_head: 4, n_layer: 2 }, 5), tokenizer);
+const llama = checkpoint('llama', randomLlamaCheckpoint({ vocab_size }, 9), tokenizer);
+const SENTENCE = 'the cat sat on the mat and the cat sat on a mat';
+
+/** the deck bar's "Open a model…" */
+const fromDeckBar = (page) => page.locator('#open-model').click();
+/** the last entry of the explorer's model list */
+const fromModelList = (page) => page.locator('attn-explorer [data-control="model"] select').selectOption({ label: 'Open a model…' });
+
+/** Opens the files through the "Open a model…" dialog (opened by `open`): returns the description it showed. */
+async function openFiles(page, paths, open = fromDeckBar) {
+  await open(page);
+  const dialog = page.locator('dialog[open]');
+  await dialog.locator('input[type="file"]:not([webkitdirectory])').setInputFiles(paths);
+  await dialog.locator('dl').waitFor();
+  const description = await dialog.locator('dl').textContent();
+  await dialog.getByRole('button', { name: 'Load' }).click();
+  await dialog.waitFor({ state: 'detached', timeout: 60000 });
+  return description;
+}
+
+/** the explorer's bars: the weights the query token gives every token (layer, head as shown) */
+const explorerBars = (widget) => widget.locator('.distribution output').allTextContents();
+
+/** Node's weights of the last token for `model` on the sentence, as the explorer prints them */
+function nodeBars(model, layer, head) {
+  const { ids } = model.tokenize(SENTENCE);
+  const name = `layer${layer}.attn.head${head}.weights`;
+  const weights = model.forward({ tokens: ids, trace: [name] }).trace[name];
+  const last = ids.length - 1;
+  return Array.from(weights.data.slice(last * weights.cols, (last + 1) * weights.cols), (w) => w.toFixed(4));
+}
+
+/** Node's greedy continuation through the KV cache, as the widget streams it: the prompt's pieces, then each step's text */
+function nodeGreedy(model, text, steps) {
+  const prompt = model.tokenize(text).ids;
+  const stops = new Set(Object.values(model.specialTokens()));
+  let line = [...prompt].map((id) => model.decode([id])).join('');
+  model.startGeneration(prompt);
+  for (let k = 0; k < steps; k++) {
+    const step = model.generateStep({ temperature: 0 });
+    line += step.text ?? '';
+    if (stops.has(step.token)) break;
+  }
+  return line;
+}
+
+const explorerAt = (base, model) => `${base}#explorer&it=${encodeURIComponent(SENTENCE)}${model ? `&model=${model}` : ''}`;
+
+describe('a checkpoint opened in the deck', () => {
+  it('loads a GPT-2 checkpoint, shows it in the explorer and generation as Node computes it, and keeps it across a reload', async () => {
+    const { page, problems, close } = await openPage(browser, explorerAt(server.url));
+    await slideReady(page);
+    const description = await openFiles(page, gpt2.paths);
+    assert.match(description, /GPT-2/);
+    assert.match(description, /2 × 4, width 32/);
+    await page.waitForFunction(() => location.hash.includes('model='));
+    const name = await page.evaluate(() => new URLSearchParams(location.hash.slice(1)).get('model'));
+    assert.equal(name, 'gpt2-2x32');
+
+    const explorer = page.locator('attn-explorer');
+    const want = nodeBars(gpt2.model, 1, 0);
+    assert.deepEqual(await eventually(() => explorerBars(explorer), (bars) => bars.length === want.length), want);
+    assert.equal(await explorer.locator('[data-control="model"] select').inputValue(), name);
+
+    // the same model in generation (one setting for the deck), streamed, equal to Node's greedy line
+    await page.evaluate(() => { location.hash = location.hash.replace(/^#explorer/, '#generation'); });
+    const generation = page.locator('attn-generation');
+    const greedy = nodeGreedy(gpt2.model, 'The ', 40);
+    assert.equal(await eventually(() => generation.locator('.text.greedy').textContent(), (t) => t === greedy, { timeout: 60000 }), greedy);
+    assert.match(await generation.locator('.pace').textContent(), /per token/);
+
+    // a reload finds it in this browser's storage
+    await page.evaluate(() => { location.hash = location.hash.replace(/^#generation/, '#explorer'); });
+    await page.reload();
+    await slideReady(page);
+    assert.deepEqual(await eventually(() => explorerBars(explorer), (bars) => bars.length === want.length), want);
+    assert.deepEqual(problems, []);
+    await close();
+  });
+
+  it('loads a Llama checkpoint in BF16 with grouped key/value heads', async () => {
+    const { page, problems, close } = await openPage(browser, explorerAt(server.url));
+    await slideReady(page);
+    const description = await openFiles(page, llama.paths, fromModelList);
+    assert.match(description, /Llama family/);
+    assert.match(description, /4 \(2 key\/value heads\)/);
+    const explorer = page.locator('attn-explorer');
+    const want = nodeBars(llama.model, 1, 0);
+    assert.deepEqual(await eventually(() => explorerBars(explorer), (bars) => bars.length === want.length), want);
+    assert.deepEqual(problems, []);
+    await close();
+  });
+
+  it('refuses a bad file with the engine\'s reason, and the deck keeps working', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'attnlab-bad-'));
+    const config = JSON.parse(randomGpt2Checkpoint({ vocab_size, n_positions: 16, n_embd: 8, n_head: 2, n_layer: 1 }).config);
+    writeFileSync(join(folder, 'config.json'), JSON.stringify({ ...config, rope_scaling: { type: 'linear', factor: 2 } }));
+    writeFileSync(join(folder, 'model.safetensors'), 'not a safetensors file');
+    writeFileSync(join(folder, 'tokenizer.json'), tokenizer);
+    const { page, close } = await openPage(browser, explorerAt(server.url, 'no-such-model'));
+    await slideReady(page);
+    const explorer = page.locator('attn-explorer');
+    // a link naming a model this browser lacks: said, and the shipped model shown
+    await explorer.locator('.model-note', { hasText: 'This browser has no model “no-such-model”' }).waitFor();
+    await explorer.locator('.hint', { hasText: 'the row of “it” in layer 1' }).waitFor();
+    assert.equal(await explorer.locator('.words button').count(), SENTENCE.split(' ').length);
+
+    await page.locator('#open-model').click();
+    const dialog = page.locator('dialog[open]');
+    await dialog.locator('input[type="file"]:not([webkitdirectory])').setInputFiles([join(folder, 'config.json'), join(folder, 'model.safetensors')]);
+    await dialog.locator('.error', { hasText: 'rope_scaling' }).waitFor();
+    assert.ok(await dialog.getByRole('button', { name: 'Load' }).isDisabled());
+    await dialog.locator('input[type="file"]:not([webkitdirectory])').setInputFiles([join(folder, 'model.safetensors')]);
+    await dialog.locator('.error', { hasText: 'config.json is missing' }).waitFor();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => !location.hash.startsWith('#explorer'));
+    await close();
+  });
+
+  it('opens one in the offline file from file://, and says it is not kept', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    await context.route(/^(https?|wss?):/, (route) => route.abort());
+    const page = await context.newPage();
+    await page.goto(explorerAt(pathToFileURL(OFFLINE.pathname).href));
+    await slideReady(page);
+    await page.locator('#open-model').click();
+    const dialog = page.locator('dialog[open]');
+    await dialog.locator('.muted', { hasText: 'Models are not kept here' }).waitFor();
+    await dialog.locator('input[type="file"]:not([webkitdirectory])').setInputFiles(gpt2.paths);
+    await dialog.getByRole('button', { name: 'Load' }).click();
+    const explorer = page.locator('attn-explorer');
+    const want = nodeBars(gpt2.model, 1, 0);
+    assert.deepEqual(await eventually(() => explorerBars(explorer), (bars) => bars.length === want.length), want);
+    await context.close();
+  });
+});
