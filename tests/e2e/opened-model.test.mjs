@@ -4,19 +4,23 @@
 // deck shows it: the explorer's weights and the generation's streamed greedy line equal the
 // package's engine in Node on the same files. The model is kept across a reload, a link naming a
 // model this browser lacks says so, a bad file is refused with the engine's reason while the deck
-// keeps working, and the offline file opens one from file:// without keeping it.
+// keeps working, embed.html and a lecturer's page with the widget bundle open one from a widget's
+// model list, and the offline file opens one from file:// without keeping it.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { openPage, setUp } from './browser.mjs';
+import { serve } from './server.mjs';
 import { byteLevelTokenizer, randomGpt2Checkpoint, randomLlamaCheckpoint } from '../bench/random-checkpoint.mjs';
-import { eventually, slideReady } from './widget-checks.mjs';
+import { eventually, longTasksBetween, recordLongTasks, slideReady } from './widget-checks.mjs';
+import { gpt2Tokenizer as gpt2TokenizerText } from '../../build/package/index.js';
 
 const { server, browser, engine } = await setUp({ engine: true });
 const OFFLINE = new URL('../../build/offline/attnlab.html', import.meta.url);
+const BUNDLE = new URL('../../build/package/widgets/', import.meta.url).pathname;
 
 /** a checkpoint's folder on disk (what the reader downloaded), and the same model in Node's engine */
 function checkpoint(name, { config, weights }, tokenizer) {
@@ -119,6 +123,78 @@ describe('a checkpoint opened in the deck', () => {
     assert.deepEqual(await eventually(() => explorerBars(explorer), (bars) => bars.length === want.length), want);
     assert.deepEqual(problems, []);
     await close();
+  });
+
+  it('streams generation token by token from the worker, never blocking the page, and Stop ends it', async () => {
+    const { page, problems, close } = await openPage(browser, `${server.url}#generation&gen-n=127&gen-t=1`, { init: recordLongTasks });
+    await slideReady(page);
+    await openFiles(page, gpt2.paths);
+    await page.locator('attn-generation[data-ready]:not([aria-busy])').waitFor();
+    // watch the sampled line as a new generation streams in, and press Stop once it holds 12 pieces
+    const from = await page.evaluate(() => performance.now());
+    const watched = page.evaluate(() => new Promise((resolve) => {
+      const widget = document.querySelector('attn-generation');
+      const line = widget.shadowRoot.querySelector('.text.sampled');
+      const counts = [];
+      new MutationObserver(() => {
+        counts.push(line.childElementCount);
+        if (line.childElementCount === 12) [...widget.shadowRoot.querySelectorAll('button')].find((b) => b.textContent === 'Stop').click();
+      }).observe(line, { childList: true });
+      widget.addEventListener('attn-rendered', () => resolve(counts), { once: true });
+    }));
+    await page.evaluate(() => { location.hash = location.hash.replace('gen-t=1', 'gen-t=1.2'); });
+    const counts = await watched;
+    const growing = counts.filter((n, i) => i > 0 && n === counts[i - 1] + 1).length;
+    assert.ok(growing >= 8, `the sampled line grew a piece at a time (${counts.join(' ')})`);
+    const generation = page.locator('attn-generation');
+    assert.match(await generation.locator('.pace').textContent(), /per token \(median of \d+ steps\): stopped before \d+ tokens/);
+    assert.ok(await generation.locator('.text.sampled > button').count() < 20, 'the sampled line ends where Stop was pressed');
+    assert.deepEqual(await longTasksBetween(page, from), [], 'no main-thread task over 50 ms while streaming');
+    assert.deepEqual(problems, []);
+    await close();
+  });
+
+  it('reads a GPT-2 checkpoint without tokenizer.json with GPT-2\'s own tokenizer', async () => {
+    const { config, weights } = randomGpt2Checkpoint({ vocab_size: 50257, n_positions: 64, n_embd: 8, n_head: 2, n_layer: 2 }, 11);
+    const folder = mkdtempSync(join(tmpdir(), 'attnlab-gpt2-vocab-'));
+    writeFileSync(join(folder, 'config.json'), config);
+    writeFileSync(join(folder, 'model.safetensors'), weights);
+    const model = engine.loadModel({ weights, config, tokenizer: await gpt2TokenizerText() });
+    const { page, problems, close } = await openPage(browser, explorerAt(server.url));
+    await slideReady(page);
+    const description = await openFiles(page, [join(folder, 'config.json'), join(folder, 'model.safetensors')]);
+    assert.match(description, /50,257 tokens \(GPT-2's tokenizer\)/);
+    const explorer = page.locator('attn-explorer');
+    const want = nodeBars(model, 1, 1);
+    await page.evaluate(() => { location.hash += '&xhead=1'; });
+    assert.deepEqual(await eventually(() => explorerBars(explorer), (bars) => JSON.stringify(bars) === JSON.stringify(want)), want);
+    assert.equal(await explorer.locator('.words button').count(), model.tokenize(SENTENCE).ids.length);
+    assert.deepEqual(problems, []);
+    await close();
+  });
+
+  it('opens one from the model list in embed.html and in a widget on another page', async () => {
+    const want = nodeBars(gpt2.model, 1, 0);
+    const scratch = mkdtempSync(join(tmpdir(), 'attnlab-lecture-'));
+    cpSync(BUNDLE, join(scratch, 'vendor/attnlab'), { recursive: true });
+    writeFileSync(join(scratch, 'index.html'), `<!doctype html><meta charset="utf-8"><title>Lecture</title><link rel="icon" href="data:,">
+      <attn-explorer sentence="${SENTENCE}"></attn-explorer><script type="module" src="vendor/attnlab/attnlab-widgets.js"></script>`);
+    const lecture = await serve(scratch, { isolated: false });
+    try {
+      for (const url of [`${server.url}embed.html#explorer&it=${encodeURIComponent(SENTENCE)}`, `${lecture.url}index.html`]) {
+        const { page, problems, close } = await openPage(browser, url);
+        const explorer = page.locator('attn-explorer');
+        await explorer.locator('[data-control="model"] select').waitFor();
+        await openFiles(page, gpt2.paths, fromModelList);
+        assert.deepEqual(await eventually(() => explorerBars(explorer), (bars) => JSON.stringify(bars) === JSON.stringify(want)), want, url);
+        assert.equal(await explorer.getAttribute('model'), 'gpt2-2x32');
+        assert.deepEqual(problems, [], url);
+        await close();
+      }
+    } finally {
+      lecture.close();
+      rmSync(scratch, { recursive: true, force: true });
+    }
   });
 
   it('refuses a bad file with the engine\'s reason, and the deck keeps working', async () => {
