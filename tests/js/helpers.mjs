@@ -1,6 +1,10 @@
-// Shared by the Node tests of the package: fixtures, a safetensors writer, closeness checks.
+// Shared by the Node tests of the package: fixtures, a safetensors writer, closeness checks, and the
+// front end's math modules compiled for Node.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { safetensorsF32 } from '../bench/random-checkpoint.mjs';
 
 export const fixtures = (name) =>
@@ -36,3 +40,29 @@ export function assertThrows(f, pattern) {
   assert.throws(f, (error) => error instanceof Error && pattern.test(error.message), `expected an error matching ${pattern}`);
 }
 
+
+/** A DOM-free module of web/src/math (e.g. 'head-patterns') and the math modules it imports,
+ * compiled by TypeScript into a temporary folder and imported: Node runs no TypeScript. */
+export async function importMathModule(name) {
+  const { default: ts } = await import('typescript');
+  const folder = mkdtempSync(join(tmpdir(), 'attnlab-math-'));
+  const pending = [name];
+  const written = new Set();
+  while (pending.length > 0) {
+    const module = pending.pop();
+    if (written.has(module)) continue;
+    written.add(module);
+    const source = readFileSync(new URL(`../../web/src/math/${module}.ts`, import.meta.url), 'utf8');
+    const { outputText } = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 } });
+    const linked = outputText.replace(/from '\.\/([\w-]+)'/g, (_, imported) => {
+      pending.push(imported);
+      return `from './${imported}.mjs'`;
+    });
+    writeFileSync(join(folder, `${module}.mjs`), linked);
+  }
+  try {
+    return await import(pathToFileURL(join(folder, `${name}.mjs`)).href);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}

@@ -3,7 +3,7 @@
 import type { MatrixData } from './matrix';
 
 /** mulberry32: a small seeded generator of uniform numbers in [0, 1) */
-function generator(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -19,7 +19,7 @@ function generator(seed: number): () => number {
 export function seededPermutation(n: number, seed: number): number[] {
   const order = Array.from({ length: n }, (_, i) => i);
   if (seed === 0 || n < 2) return order;
-  const random = generator(seed);
+  const random = mulberry32(seed);
   for (let i = n - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [order[i], order[j]] = [order[j]!, order[i]!];
