@@ -66,3 +66,38 @@ export async function importMathModule(name) {
     rmSync(folder, { recursive: true, force: true });
   }
 }
+
+/** The induction circuit of Olsson et al. (2022) as weights: two layers of two heads, d = 2V + C.
+ * The residual stream holds the token's one-hot (dimensions 0 … V − 1), the position's (V … V + C − 1)
+ * and, written by layer 0, the previous token's (V + C …). Layer 0 head 0 scores key q against query
+ * p by GAIN·[q = p − 1] and copies the key's token into the previous-token block; layer 1 head 0
+ * scores GAIN·[previous token of key = token of query]. Head 1 of each layer and the FFNs are zero;
+ * no norms. */
+export function inductionCircuit(vocab, context) {
+  const GAIN = 100;
+  const d = 2 * vocab + context, previous = vocab + context;
+  const zeros = (...shape) => ({ shape, data: new Float32Array(shape.reduce((a, b) => a * b, 1)) });
+  const tensors = { 'wte.weight': zeros(vocab, d), 'wpe.weight': zeros(context, d) };
+  for (let t = 0; t < vocab; t++) tensors['wte.weight'].data[t * d + t] = 1;
+  for (let p = 0; p < context; p++) tensors['wpe.weight'].data[p * d + vocab + p] = 1;
+  for (const layer of [0, 1]) {
+    Object.assign(tensors, {
+      [`h.${layer}.attn.c_attn.weight`]: zeros(d, 3 * d), [`h.${layer}.attn.c_attn.bias`]: zeros(3 * d),
+      [`h.${layer}.attn.c_proj.weight`]: zeros(d, d), [`h.${layer}.attn.c_proj.bias`]: zeros(d),
+      [`h.${layer}.mlp.c_fc.weight`]: zeros(d, 1), [`h.${layer}.mlp.c_fc.bias`]: zeros(1),
+      [`h.${layer}.mlp.c_proj.weight`]: zeros(1, d), [`h.${layer}.mlp.c_proj.bias`]: zeros(d),
+    });
+  }
+  // c_attn is [W_Q | W_K | W_V] (d × 3d), head 0 in the first d/2 columns of each; c_proj reads head 0 from its first d/2 rows
+  const set = (name, row, col, value) => { tensors[name].data[row * tensors[name].shape[1] + col] = value; };
+  for (let p = 1; p < context; p++) set('h.0.attn.c_attn.weight', vocab + p, p - 1, GAIN);
+  for (let q = 0; q < context; q++) set('h.0.attn.c_attn.weight', vocab + q, d + q, 1);
+  for (let t = 0; t < vocab; t++) {
+    set('h.0.attn.c_attn.weight', t, 2 * d + t, 1);
+    set('h.0.attn.c_proj.weight', t, previous + t, 1);
+    set('h.1.attn.c_attn.weight', t, t, GAIN);
+    set('h.1.attn.c_attn.weight', previous + t, d + t, 1);
+  }
+  const config = { vocab_size: vocab, n_ctx: context, d_model: d, n_heads: 2, d_ff: 1, n_layers: 2, norm: 'none', positional: 'learned' };
+  return { config: JSON.stringify(config), weights: safetensorsBytes(tensors) };
+}

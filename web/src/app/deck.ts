@@ -39,6 +39,7 @@ export class Deck {
     addEventListener('hashchange', () => this.restore());
     addEventListener('keydown', (e) => this.onKey(e));
     root.addEventListener('attn-change', (e) => this.onWidgetChange(e as CustomEvent<Record<string, Value>>));
+    root.addEventListener('attn-open', (e) => this.openWidget(e as CustomEvent<{ tag: string; settings: Record<string, Value> }>));
     document.querySelector('#previous-slide')?.addEventListener('click', () => this.run({ kind: 'previous' }));
     document.querySelector('#next-slide')?.addEventListener('click', () => this.run({ kind: 'next' }));
     document.querySelector('#overview-toggle')?.addEventListener('click', () => this.run({ kind: 'overview' }));
@@ -209,6 +210,20 @@ export class Deck {
     // a setting several widgets share (the model in use) reaches the others
     if (MODEL_FIELD.attribute in e.detail) this.applySettings();
     this.writeUrl('replace');
+  }
+
+  /** a widget asked to show another (the head finder, a head in the explorer): its slide, with those settings */
+  private openWidget(e: CustomEvent<{ tag: string; settings: Record<string, Value> }>): void {
+    const { tag, settings } = e.detail;
+    const slide = this.slides.findIndex((s) => s.querySelector(`${CSS.escape(tag)}[data-state]`));
+    if (slide < 0) return;
+    e.preventDefault();
+    for (const [attribute, value] of Object.entries(settings)) {
+      const field = fieldFor(tag, attribute);
+      if (field) this.state = withValue(this.state, field, value);
+    }
+    this.applySettings();
+    this.show(slide, 'push');
   }
 
   /** every model widget of the deck shows the model named (opened by the reader) */

@@ -8,7 +8,8 @@
 import { engineFraction, engineProgress, pageEngine, pageModel, type RemoteEngine, type RemoteModel, type ShippedModel } from './engine';
 import { embedPageUrl, setModelsFolder } from './engine-files';
 import { openModelDialog } from './model-dialog';
-import { keptModels, loadedModelName, openedModel, openedModels, type OpenedModel } from './opened-models';
+import { keptModels, loadedModelName, openedModel, openedModels, shippedAsOpened, type OpenedModel } from './opened-models';
+import { isShippedModel, SHIPPED_MODELS } from './shipped-models';
 import { formatBytes } from '../math/format';
 import { encodeHash, fieldFor, fieldsOf, formatValue, limitsOf, parseValue, type Field, type Value } from './state';
 import { canvasesPainted, paintEverywhere } from '../primitives/canvas';
@@ -358,16 +359,24 @@ export abstract class EngineElement extends HTMLElement {
     return (value) => this.change({ [attribute]: value, ...also?.(value) });
   }
 
-  private modelListControl?: ModelListControl;
+  private modelListControl?: ModelListControl & { shipped: ShippedModel; others: readonly ShippedModel[] };
 
-  /** The model the widget shows: the one its `model` setting names (opened by the reader, kept in
-   * this browser), else its shipped model. A name this browser does not have is said in the model
-   * list's note, and the shipped model shown. */
+  /** The model the widget shows: the one its `model` setting names — a model the reader opened
+   * (kept in this browser), or another shipped model the widget offers — else its own shipped
+   * model, `shipped` (then `opened` is undefined). A name the widget cannot show is said in the
+   * model list's note, and its own model shown. */
   protected async modelInUse(shipped: ShippedModel): Promise<{ model: RemoteModel; opened?: OpenedModel }> {
     const name = this.value<string>('model');
     const note = this.modelListControl?.note;
     if (note) note.textContent = '';
-    if (name !== '') {
+    const others = this.modelListControl?.others ?? [];
+    if (isShippedModel(name)) {
+      if (name !== shipped && others.includes(name)) {
+        const model = await pageModel(name);
+        return { model, opened: await shippedAsOpened(name, model) };
+      }
+      if (name !== shipped && note) note.textContent = `The shipped ${name} model is not shown here: this is the ${shipped} model.`;
+    } else if (name !== '') {
       const progress = (e: Event) => {
         const { name: loading, read, total } = (e as CustomEvent<{ name: string; read: number; total: number }>).detail;
         if (note && loading === name) note.textContent = `Loading ${name}: ${formatBytes(read)} of ${formatBytes(total)}…`;
@@ -389,8 +398,9 @@ export abstract class EngineElement extends HTMLElement {
   /** Controls bound to the widget's settings: their names, limits and lengths come from the field
    * table, and what the reader picks sets the attribute (and `also`, settings that change with it). */
   protected readonly bound = {
-    /** the model list (the `model` setting): `shipped` names the widget's own model */
-    model: (shipped: string): ModelListControl => {
+    /** the model list (the `model` setting): `shipped` names the widget's own model, `others` the
+     * other shipped models it can show (as it shows a model the reader opened) */
+    model: (shipped: ShippedModel, others: readonly ShippedModel[] = []): ModelListControl => {
       const chosen = () => this.value<string>('model');
       const list = choiceSelect<string>({
         name: 'model', control: 'model',
@@ -404,14 +414,15 @@ export abstract class EngineElement extends HTMLElement {
       const offer = async () => {
         const names = new Set((await keptModels()).map((m) => m.name));
         for (const name of [loadedModelName(), chosen()]) if (name) names.add(name);
-        list.offer([{ value: '', text: `${shipped} (shipped)` }, ...[...names].sort().map((name) => ({ value: name, text: name })),
-          { value: OPEN_A_MODEL, text: 'Open a model…' }]);
+        for (const name of SHIPPED_MODELS) names.delete(name);
+        list.offer([{ value: '', text: `${shipped} (shipped)` }, ...others.map((name) => ({ value: name, text: `${name} (shipped)` })),
+          ...[...names].sort().map((name) => ({ value: name, text: name })), { value: OPEN_A_MODEL, text: 'Open a model…' }]);
         list.set(chosen());
       };
       this.listen(openedModels, 'change', () => void offer());
       this.shows('model', list, () => void offer());
       const note = h('span', { className: 'muted model-note', attrs: { role: 'status' } });
-      this.modelListControl = { element: h('div', { className: 'model-list', data: { control: 'model' } }, list.element, note), note };
+      this.modelListControl = { element: h('div', { className: 'model-list', data: { control: 'model' } }, list.element, note), note, shipped, others };
       return this.modelListControl;
     },
     /** buttons (or a drop-down, `select`) for a setting's choices: an enum's values by default */
@@ -503,6 +514,20 @@ export abstract class EngineElement extends HTMLElement {
     if (step < min || step > (last?.() ?? max)) return false;
     this.change({ [attribute]: step });
     return true;
+  }
+
+  /** Shows another widget (`tag`) with these settings: the deck moves to its slide; elsewhere its
+   * embed page opens in a new tab. */
+  protected openWidget(tag: string, settings: Record<string, Value>): void {
+    const asked = new CustomEvent('attn-open', { bubbles: true, composed: true, cancelable: true, detail: { tag, settings } });
+    if (!this.dispatchEvent(asked)) return;
+    const values = new Map<string, Value>();
+    for (const [attribute, value] of Object.entries(settings)) {
+      const field = fieldFor(tag, attribute);
+      if (field) values.set(field.key, value);
+    }
+    const url = embedPageUrl(encodeHash({ slide: tag.replace(/^attn-/, ''), values }));
+    if (url) window.open(url, '_blank', 'noopener');
   }
 
   /** The reader changed settings: set the attributes (which re-renders) and tell the page. */

@@ -7,13 +7,14 @@ import type { CheckpointDescription } from '../engine/index';
 import { formatBytes } from '../math/format';
 import { pageEngine, type RemoteModel } from './engine';
 import { gpt2TokenizerFileUrl } from './engine-files';
+import { isShippedModel, type ShippedModel } from './shipped-models';
 
 /** a checkpoint's files by role (names as the hub writes them) */
 export interface CheckpointFiles {
   /** model.safetensors, or the shards of a sharded checkpoint (sorted by name) */
   weights: File[];
   config: File;
-  /** tokenizer.json: needed unless the model is a GPT-2 with GPT-2's vocabulary */
+  /** tokenizer.json (or the engine's own vocab.json): needed unless the model is a GPT-2 with GPT-2's vocabulary */
   tokenizer?: File;
   /** model.safetensors.index.json of a sharded checkpoint */
   index?: File;
@@ -29,7 +30,7 @@ export interface ModelSummary extends CheckpointDescription {
   /** bytes of all its files (what keeping it takes) */
   fileBytes: number;
   /** whose tokenizer it reads text with */
-  tokenizer: 'tokenizer.json' | "GPT-2's";
+  tokenizer: 'tokenizer.json' | "GPT-2's" | 'vocab.json';
 }
 
 export interface OpenedModel {
@@ -55,7 +56,7 @@ export function sortCheckpointFiles(files: readonly File[]): CheckpointFiles {
   const config = named('config.json');
   if (!config) throw new Error('config.json is missing: the model\'s configuration comes with its weights on the hub.');
   if (weights.length === 0) throw new Error('The weights are missing: pick model.safetensors (or all its shards) with config.json.');
-  const tokenizer = named('tokenizer.json');
+  const tokenizer = named('tokenizer.json') ?? named('vocab.json');
   const index = named('model.safetensors.index.json');
   if (weights.length > 1 && !index) throw new Error(`${weights.length} weight files but no model.safetensors.index.json to say which tensor is in which.`);
   const used = new Set<File>([...weights, config, ...(tokenizer ? [tokenizer] : []), ...(index ? [index] : [])]);
@@ -76,7 +77,8 @@ export function checkpointName(configText: string, files: CheckpointFiles, descr
   const { family, config } = description;
   const shape = `${family}-${config.n_layers}x${config.d_model}`;
   const name = [named, folder, shape].map(cleanName).find((n) => n.length > 0)!;
-  return name;
+  // a shipped model's name means the shipped model in a link
+  return isShippedModel(name) ? `${name}-opened` : name;
 }
 
 /** a name as it may stand in a link and as a folder: letters, digits, ".", "_", "-" */
@@ -103,7 +105,7 @@ export async function describeCheckpoint(files: CheckpointFiles): Promise<ModelS
     name: checkpointName(configText, files, description),
     parameters: description.parameterBytes / 4,
     fileBytes: all.reduce((sum, f) => sum + f.size, 0),
-    tokenizer: files.tokenizer ? 'tokenizer.json' : "GPT-2's",
+    tokenizer: files.tokenizer ? (files.tokenizer.name === 'vocab.json' ? 'vocab.json' : 'tokenizer.json') : "GPT-2's",
   };
 }
 
@@ -173,6 +175,15 @@ export function openedModel(name: string): Promise<OpenedModel> {
     if (!kept) throw new Error(`This browser has no model “${name}”: open its files (Open a model…) first.`);
     return loadFiles(kept.files, kept.summary);
   });
+}
+
+/** A shipped model as a widget shows an opened one (its name, summary and model). */
+export async function shippedAsOpened(name: ShippedModel, model: RemoteModel): Promise<OpenedModel> {
+  const [config, { weights }] = await Promise.all([model.config(), model.save()]);
+  const summary: ModelSummary = {
+    name, family: 'attnlab', config, parameterBytes: weights.byteLength, parameters: weights.byteLength / 4, fileBytes: weights.byteLength, tokenizer: 'vocab.json',
+  };
+  return { name, summary, model };
 }
 
 /** the name of the opened model in the engine now, if any */

@@ -4,6 +4,7 @@
 // when an element comes near the screen, and for the rest one at a time while the page is idle: the
 // page shows its first slide without evaluating code for the other slides, and no single task
 // evaluates all of it.
+import { HEAD_PATTERNS } from '../math/head-patterns';
 import { whenIdle } from '../primitives/idle';
 import type { FieldRow } from './state';
 
@@ -36,6 +37,7 @@ export const PATCH_SIZES = ['2', '4', '8'] as const;
 export const PICTURE_KV_HEADS = ['8', '4', '2', '1'] as const;
 export const PRECISIONS = ['fp32', 'fp16', 'int8'] as const;
 export const PERMUTATION_POSITIONS = ['none', 'sinusoidal'] as const;
+
 /** the letters the shipped sorting model reads */
 export const LETTERS = [...'abcdefghijklmnopqrstuvwxyz'];
 
@@ -221,6 +223,13 @@ export const WIDGETS: readonly WidgetEntry[] = [
     { key: 'rope-m', attribute: 'query', label: 'query position m', type: 'int', min: 0, max: 31, default: 2 },
     { key: 'rope-n', attribute: 'key', label: 'key position n', type: 'int', min: 0, max: 31, default: 5 },
     { key: 'rope-pair', attribute: 'pair', label: 'pair i', type: 'int', min: 0, max: 3, default: 0 },
+  ] },
+  { tag: 'attn-head-finder', load: () => import('../widgets/head-finder'), fields: [
+    // the model, the text its heads are scored on ("": the repeated random tokens, of this seed), the pattern drawn
+    MODEL_FIELD,
+    { key: 'hf', attribute: 'text', label: 'text', type: 'text', maxLength: 600, default: '' },
+    { key: 'hf-pattern', attribute: 'pattern', type: 'enum', values: HEAD_PATTERNS, default: 'induction' },
+    { key: 'hf-seed', attribute: 'seed', type: 'int', min: 0, max: 99999, default: 1 },
   ] },
   { tag: 'attn-attention-map', load: () => import('../widgets/attention-map'), attributes: ['sentence', 'layer', 'head', 'compact'], fields: [] },
 ];

@@ -3,3 +3,5 @@
 // puts them inside the offline file.
 export const SHIPPED_MODELS = ['coreference', 'sort', 'fortunes', 'reverse-seq2seq'] as const;
 export type ShippedModel = (typeof SHIPPED_MODELS)[number];
+
+export const isShippedModel = (name: string): name is ShippedModel => (SHIPPED_MODELS as readonly string[]).includes(name);

@@ -98,7 +98,7 @@ export default class Explorer extends EngineElement {
       this.update();
     },
   });
-  private readonly modelList = this.bound.model('coreference');
+  private readonly modelList = this.bound.model('coreference', ['fortunes', 'sort']);
   private readonly view = this.bound.choices<ExplorerView>('view', { text: (v) => VIEW_NAMES[v] });
   private readonly layer = this.bound.numbered('layer');
   private readonly head = this.bound.numbered('head');
