@@ -108,6 +108,17 @@ describe('a checkpoint opened in the deck', () => {
     await page.reload();
     await slideReady(page);
     assert.deepEqual(await eventually(() => explorerBars(explorer), (bars) => bars.length === want.length), want);
+
+    // the dialog lists it with the storage used, and forgets it
+    await page.locator('#open-model').click();
+    const dialog = page.locator('dialog[open]');
+    await dialog.locator('li', { hasText: name }).waitFor();
+    assert.match(await dialog.locator('p.muted').last().textContent(), /This browser lets the page keep .+; .+ in use\./);
+    await dialog.getByRole('button', { name: `forget ${name}` }).click();
+    await dialog.locator('li', { hasText: 'None yet.' }).waitFor();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await page.reload();
+    await explorer.locator('.model-note', { hasText: `This browser has no model “${name}”` }).waitFor();
     assert.deepEqual(problems, []);
     await close();
   });
@@ -218,6 +229,12 @@ describe('a checkpoint opened in the deck', () => {
     assert.ok(await dialog.getByRole('button', { name: 'Load' }).isDisabled());
     await dialog.locator('input[type="file"]:not([webkitdirectory])').setInputFiles([join(folder, 'model.safetensors')]);
     await dialog.locator('.error', { hasText: 'config.json is missing' }).waitFor();
+    // a config the engine takes, and weights that are not a safetensors file: refused when read
+    writeFileSync(join(folder, 'config.json'), JSON.stringify(config));
+    await dialog.locator('input[type="file"]:not([webkitdirectory])').setInputFiles(['config.json', 'model.safetensors', 'tokenizer.json'].map((f) => join(folder, f)));
+    await dialog.getByRole('button', { name: 'Load' }).click();
+    await dialog.locator('.error', { hasText: 'This model cannot be loaded: ' }).waitFor();
+    assert.match(await dialog.locator('.error').textContent(), /safetensors|header/);
     await dialog.getByRole('button', { name: 'Close' }).click();
     await page.keyboard.press('ArrowRight');
     await page.waitForFunction(() => !location.hash.startsWith('#explorer'));
