@@ -26,11 +26,18 @@ export function randomGpt2Checkpoint({ vocab_size = 50257, n_positions = 1024, n
 /** A safetensors file of F32 tensors, [name, shape] in the order given, its values zero:
  * {bytes, values}, values a view of every tensor's numbers one after another, to fill in. */
 export function safetensorsF32(tensors) {
+  const { bytes, data, count } = safetensorsFile(tensors, 'F32', 4);
+  return { bytes, values: new Float32Array(bytes.buffer, data, count) };
+}
+
+/** A safetensors file's bytes for tensors of one dtype (bytes per value `size`), the values zero:
+ * {bytes, data: where the values begin, count: how many there are}. */
+function safetensorsFile(tensors, dtype, size) {
   const header = {};
   let offset = 0;
   for (const [name, shape] of tensors) {
-    const bytes = shape.reduce((a, b) => a * b, 1) * 4;
-    header[name] = { dtype: 'F32', shape, data_offsets: [offset, offset + bytes] };
+    const bytes = shape.reduce((a, b) => a * b, 1) * size;
+    header[name] = { dtype, shape, data_offsets: [offset, offset + bytes] };
     offset += bytes;
   }
   let json = JSON.stringify(header);
@@ -38,7 +45,7 @@ export function safetensorsF32(tensors) {
   const bytes = new Uint8Array(8 + json.length + offset);
   new DataView(bytes.buffer).setBigUint64(0, BigInt(json.length), true);
   bytes.set(new TextEncoder().encode(json), 8);
-  return { bytes, values: new Float32Array(bytes.buffer, 8 + json.length, offset / 4) };
+  return { bytes, data: 8 + json.length, count: offset / size };
 }
 
 /** A Hugging Face Llama checkpoint of the given shape with seeded random weights in BF16 (the hub's
@@ -79,19 +86,8 @@ function xorshift(seed) {
 /** A safetensors file of BF16 tensors ([name, shape] in order), each value value(name) rounded to
  * the nearest bfloat16: {bytes, count} */
 function safetensorsBf16(tensors, value) {
-  const header = {};
-  let offset = 0;
-  for (const [name, shape] of tensors) {
-    const bytes = shape.reduce((a, b) => a * b, 1) * 2;
-    header[name] = { dtype: 'BF16', shape, data_offsets: [offset, offset + bytes] };
-    offset += bytes;
-  }
-  let json = JSON.stringify(header);
-  json += ' '.repeat((8 - (json.length % 8)) % 8);
-  const bytes = new Uint8Array(8 + json.length + offset);
-  new DataView(bytes.buffer).setBigUint64(0, BigInt(json.length), true);
-  bytes.set(new TextEncoder().encode(json), 8);
-  const halves = new Uint16Array(bytes.buffer, 8 + json.length, offset / 2);
+  const { bytes, data, count } = safetensorsFile(tensors, 'BF16', 2);
+  const halves = new Uint16Array(bytes.buffer, data, count);
   const word = new Uint32Array(1), float = new Float32Array(word.buffer);
   let at = 0;
   for (const [name, shape] of tensors) {
