@@ -8,7 +8,7 @@
 // Markers: "␣" a space, "⏎" a newline, "⇥" a tab, "\u{D}" any other control or invisible format
 // character, "◌" before a combining mark that starts a label, "…" a token that continues a
 // character begun in an earlier token ("…²/₃" when it holds nothing else: part 2 of 3), "<0xE2>" a
-// byte that is not part of a UTF-8 character.
+// byte that is not part of a UTF-8 character, "∅" an empty piece.
 
 /** GPT-2's byte alphabet (bytes_to_unicode): byte b as a printable character. The printable bytes
  * ("!"–"~", "¡"–"¬", "®"–"ÿ") stand for themselves, the other 68 for U+0100 onwards in byte order
