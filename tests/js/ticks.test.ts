@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { axisTicks, formatTick, logAxis, niceTicks, spreadLabels, thinTicks } from '../../web/src/math/ticks';
+import { axisTicks, formatTick, labelStep, logAxis, niceTicks, spreadLabels, thinLabels, thinTicks } from '../../web/src/math/ticks';
 
 describe('niceTicks', () => {
   it('steps a linear axis by 1, 2 or 5 times a power of ten, covering the range', () => {
@@ -89,5 +89,43 @@ describe('spreadLabels', () => {
   it('keeps them inside the range, backing up from its end', () => {
     expect(spreadLabels([99, 98, 97], 10, 0, 100)).toEqual([100, 90, 80]);
     expect(spreadLabels([-5], 10, 0, 100)).toEqual([0]);
+  });
+});
+
+describe('labelStep', () => {
+  it('is the smallest round step that spaces labels far enough apart', () => {
+    expect(labelStep(20, 15)).toBe(1);
+    expect(labelStep(4.84, 15)).toBe(4);
+    expect(labelStep(2.42, 15)).toBe(8);
+    expect(labelStep(0.1, 15)).toBe(200);
+    expect(labelStep(0, 15)).toBe(Number.MAX_SAFE_INTEGER);
+  });
+});
+
+describe('thinLabels', () => {
+  /** the gaps between neighbouring labels kept, in px */
+  const gaps = (kept: number[], pitch: number) => kept.slice(1).map((i, k) => (i - kept[k]) * pitch);
+
+  // the explorer's sentences of 64 and 128 tokens: a 310 px heatmap (rows; columns written at 60°,
+  // so sin 60° · the cell apart across their lines), a 440 px head view, a 122 px thumbnail
+  for (const count of [64, 128]) {
+    for (const [name, pitch] of [['rows', 310 / count], ['columns', (310 / count) * Math.sin(Math.PI / 3)], ['head view', 440 / count], ['thumbnail', 122 / count]] as const) {
+      it(`keeps ${count} ${name} labels apart, the hovered one among them wherever it is`, () => {
+        for (const hovered of [undefined, 0, 1, 5, 31, count - 2, count - 1]) {
+          const kept = thinLabels(count, pitch, 15, hovered === undefined ? [] : [hovered]);
+          expect(Math.min(...gaps(kept, pitch))).toBeGreaterThanOrEqual(15 - 1e-9);
+          if (hovered !== undefined) expect(kept).toContain(hovered);
+          expect(kept.length).toBeGreaterThanOrEqual(Math.floor((count * pitch) / 15 / 2.5));
+          expect(kept).toEqual([...kept].sort((a, b) => a - b));
+        }
+      });
+    }
+  }
+  it('keeps every label when there is room, and the first of those to keep that are too close', () => {
+    expect(thinLabels(5, 20, 15)).toEqual([0, 1, 2, 3, 4]);
+    expect(thinLabels(10, 5, 15)).toEqual([0, 4, 8]);
+    expect(thinLabels(10, 5, 15, [5])).toEqual([0, 5, 8]);
+    expect(thinLabels(10, 5, 15, [5, 6, 9])).toEqual([0, 5, 9]);
+    expect(thinLabels(10, 5, 15, [-1, 10, 2.5])).toEqual([0, 4, 8]);
   });
 });

@@ -117,3 +117,27 @@ export function spreadLabels(wanted: readonly number[], gap: number, lo: number,
   order.forEach((i, k) => { result[i] = placed[k]; });
   return result;
 }
+
+/** the smallest k of 1, 2, 4, 5, 8, 10, 16, 20, 25, 32, 50, 64, 100, … (then multiples of 100)
+ * with k · `pitch` ≥ `extent`: every k-th of labels `pitch` apart that each need `extent` */
+export function labelStep(pitch: number, extent: number): number {
+  if (!(pitch > 0)) return Number.MAX_SAFE_INTEGER;
+  const candidates = [1, 2, 4, 5, 8, 10, 16, 20, 25, 32, 50, 64, 100];
+  return candidates.find((k) => k * pitch >= extent) ?? 100 * Math.ceil(extent / pitch / 100);
+}
+
+/** Which of `count` labels at an even `pitch` (px between neighbours along the axis, each needing
+ * `extent` px there) to write so that none touches another: every k-th from the first (labelStep),
+ * and those of `keep` (a hovered or a chosen label, written whatever the step; one too close to an
+ * earlier one of `keep` is left out), with the thinned ones too close to a kept one left out. In
+ * increasing order. */
+export function thinLabels(count: number, pitch: number, extent: number, keep: readonly number[] = []): number[] {
+  const kept: number[] = [];
+  for (const i of keep) {
+    if (Number.isInteger(i) && i >= 0 && i < count && kept.every((k) => Math.abs(k - i) * pitch >= extent)) kept.push(i);
+  }
+  const step = labelStep(pitch, extent);
+  const shown: number[] = [];
+  for (let i = 0; i < count; i += step) if (kept.every((k) => Math.abs(k - i) * pitch >= extent)) shown.push(i);
+  return [...shown, ...kept].sort((a, b) => a - b);
+}

@@ -1,9 +1,15 @@
 // A matrix as a canvas heatmap with axis labels (numbers or tokens) and a colour legend, for
 // matrices too large to print as numbers; the same numbers are in a table for screen readers.
-// Labels are thinned so they never overlap; hovering shows the entry under the pointer.
+// Labels are thinned so they never overlap, and the margins are measured to hold them (a label
+// too long for its margin is cut with "…"); the row and column under the pointer, and a highlighted
+// row or column, always have their labels written, in bold. Hovering shows the entry under the
+// pointer in the readout (and in the canvas's tooltip where a host hides the readout). Cells
+// thinner than a device pixel are averaged rather than skipped, and a row or column too thin to
+// outline inside is outlined around.
 import { css, type ColourMaps } from '../math/colormap';
 import { formatNumber, formatSignificant } from '../math/format';
 import { at, maxAbsFinite, type MatrixData } from '../math/matrix';
+import { thinLabels } from '../math/ticks';
 import { CANVAS_FONT, foreground, sharpCanvas, themeColours, type SharpCanvas } from './canvas';
 import { ScreenReaderTable } from './screen-reader-table';
 
@@ -33,6 +39,35 @@ export function tickStep(count: number, cellPx: number, labelPx: number): number
   return candidates.find((k) => k * cellPx >= labelPx) ?? Math.ceil(count / 2);
 }
 
+/** the angle column labels are written at, downwards from the horizontal */
+const COLUMN_ANGLE = Math.PI / 3;
+/** px a tick label needs across its line (12 px text and a gap) */
+const LABEL_EXTENT = 15;
+/** the widest margins labels may take: row labels on the left, column labels below */
+const MAX_LEFT = 110;
+const MAX_BOTTOM = 90;
+const BOLD_FONT = `600 ${CANVAS_FONT}`;
+
+let scratch: CanvasRenderingContext2D | null | undefined;
+/** the width of `text` in `font`, measured on a canvas of its own (7 px a character without one) */
+function textWidth(text: string, font: string): number {
+  scratch ??= globalThis.document?.createElement('canvas').getContext('2d');
+  if (!scratch) return 7 * [...text].length;
+  scratch.font = font;
+  return scratch.measureText(text).width;
+}
+
+/** `text`, cut with "…" to at most `width` px in `font` (both weights of the font: a label is bold
+ * when emphasised) */
+function fitLabel(text: string, width: number): string {
+  const fits = (t: string) => textWidth(t, BOLD_FONT) <= width;
+  if (fits(text)) return text;
+  const chars = [...text];
+  let n = chars.length - 1;
+  while (n > 1 && !fits(`${chars.slice(0, n).join('')}…`)) n--;
+  return `${chars.slice(0, n).join('')}…`;
+}
+
 /** black for a light CSS colour "rgb(r, g, b)", white for a dark one */
 function opposite(colour: string): string {
   const [r = 0, g = 0, b = 0] = (colour.match(/\d+(\.\d+)?/g) ?? []).map(Number);
@@ -46,6 +81,11 @@ export class Heatmap {
   private readonly table = new ScreenReaderTable();
   private matrix?: MatrixData;
   private highlight?: { row?: number; col?: number };
+  /** the cell under the pointer */
+  private hovered?: { row: number; col: number };
+  /** the labels as drawn (cut to their margins) */
+  private shownRowLabels?: string[];
+  private shownColLabels?: string[];
   private margin = { left: 46, top: 8, right: 86, bottom: 38 };
 
   constructor(private options: HeatmapOptions) {
@@ -84,19 +124,53 @@ export class Heatmap {
 
   draw(m: MatrixData): void {
     this.matrix = m;
-    const { width, height, rowLabels, colLabels, legend = true, axes = true } = this.options;
-    const longest = (labels?: readonly string[]) => Math.max(0, ...(labels ?? []).map((l) => l.length));
-    this.margin = axes ? {
-      left: rowLabels ? Math.min(110, 14 + 7 * longest(rowLabels)) : 46,
-      top: 8,
-      right: legend ? 86 : 8,
-      bottom: colLabels ? Math.min(90, 30 + 6 * longest(colLabels)) : 38,
-    } : { left: 2, top: 2, right: legend ? 86 : 2, bottom: 2 };
+    const { width, height, legend = true, axes = true } = this.options;
+    if (this.hovered && (this.hovered.row >= m.rows || this.hovered.col >= m.cols)) this.hovered = undefined;
+    this.margin = axes ? this.axesMargin(m) : { left: 2, top: 2, right: legend ? this.legendWidth() : 2, bottom: 2 };
     const M = this.margin;
     // where the cells are in the drawing (left top width height), for a host or a test that points at one
     this.element.dataset.plot = `${M.left} ${M.top} ${width} ${height}`;
     this.picture.draw(M.left + width + M.right, M.top + height + M.bottom, (g) => this.paint(g, m));
     this.fillTable(m);
+  }
+
+  /** the legend's numbers at its top and bottom end; a tiny range (a difference that is almost
+   * zero) keeps its digits: "1.5e−8", not "0.00" */
+  private legendEnds(): [string, string] {
+    const range = this.range;
+    const end = (v: number) => (range < 0.01 ? formatSignificant(v, 2) : formatNumber(v, 2));
+    return [end(range), end(this.options.tint === 'weights' ? 0 : -range)];
+  }
+
+  /** the room right of the cells for the legend: 86 px, or more for long numbers */
+  private legendWidth(): number {
+    return Math.max(86, Math.ceil(14 + 16 + Math.max(...this.legendEnds().map((t) => textWidth(t, CANVAS_FONT))) + 8));
+  }
+
+  /** margins that hold the labels: measured, up to MAX_LEFT and MAX_BOTTOM (longer labels are cut) */
+  private axesMargin(m: MatrixData): Heatmap['margin'] {
+    const { width, rowLabels, colLabels, legend = true } = this.options;
+    const widest = (labels: readonly string[]) => Math.max(0, ...labels.map((l) => textWidth(l, BOLD_FONT)));
+    this.shownRowLabels = rowLabels?.map((l) => fitLabel(l, MAX_LEFT - 12));
+    // a column label written at COLUMN_ANGLE from 4 px below the cells reaches down sin · its width
+    const sin = Math.sin(COLUMN_ANGLE);
+    const cos = Math.cos(COLUMN_ANGLE);
+    this.shownColLabels = colLabels?.map((l) => fitLabel(l, (MAX_BOTTOM - 16) / sin));
+    let right = legend ? this.legendWidth() : 8;
+    // and right cos · its width from its column's centre: the last columns' may pass the cells' edge
+    if (this.shownColLabels) {
+      const cw = width / Math.max(1, m.cols);
+      this.shownColLabels.forEach((l, j) => {
+        right = Math.max(right, Math.ceil((j + 0.5) * cw + cos * textWidth(l, BOLD_FONT) + 4 * sin - width + 4));
+      });
+    }
+    return {
+      left: this.shownRowLabels ? Math.min(MAX_LEFT, Math.ceil(12 + widest(this.shownRowLabels))) : 46,
+      top: 8,
+      right,
+      // (the text's half height, turned, reaches cos · 7 px further)
+      bottom: this.shownColLabels ? Math.min(MAX_BOTTOM, Math.ceil(4 + sin * widest(this.shownColLabels) + cos * 7 + 8)) : 38,
+    };
   }
 
   private paint(g: CanvasRenderingContext2D, m: MatrixData): void {
@@ -105,19 +179,42 @@ export class Heatmap {
     const range = this.range;
     const cw = width / m.cols;
     const ch = height / m.rows;
-    // one pixel per cell, scaled up without smoothing: a few microseconds however many cells
-    g.imageSmoothingEnabled = false;
+    // one pixel per cell, scaled up without smoothing: a few microseconds however many cells. Cells
+    // thinner than a device pixel are averaged instead: scaling down without smoothing would drop some
+    const scale = g.getTransform().a || 1;
+    g.imageSmoothingEnabled = cw * scale < 1 || ch * scale < 1;
+    g.imageSmoothingQuality = 'high';
     const colours = themeColours(this.element);
     g.drawImage(cellImage(m, colours, tint, range), M.left, M.top, width, height);
     const fg = foreground(this.element);
     if (this.highlight) {
       const { row, col } = this.highlight;
-      // the text colour with a thin line of the opposite one inside, visible on light and dark cells alike
+      // the text colour with a thin line of the opposite one inside, visible on light and dark cells
+      // alike; inside the row or column where it is wide enough, else around it (its cells stay visible)
       for (const [colour, lineWidth] of [[fg, 3], [opposite(fg), 1]] as const) {
         g.strokeStyle = colour;
         g.lineWidth = lineWidth;
-        if (row !== undefined) g.strokeRect(M.left + 1.5, M.top + row * ch + 1.5, width - 3, ch - 3);
-        if (col !== undefined) g.strokeRect(M.left + col * cw + 1.5, M.top + 1.5, cw - 3, height - 3);
+        if (row !== undefined && row >= 0 && row < m.rows) {
+          if (ch >= 6) g.strokeRect(M.left + 1.5, M.top + row * ch + 1.5, width - 3, ch - 3);
+          else g.strokeRect(M.left - 2, M.top + row * ch - 2, width + 4, ch + 4);
+        }
+        if (col !== undefined && col >= 0 && col < m.cols) {
+          if (cw >= 6) g.strokeRect(M.left + col * cw + 1.5, M.top + 1.5, cw - 3, height - 3);
+          else g.strokeRect(M.left + col * cw - 2, M.top - 2, cw + 4, height + 4);
+        }
+      }
+    }
+    // the cell under the pointer, when cells are too small to see which one it is
+    const hovered = this.hovered;
+    if (hovered && (cw < 8 || ch < 8)) {
+      const w = Math.max(cw, 5) + 3;
+      const h = Math.max(ch, 5) + 3;
+      const x = M.left + (hovered.col + 0.5) * cw - w / 2;
+      const y = M.top + (hovered.row + 0.5) * ch - h / 2;
+      for (const [colour, lineWidth] of [[opposite(fg), 3], [fg, 1.5]] as const) {
+        g.strokeStyle = colour;
+        g.lineWidth = lineWidth;
+        g.strokeRect(x, y, w, h);
       }
     }
     g.fillStyle = fg;
@@ -133,28 +230,36 @@ export class Heatmap {
     g.fillStyle = fg;
     g.textAlign = 'left';
     g.textBaseline = 'top';
-    // a tiny range (a difference that is almost zero) keeps its digits: "1.5e−8", not "0.00"
-    const end = (v: number) => (range < 0.01 ? formatSignificant(v, 2) : formatNumber(v, 2));
-    g.fillText(end(range), lx + 16, M.top);
+    const [top, bottom] = this.legendEnds();
+    g.fillText(top, lx + 16, M.top);
     g.textBaseline = 'bottom';
-    g.fillText(end(tint === 'weights' ? 0 : -range), lx + 16, M.top + height);
+    g.fillText(bottom, lx + 16, M.top + height);
   }
 
   private paintAxes(g: CanvasRenderingContext2D, m: MatrixData, cw: number, ch: number): void {
-    const { width, height, rowLabels, colLabels } = this.options;
+    const { width, height } = this.options;
+    const rowLabels = this.shownRowLabels;
+    const colLabels = this.shownColLabels;
     const M = this.margin;
-    // x ticks (token names are written downwards)
+    // the hovered row and column, then the highlighted ones: written whatever the thinning, in bold
+    const emphasised = (key: 'row' | 'col') => [this.hovered?.[key], this.highlight?.[key]].filter((i): i is number => i !== undefined);
+    const rowsKept = emphasised('row');
+    const colsKept = emphasised('col');
+    const font = (bold: boolean) => { g.font = bold ? BOLD_FONT : CANVAS_FONT; };
+    // x ticks (token names are written downwards, COLUMN_ANGLE from the horizontal: neighbours are
+    // sin · cw apart across their lines)
     if (colLabels) {
-      const step = tickStep(m.cols, cw, 14);
-      for (let j = 0; j < m.cols; j += step) {
+      for (const j of thinLabels(m.cols, cw * Math.sin(COLUMN_ANGLE), LABEL_EXTENT, colsKept)) {
         g.save();
         g.translate(M.left + (j + 0.5) * cw, M.top + height + 4);
-        g.rotate(Math.PI / 3);
+        g.rotate(COLUMN_ANGLE);
         g.textAlign = 'left';
         g.textBaseline = 'middle';
+        font(colsKept.includes(j));
         g.fillText(colLabels[j] ?? '', 0, 0);
         g.restore();
       }
+      font(false);
     } else {
       g.textAlign = 'center';
       g.textBaseline = 'top';
@@ -165,8 +270,11 @@ export class Heatmap {
     // y ticks
     g.textAlign = 'right';
     g.textBaseline = 'middle';
-    const yStep = tickStep(m.rows, ch, 15);
-    for (let i = 0; i < m.rows; i += yStep) g.fillText(rowLabels?.[i] ?? String(i), M.left - 6, M.top + (i + 0.5) * ch);
+    for (const i of thinLabels(m.rows, ch, LABEL_EXTENT, rowLabels ? rowsKept : [])) {
+      font(rowLabels !== undefined && rowsKept.includes(i));
+      g.fillText(rowLabels?.[i] ?? String(i), M.left - 6, M.top + (i + 0.5) * ch);
+    }
+    font(false);
     if (!rowLabels) {
       g.save();
       g.translate(12, M.top + height / 2);
@@ -192,23 +300,35 @@ export class Heatmap {
     const m = this.matrix;
     if (!m) return undefined;
     const point = this.picture.pointer(e);
+    const { width, height } = this.options;
     const x = point.x - this.margin.left;
     const y = point.y - this.margin.top;
-    const col = Math.floor((x / this.options.width) * m.cols);
-    const row = Math.floor((y / this.options.height) * m.rows);
-    return row < 0 || col < 0 || row >= m.rows || col >= m.cols ? undefined : { row, col };
+    // a few pixels past the edge still count as the edge's cells (thin cells are hard to hit)
+    const SLACK = 3;
+    if (x < -SLACK || y < -SLACK || x > width + SLACK || y > height + SLACK) return undefined;
+    const col = Math.min(m.cols - 1, Math.max(0, Math.floor((x / width) * m.cols)));
+    const row = Math.min(m.rows - 1, Math.max(0, Math.floor((y / height) * m.rows)));
+    return m.rows > 0 && m.cols > 0 ? { row, col } : undefined;
   }
 
   private hover(cell: { row: number; col: number } | undefined): void {
-    this.options.onHover?.(cell);
     const m = this.matrix;
+    if (cell?.row === this.hovered?.row && cell?.col === this.hovered?.col) return;
+    this.hovered = cell;
+    this.options.onHover?.(cell);
+    // the hovered row's and column's labels are drawn in bold, and a small cell is outlined
+    if (m) this.picture.redraw();
     if (!m || !cell) {
       this.readout.textContent = '\u00a0';
+      this.picture.canvas.removeAttribute('title');
       return;
     }
     const { rowLabels, colLabels, yLabel, xLabel } = this.options;
     const name = (labels: readonly string[] | undefined, axis: string, k: number) => (labels ? `“${labels[k]}”` : `${axis} ${k}`);
     this.readout.textContent = `${name(rowLabels, yLabel, cell.row)} → ${name(colLabels, xLabel, cell.col)}: ${formatNumber(at(m, cell.row, cell.col), 4)}`;
+    // a host that hides the readout (thumbnails) still has it as the tooltip
+    if (this.readout.checkVisibility?.() === false) this.picture.canvas.title = this.readout.textContent;
+    else this.picture.canvas.removeAttribute('title');
   }
 }
 
