@@ -95,6 +95,10 @@ describe('a checkpoint opened in the deck', () => {
     const want = nodeBars(gpt2.model, 1, 0);
     assert.deepEqual(await eventually(() => explorerBars(explorer), (bars) => bars.length === want.length), want);
     assert.equal(await explorer.locator('[data-control="model"] select').inputValue(), name);
+    // the tokenizer's pieces, readable: GPT-2's "Ġcat" is "␣cat"
+    const words = await explorer.locator('.words button').allTextContents();
+    assert.deepEqual(words.slice(0, 2), ['the', '␣cat']);
+    assert.ok(words.includes('␣cat') && !words.some((w) => w.includes('Ġ')), words.join(' '));
 
     // the same model in generation (one setting for the deck), streamed, equal to Node's greedy line
     await page.evaluate(() => { location.hash = location.hash.replace(/^#explorer/, '#generation'); });

@@ -4,6 +4,7 @@
 // weights asked for. Shared by the attention widgets; every number comes from the engine.
 import type { CoreferenceSentence, MatrixData, ModelConfig } from '../engine/index';
 import { argmax } from '../math/ranking';
+import { isByteLevel, tokenLabels } from '../math/token-pieces';
 import { pageModel, type RemoteEngine, type RemoteModel } from './engine';
 
 /** the id the tokenizer gives a word outside the vocabulary ([UNK]) */
@@ -79,12 +80,15 @@ export async function readSentence(engine: RemoteEngine, text: string): Promise<
  * every head stay readable, and a forward of a 124M-parameter model stays near a second */
 export const OPENED_MODEL_TOKENS = 128;
 
-/** Tokenizes `text` with a model the reader opened (its own tokenizer; no language to parse). */
+/** Tokenizes `text` with a model the reader opened (its own tokenizer; no language to parse): the
+ * labels are its pieces made readable (GPT-2's "Ġthe" as "␣the", a character split over tokens
+ * named on its first). */
 export async function readText(model: RemoteModel, text: string): Promise<SentenceReading> {
-  const [config, tokenized] = await Promise.all([model.config(), model.tokenize(text)]);
+  const [config, tokenized, special] = await Promise.all([model.config(), model.tokenize(text), model.specialTokens()]);
   const limit = Math.min(config.n_ctx, OPENED_MODEL_TOKENS);
   const kept = Math.min(tokenized.ids.length, limit);
-  return { model, config, tokens: tokenized.ids.slice(0, kept), labels: tokenized.pieces.slice(0, kept), unknownAt: new Set(), unknownWords: [],
+  const labels = tokenLabels(tokenized.pieces.slice(0, kept), { byteLevel: isByteLevel(special) }).map((label) => label.text);
+  return { model, config, tokens: tokenized.ids.slice(0, kept), labels, unknownAt: new Set(), unknownWords: [],
     dropped: tokenized.ids.length - kept, limit, notInLanguage: false, pronoun: -1, defaultQuery: kept - 1 };
 }
 

@@ -9,6 +9,7 @@ import { alone, promptIn, type RemoteEngine, type RemoteModel } from '../runtime
 import { css, textOn } from '../math/colormap';
 import { formatDuration, formatNumber } from '../math/format';
 import { shortLabel } from '../math/text';
+import { visibleText as visible } from '../math/token-pieces';
 import { median } from '../math/ranking';
 import { row } from '../math/matrix';
 import { topIndices } from '../math/ranking';
@@ -38,8 +39,6 @@ const MODEL = 'fortunes';
 const BARS = 14;
 const CHART = { width: 540, height: 130 };
 
-/** a character as it can be read on a bar's label */
-const visible = (piece: string) => (piece === ' ' ? '␣' : piece === '\n' ? '⏎' : piece);
 
 /** a continuation as it streams: its tokens after the prompt, each one's text, and each step's time */
 interface Stream { tokens: number[]; texts: string[]; ms: number[]; stopped: boolean }

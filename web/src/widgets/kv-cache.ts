@@ -9,6 +9,7 @@ import { formatBytes, formatCount, formatSignificant } from '../math/format';
 import { kvHeadOf } from '../math/gqa';
 import { largestDifference, submatrix } from '../math/matrix';
 import { shortLabel } from '../math/text';
+import { visibleText as visible } from '../math/token-pieces';
 import { h } from '../primitives/controls';
 import { EngineElement } from '../runtime/engine-element';
 import { Heatmap } from '../primitives/heatmap';
@@ -33,9 +34,6 @@ const MODEL = 'fortunes';
 /** at most this many cache rows are drawn (the newest ones) */
 const ROWS_DRAWN = 40;
 const CACHE = { width: 150, height: 150 };
-
-/** a token as a short, visible label ("␣" for a space, "⏎" for a newline) */
-const visible = (piece: string) => piece.replaceAll(' ', '␣').replaceAll('\n', '⏎');
 
 export default class KvCache extends EngineElement {
   // a new prompt starts the generation again
