@@ -83,6 +83,8 @@ export const WIDGETS: readonly WidgetEntry[] = [
     { key: 'head', attribute: 'head', type: 'int', min: 0, max: 7, default: 0 },
   ] },
   { tag: 'attn-architecture', load: () => import('../widgets/architecture'), fields: [
+    // an opened model is drawn in place of the family chosen
+    MODEL_FIELD,
     { key: 'family', attribute: 'family', label: 'model family', type: 'enum', values: ['encoder-decoder', 'encoder', 'decoder'], default: 'encoder-decoder' },
   ] },
   { tag: 'attn-components', load: () => import('../widgets/components'), fields: [
@@ -144,6 +146,8 @@ export const WIDGETS: readonly WidgetEntry[] = [
     { key: 'ff-l', attribute: 'layer', type: 'int', min: 0, max: 1, default: 0 },
   ] },
   { tag: 'attn-families', load: () => import('../widgets/families'), fields: [
+    // an opened model stands for the decoder-only family
+    MODEL_FIELD,
     // the letters the encoder-decoder reverses, and the decoder layer and head whose cross-attention is drawn
     { key: 'ed', attribute: 'source', label: 'letters to reverse', type: 'text', maxLength: 8, default: 'stressed' },
     { key: 'ed-l', attribute: 'layer', label: 'decoder layer', type: 'int', min: 0, max: 7, default: 1 },

@@ -1,12 +1,16 @@
 // <attn-families>: encoder-only, decoder-only and encoder-decoder side by side: who looks at whom
-// in each (read from the masked scores the engine traced in a shipped model of each family), what
-// each is trained to predict and what it is used for; then the shipped encoder-decoder model,
-// trained by the engine to reverse letters, reads a string the reader types and its decoder's
-// cross-attention shows the alignment: output position i reads source position k − 1 − i.
-// Settings: source (letters a–z), layer and head of the cross-attention drawn.
+// in each (read from the masked scores the engine traced in a shipped model of each family, or in
+// the model the reader opened for the decoder-only one), what each is trained to predict and what
+// it is used for; then the shipped encoder-decoder model, trained by the engine to reverse letters,
+// reads a string the reader types and its decoder's cross-attention shows the alignment: output
+// position i reads source position k − 1 − i.
+// Settings: model (an opened model, for the decoder-only column), source (letters a–z), layer and
+// head of the cross-attention drawn.
 import { pageModel, type RemoteEngine, type RemoteModel } from '../runtime/engine';
+import type { OpenedModel } from '../runtime/opened-models';
 import { LETTERS, SEMINAR_SENTENCE } from '../runtime/registry';
 import type { MatrixData } from '../engine/index';
+import { openedModelTitle } from '../math/architecture';
 import { formatNumber } from '../math/format';
 import { at, row } from '../math/matrix';
 import { argmax } from '../math/ranking';
@@ -18,12 +22,22 @@ import { ScreenReaderTable } from '../primitives/screen-reader-table';
 
 const styles = `
 .families { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 10px; margin-bottom: 8px; }
+/* a phone: one family under another, each as wide as the screen */
+@media (max-width: 799px) { .families { grid-template-columns: minmax(0, 1fr); } }
 .family { border: 1px solid var(--border); border-radius: 6px; padding: 5px 8px; background: var(--panel); font-size: 12.5px; line-height: 1.35; }
 .family h4 { margin: 0 0 4px; font-size: 14px; }
 .family p { margin: 2px 0; }
 .family .patterns { display: flex; gap: 8px; align-items: flex-end; margin: 4px 0; }
 .family figure { margin: 0; text-align: center; }
 .family figcaption { font-size: 11px; color: var(--muted); }
+/* the model list in the decoder-only column's title row (the slide has no room for a row of its
+   own): its entries name models, so the list goes without its label, and a long name is cut */
+.family .heading { display: flex; flex-wrap: wrap; gap: 2px 6px; justify-content: space-between; align-items: center; margin: 0 0 4px; }
+.family .heading h4 { margin: 0; }
+.family .model-list .control { font-size: 12px; }
+.family .model-list .control > span { display: none; }
+.family .model-list { justify-content: flex-end; }
+.family .model-list select { max-width: 9.8em; padding: 0 2px; }
 .toolbar { margin: 4px 0 6px; }
 .toolbar input[type="text"] { width: 8em; font-family: ui-monospace, "DejaVu Sans Mono", monospace; }
 .result { font-size: 15px; margin: 0 0 4px; }
@@ -36,8 +50,19 @@ const styles = `
 `;
 
 const PATTERN_CELL = 8;
+/** the columns, in the order of FAMILIES; an opened model takes the decoder-only one */
+const [ENCODER, DECODER, ENCODER_DECODER] = [0, 1, 2];
 
-/** each family, and the masks drawn for it */
+/** the decoder-only column's lines when it shows an opened model: its name, and its objective
+ * over its own vocabulary (as short as the shipped lines: the slide has no room for more) */
+function openedDecoder({ name, summary: { family, config } }: OpenedModel) {
+  return {
+    examples: `here: ${openedModelTitle(name, family, config.n_layers)}, and the sorting model`,
+    objective: `Next-token prediction: predict token t + 1, one of ${config.vocab_size}, from tokens 1 … t.`,
+  };
+}
+
+/** each family, and the masks drawn for it (the decoder-only one's are the shipped sorting model's) */
 const FAMILIES = [
   { title: 'Encoder-only', examples: 'BERT, RoBERTa; here: the coreference model', patterns: ['self-attention: all see all'],
     objective: 'Masked language modelling: hide some tokens, predict them from both sides.',
@@ -50,6 +75,9 @@ const FAMILIES = [
     objective: 'Predict the target\'s next token from the whole source and the target so far.',
     use: 'Turning one sequence into another: translation, summarisation, speech to text.' },
 ];
+
+/** the first head's masked scores in the first layer: what each position may look at */
+const MASKED = 'layer0.attn.head0.masked';
 
 /** which cells a masked score matrix lets through (finite) */
 function drawPattern(picture: SharpCanvas, masked: MatrixData): void {
@@ -66,14 +94,20 @@ function drawPattern(picture: SharpCanvas, masked: MatrixData): void {
 }
 
 export default class Families extends EngineElement {
+  private readonly modelList = this.bound.model('sort');
   private readonly source = this.bound.text('source');
   // numbered from 1, as the alignment's sentence says them
   private readonly layer = this.bound.numbered('layer', { from: 1 });
   private readonly head = this.bound.numbered('head', { from: 1 });
-  /** each family's masks, in the order of FAMILIES */
-  private readonly patterns = FAMILIES.map((family) =>
-    family.patterns.map((caption) => ({ caption, picture: sharpCanvas(`${family.title}: ${caption} (filled: may look)`) })));
+  /** each family's column, in the order of FAMILIES: the lines that name its model, and its masks */
+  private readonly columns = FAMILIES.map((family) => ({
+    examples: h('p', { className: 'muted', textContent: family.examples }),
+    objective: h('span', { textContent: ` ${family.objective}` }),
+    patterns: family.patterns.map((caption) => ({ caption, picture: sharpCanvas('') })),
+  }));
   private patternsDrawn = false;
+  /** the model whose mask the decoder-only column shows */
+  private decoderDrawn?: RemoteModel;
   private readonly result = h('p', 'result');
   private readonly alignment = h('p', 'muted');
   private readonly map = new Heatmap({ xLabel: 'source letter (encoder)', yLabel: 'decoder writes', tint: 'weights', width: 180, height: 126 });
@@ -89,6 +123,11 @@ export default class Families extends EngineElement {
     if (!this.patternsDrawn) {
       await this.drawPatterns(reverse);
       this.patternsDrawn = true;
+    }
+    const { model: decoder, opened } = await this.modelInUse('sort');
+    if (this.decoderDrawn !== decoder) {
+      await this.drawDecoder(decoder, opened);
+      this.decoderDrawn = decoder;
     }
 
     const typed = this.value<string>('source');
@@ -129,31 +168,49 @@ export default class Families extends EngineElement {
     });
   }
 
-  /** each family's mask, as the engine traced it: the coreference model's (encoder), the sorting
-   * model's (decoder) and the reversing model's decoder self- and cross-attention */
+  /** the encoder-only and encoder-decoder masks, as the engine traced them: the coreference
+   * model's and the reversing model's decoder self- and cross-attention */
   private async drawPatterns(reverse: RemoteModel): Promise<void> {
-    const [coreference, sort] = await Promise.all([pageModel('coreference'), pageModel('sort')]);
+    const coreference = await pageModel('coreference');
     const sentence = (await coreference.tokenize(SEMINAR_SENTENCE)).ids.slice(0, 8);
-    const letters = (await sort.tokenize('patterns')).ids;
     const source = (await reverse.tokenize('letters')).ids;
     const { bos } = await reverse.specialTokens();
-    const masked = (prefix: string) => `${prefix}layer0.attn.head0.masked`;
     const cross = 'decoder.layer0.cross.head0.masked';
-    const [encoder, decoder, seq2seq] = await Promise.all([
-      coreference.forward({ tokens: sentence, trace: [masked('')] }),
-      sort.forward({ tokens: letters, trace: [masked('')] }),
-      reverse.forward({ source, tokens: [bos, ...source.slice(0, 5)], trace: [masked('decoder.'), cross] }),
+    const [encoder, seq2seq] = await Promise.all([
+      coreference.forward({ tokens: sentence, trace: [MASKED] }),
+      reverse.forward({ source, tokens: [bos, ...source.slice(0, 5)], trace: [`decoder.${MASKED}`, cross] }),
     ]);
-    const traced = [[encoder.trace![masked('')]], [decoder.trace![masked('')]], [seq2seq.trace![masked('decoder.')], seq2seq.trace![cross]]];
-    this.patterns.forEach((family, k) => family.forEach(({ picture }, m) => drawPattern(picture, traced[k][m])));
+    this.drawColumn(ENCODER, [encoder.trace![MASKED]]);
+    this.drawColumn(ENCODER_DECODER, [seq2seq.trace![`decoder.${MASKED}`], seq2seq.trace![cross]]);
+  }
+
+  /** the decoder-only column: the shipped sorting model's mask over letters, or the opened model's
+   * over the seminar sentence's first tokens, with the lines that name it */
+  private async drawDecoder(model: RemoteModel, opened?: OpenedModel): Promise<void> {
+    const tokens = opened ? (await model.tokenize(SEMINAR_SENTENCE)).ids.slice(0, 8) : (await model.tokenize('patterns')).ids;
+    const { trace } = await model.forward({ tokens, trace: [MASKED] });
+    const { examples, objective } = this.columns[DECODER];
+    const lines = opened ? openedDecoder(opened) : FAMILIES[DECODER];
+    examples.textContent = lines.examples;
+    objective.textContent = ` ${lines.objective}`;
+    this.drawColumn(DECODER, [trace![MASKED]], opened?.name);
+  }
+
+  /** a column's masks, each named for assistive technology by its caption and the model it is traced from */
+  private drawColumn(k: number, masks: MatrixData[], model = ''): void {
+    this.columns[k].patterns.forEach(({ caption, picture }, m) => {
+      picture.canvas.setAttribute('aria-label', `${FAMILIES[k].title}${model && ` (${model})`}: ${caption} (filled: may look)`);
+      drawPattern(picture, masks[m]);
+    });
   }
 
   protected override layout(): HTMLElement {
     const families = FAMILIES.map((family, k) => h('section', 'family',
-      h('h4', { textContent: family.title }),
-      h('p', { className: 'muted', textContent: family.examples }),
-      h('div', 'patterns', ...this.patterns[k].map(({ caption, picture }) => h('figure', {}, picture.canvas, h('figcaption', { textContent: caption })))),
-      h('p', {}, h('b', { textContent: 'Trained to:' }), ` ${family.objective}`),
+      // the model list chooses the decoder-only column's model, so it sits in that column's title row
+      k === DECODER ? h('div', 'heading', h('h4', { textContent: family.title }), this.modelList.element) : h('h4', { textContent: family.title }),
+      this.columns[k].examples,
+      h('div', 'patterns', ...this.columns[k].patterns.map(({ caption, picture }) => h('figure', {}, picture.canvas, h('figcaption', { textContent: caption })))),
+      h('p', {}, h('b', { textContent: 'Trained to:' }), this.columns[k].objective),
       h('p', {}, h('b', { textContent: 'Used for:' }), ` ${family.use}`)));
     return h('div', {},
       h('div', 'families', ...families),

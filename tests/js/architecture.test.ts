@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import type { MatrixData, ModelConfig } from '../../web/src/engine/attnlab.mjs';
+import { architectureStacks, openedModelTitle } from '../../web/src/math/architecture';
+
+// The block diagram is read from a config and the shapes of a trace: here configs as the engine
+// reads GPT-2 and Llama checkpoints, and the trace's shapes for n tokens (values play no part).
+const base: Required<ModelConfig> = {
+  architecture: 'decoder_only', vocab_size: 50257, n_ctx: 1024, d_model: 768, n_heads: 12, n_kv_heads: 0, d_ff: 3072,
+  n_layers: 12, n_decoder_layers: 0, positional: 'learned', positional_base: 10000, rope_pairing: 'interleaved',
+  activation: 'gelu_tanh', norm: 'layer_norm', pre_norm: true, residual: true, final_norm: true, norm_eps: 1e-5,
+  tie_embeddings: true, scaled: true,
+};
+const gpt2 = base;
+const smolLm2: Required<ModelConfig> = {
+  ...base, vocab_size: 49152, n_ctx: 8192, d_model: 576, n_heads: 9, n_kv_heads: 3, d_ff: 1536, n_layers: 30,
+  positional: 'rope', rope_pairing: 'rotate_half', activation: 'swiglu', norm: 'rms_norm', tie_embeddings: false,
+};
+
+const matrix = (rows: number, cols: number): MatrixData => ({ rows, cols, data: new Float32Array(0) });
+
+/** the shapes a pre-norm decoder-only forward traces over n tokens, under the engine's names */
+function traceOf(config: Required<ModelConfig>, n: number): Record<string, MatrixData> {
+  const d = config.d_model;
+  const kv = (d / config.n_heads) * (config.n_kv_heads || config.n_heads);
+  const trace: Record<string, MatrixData> = { 'embed.tokens': matrix(n, d), ln_f: matrix(n, d), logits: matrix(n, config.vocab_size) };
+  for (const name of ['in', 'ln_1', 'attn.q', 'attn.out', 'residual_1', 'ln_2', 'mlp.out', 'out']) trace[`layer0.${name}`] = matrix(n, d);
+  trace['layer0.attn.k'] = trace['layer0.attn.v'] = matrix(n, kv);
+  trace['layer0.mlp.hidden'] = matrix(n, config.d_ff);
+  if (config.activation === 'swiglu') trace['layer0.mlp.gate'] = matrix(n, config.d_ff);
+  trace[`layer${config.n_layers - 1}.out`] = matrix(n, d);
+  return trace;
+}
+
+const labels = (config: Required<ModelConfig>) => architectureStacks(config, traceOf(config, 10))[0].blocks.map((b) => b.label);
+
+describe('the block diagram of a model', () => {
+  it('draws GPT-2: learned positions added at the bottom, pre-LN LayerNorm, GELU, tied head', () => {
+    const [stack] = architectureStacks(gpt2, traceOf(gpt2, 10), 'gpt2');
+    expect(stack.title).toBe('gpt2: decoder only');
+    expect(stack.sizes).toBe('vocabulary 50257 · context 1024');
+    expect(stack.layers).toBe(12);
+    expect(stack.blocks.map((b) => [b.label, b.shapeIn, b.repeated])).toEqual([
+      ['Token embedding E[token]', undefined, false],
+      ['+ learned positions', '10×768', false],
+      ['LayerNorm', '10×768', true],
+      ['Masked self-attention + residual', '10×768', true],
+      ['LayerNorm', '10×768', true],
+      ['FFN + residual', '10×768', true],
+      ['Final LayerNorm', '10×768', false],
+      ['Linear · Eᵀ (tied)', '10×768', false],
+      ['Softmax → next-token probabilities', '10×50257', false],
+    ]);
+    expect(stack.blocks.filter((b) => b.notes).map((b) => b.notes)).toEqual([
+      ['12 heads', 'd_k = 64 · Q, K, V 10×768'],
+      ['GELU (tanh)', 'hidden 10×3072'],
+    ]);
+  });
+
+  it('draws a Llama: RoPE inside attention, h query heads over g K/V heads, RMSNorm, SwiGLU, untied head', () => {
+    const [stack] = architectureStacks(smolLm2, traceOf(smolLm2, 7));
+    expect(stack.title).toBe('Decoder only');
+    expect(stack.sizes).toBe('vocabulary 49152 · context 8192');
+    expect(stack.layers).toBe(30);
+    expect(stack.blocks.map((b) => b.label)).toEqual([
+      'Token embedding E[token]', 'RMSNorm', 'Masked self-attention + residual', 'RMSNorm', 'FFN + residual',
+      'Final RMSNorm', 'Linear LM head (untied)', 'Softmax → next-token probabilities',
+    ]);
+    expect(stack.blocks.filter((b) => b.notes).map((b) => b.notes)).toEqual([
+      ['9 query heads over 3 K/V heads', 'd_k = 64 · Q 7×576 · K, V 7×192', 'RoPE rotates Q and K'],
+      ['SwiGLU: SiLU(gate) ⊙ up', 'gate, up 7×1536'],
+    ]);
+  });
+
+  it('puts the norm after each residual sum in a post-LN model', () => {
+    expect(labels({ ...gpt2, pre_norm: false })).toEqual([
+      'Token embedding E[token]', '+ learned positions', 'Masked self-attention', '+ residual, LayerNorm', 'FFN', '+ residual, LayerNorm',
+      'Final LayerNorm', 'Linear · Eᵀ (tied)', 'Softmax → next-token probabilities',
+    ]);
+  });
+
+  it('gives an encoder–decoder two stacks, its cross-attention reading the encoder\'s n rows', () => {
+    const config = { ...gpt2, architecture: 'encoder_decoder' as const, n_layers: 2, n_decoder_layers: 3, d_model: 64, n_heads: 4, d_ff: 128, vocab_size: 76, n_ctx: 16 };
+    const trace: Record<string, MatrixData> = {
+      'decoder.layer0.cross.q': matrix(3, 64), 'decoder.layer0.cross.k': matrix(10, 64), 'decoder.layer0.cross.v': matrix(10, 64),
+      'encoder.ln_f': matrix(10, 64),
+    };
+    const [encoder, decoder] = architectureStacks(config, trace, 'ignored');
+    expect([encoder.title, encoder.layers, decoder.title, decoder.layers]).toEqual(['Encoder', 2, 'Decoder', 3]);
+    expect(encoder.output).toBe('10×64');
+    const cross = decoder.blocks.find((b) => b.cross);
+    expect(cross?.notes).toEqual(['4 heads', 'd_k = 16 · Q 3×64 · K, V 10×64']);
+    // shapes not traced are left out, not guessed
+    expect(encoder.blocks.find((b) => b.kind === 'ffn')?.notes).toEqual(['GELU (tanh)']);
+  });
+
+  it('names an opened model with its family and depth', () => {
+    expect(openedModelTitle('gpt2', 'gpt2', 12)).toBe('gpt2 (GPT-2, 12 layers)');
+    expect(openedModelTitle('SmolLM2-135M', 'llama', 30)).toBe('SmolLM2-135M (Llama family, 30 layers)');
+  });
+});
