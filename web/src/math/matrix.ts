@@ -40,12 +40,13 @@ export function maxAbsFinite(m: MatrixData): number {
   return max;
 }
 
-/** Mean and standard deviation of row i's entries (a summary printed beside a picture). */
-export function rowStatistics(m: MatrixData, i: number): { mean: number; std: number } {
+/** Mean, standard deviation and root mean square of row i's entries (a summary printed beside a
+ * picture: LayerNorm makes the first two 0 and 1, RMSNorm the last 1). */
+export function rowStatistics(m: MatrixData, i: number): { mean: number; std: number; rms: number } {
   const values = row(m, i);
   const mean = values.reduce((a, b) => a + b, 0) / values.length;
   const variance = values.reduce((a, b) => a + (b - mean) ** 2, 0) / values.length;
-  return { mean, std: Math.sqrt(variance) };
+  return { mean, std: Math.sqrt(variance), rms: Math.sqrt(variance + mean * mean) };
 }
 
 /** the largest |a_i − b_i| over two equally long lists */
