@@ -40,6 +40,15 @@ export function maxAbsFinite(m: MatrixData): number {
   return max;
 }
 
+/** Row i of m laid out in lines of `width` entries (the last padded with NaN): a 3072-wide hidden
+ * layer as four lines of 768, each entry a pixel of its own. */
+export function wrappedRow(m: MatrixData, i: number, width: number): MatrixData {
+  const rows = Math.ceil(m.cols / width);
+  const data = new Float32Array(rows * width).fill(NaN);
+  data.set(m.data.subarray(i * m.cols, (i + 1) * m.cols));
+  return { rows, cols: width, data };
+}
+
 /** Mean, standard deviation and root mean square of row i's entries (a summary printed beside a
  * picture: LayerNorm makes the first two 0 and 1, RMSNorm the last 1). */
 export function rowStatistics(m: MatrixData, i: number): { mean: number; std: number; rms: number } {

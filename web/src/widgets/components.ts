@@ -10,7 +10,7 @@ import type { RemoteEngine, RemoteModel } from '../runtime/engine';
 import { queryRow, readingNotes, readSentence, readText } from '../runtime/coreference-reading';
 import type { MatrixData, ModelConfig } from '../engine/index';
 import { formatNumber } from '../math/format';
-import { rowStatistics, submatrix } from '../math/matrix';
+import { rowStatistics, wrappedRow } from '../math/matrix';
 import { button, h } from '../primitives/controls';
 import { EngineElement } from '../runtime/engine-element';
 import { colourKey, Heatmap } from '../primitives/heatmap';
@@ -36,7 +36,7 @@ const styles = `
   .grid { grid-template-columns: repeat(2, minmax(0, 1fr)); } .grid h4 { white-space: normal; }
   .grid.rows { grid-template-columns: minmax(0, 1fr); } .axis { grid-column: 1; }
 }
-.words { display: flex; flex-wrap: wrap; gap: 4px; max-height: 4.6em; overflow-y: auto; margin: 4px 0; font-size: 13px; }
+.words { display: flex; flex-wrap: wrap; gap: 4px; max-height: 3.9em; overflow-y: auto; margin: 4px 0; font-size: 13px; }
 .words:empty { display: none; }
 .words button { padding: 1px 6px; max-width: 10em; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .stats { font-size: 14px; margin: 4px 0 0; font-variant-numeric: tabular-nums; }
@@ -63,7 +63,9 @@ const TITLES: Record<string, (c: Config) => string> = {
 };
 /** a heatmap in the grid has this many CSS px across: a model whose vectors are wider gets one row a stage */
 const GRID_WIDTH = 190;
+/** a wide model's line of d_model entries (at least a pixel each for 768), and its height */
 const ROW_WIDTH = 800;
+const ROW_HEIGHT = 11;
 
 interface Stage { name: string; title: string }
 
@@ -108,14 +110,16 @@ export default class Components extends EngineElement {
     stages.forEach(({ name, title }, k) => {
       const { title: heading, range, map } = this.pictures[k];
       const m = trace[name] as MatrixData;
-      // a wide model: the token's own row, as wide as the line allows
-      map.configure(wide ? { rowLabels: [labels[token]], width: Math.min(ROW_WIDTH, Math.max(m.cols, 400)) } : { rowLabels: labels });
-      map.draw(wide ? submatrix(m, { rows: [token, token + 1], cols: [0, m.cols] }) : m);
+      // a wide model: the token's own row, in lines of d_model entries (the FFN's hidden layer takes several)
+      const shown = wide ? wrappedRow(m, token, config.d_model) : m;
+      map.configure(wide ? { width: ROW_WIDTH, height: ROW_HEIGHT * shown.rows } : { rowLabels: labels });
+      map.draw(shown);
       heading.textContent = `${title}  ${m.rows}×${m.cols}`;
       range.textContent = `±${formatNumber(map.range, 2)}`;
       if (!wide) map.setHighlight({ row: token });
     });
-    this.axis.replaceChildren(h('span', { textContent: `“${labels[token]}”: dimension 0` }), h('span', { textContent: String(config.d_model - 1) }));
+    this.axis.replaceChildren(h('span', { textContent: `“${labels[token]}”: dimension 0` }),
+      h('span', { textContent: `${config.d_model - 1}; a wider stage goes on in the lines below` }));
     this.showWords(wide ? labels : [], token);
 
     const byRole = (role: string) => stages.find((s) => s.name === `layer${layer}.${role}`)!.name;
@@ -151,7 +155,7 @@ export default class Components extends EngineElement {
     this.pictures = Array.from({ length: count }, () => ({
       title: h('h4'), range: h('span', 'range'),
       map: new Heatmap({
-        xLabel: 'dimension', yLabel: 'token', tint: 'signed', width: GRID_WIDTH, height: wide ? 22 : 150, legend: false, axes: !wide,
+        xLabel: 'dimension', yLabel: wide ? 'line' : 'token', tint: 'signed', width: GRID_WIDTH, height: 150, legend: false, axes: !wide,
         onHover: (c) => { if (!wide && c && c.row !== this.value<number>('token')) this.change({ token: c.row }); },
       }),
     }));
