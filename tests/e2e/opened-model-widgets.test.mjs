@@ -116,7 +116,7 @@ describe('multi-head, components and four-steps on an opened checkpoint', () => 
     const gpt2Name = await openFiles(page, gpt2.paths);
     await checkWidgets(page, gpt2Name, gpt2, {
       stages: ['E[token]', '+ learned position p', 'x (layer input)', 'LayerNorm(x)', 'Attention(LN(x))', 'x + Attention: residual',
-        'FFN hidden, GELU(·W₁ + b₁), tanh form', '+ FFN(·): layer output'],
+        'FFN hidden, GELU(·W₁ + b₁), tanh', '+ FFN(·): layer output'],
       rms: false,
     });
     // 192 dimensions: each stage is the chosen token's row, the token picked from the list

@@ -17,7 +17,7 @@ import { colourKey, Heatmap } from '../primitives/heatmap';
 
 const styles = `
 .toolbar { margin-bottom: 4px; }
-.toolbar input[type="text"] { width: 22em; }
+.toolbar input[type="text"] { width: 20em; }
 .notes:empty { display: none; }
 .notes { margin: 0 0 4px; font-size: 13px; color: var(--bad); }
 .grid { display: grid; grid-template-columns: repeat(4, auto); gap: 2px 14px; justify-content: start; }
@@ -26,8 +26,8 @@ const styles = `
 .grid .range { font-size: 12px; color: var(--muted); font-variant-numeric: tabular-nums; }
 .grid .readout { display: none; }
 /* a wide model: one line a stage, its title beside the token's row */
-.grid.rows { grid-template-columns: minmax(0, 17em) auto; gap: 3px 12px; align-items: center; }
-.grid.rows .heading { flex-direction: column; gap: 0; align-items: flex-start; }
+.grid.rows { grid-template-columns: minmax(0, 22em) auto; gap: 3px 12px; align-items: center; }
+.grid.rows .heading { flex-wrap: wrap; gap: 0 8px; }
 .grid.rows h4 { white-space: normal; }
 .axis { grid-column: 2; font-size: 12px; color: var(--muted); display: flex; justify-content: space-between; }
 .grid:not(.rows) .axis { display: none; }
@@ -39,13 +39,14 @@ const styles = `
 .words { display: flex; flex-wrap: wrap; gap: 4px; max-height: 3.9em; overflow-y: auto; margin: 4px 0; font-size: 13px; }
 .words:empty { display: none; }
 .words button { padding: 1px 6px; max-width: 10em; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-.stats { font-size: 14px; margin: 4px 0 0; font-variant-numeric: tabular-nums; }
+.footer { display: flex; flex-wrap: wrap; gap: 4px 24px; align-items: baseline; margin: 4px 0 0; }
+.stats { font-size: 14px; margin: 0; font-variant-numeric: tabular-nums; }
 `;
 
 type Config = Required<ModelConfig>;
 const NORM: Record<Config['norm'], string> = { layer_norm: 'LayerNorm', rms_norm: 'RMSNorm', none: 'no norm' };
 const ACTIVATION: Record<Config['activation'], string> = {
-  relu: 'FFN hidden, ReLU(·W₁ + b₁)', gelu: 'FFN hidden, GELU(·W₁ + b₁)', gelu_tanh: 'FFN hidden, GELU(·W₁ + b₁), tanh form',
+  relu: 'FFN hidden, ReLU(·W₁ + b₁)', gelu: 'FFN hidden, GELU(·W₁ + b₁)', gelu_tanh: 'FFN hidden, GELU(·W₁ + b₁), tanh',
   swiglu: 'SwiGLU hidden, SiLU(gate) ⊙ ·W_up',
 };
 /** the stages drawn, by their trace name after "layer{L}." (or the embedding's own), titled from the
@@ -89,9 +90,10 @@ export default class Components extends EngineElement {
   }
 
   protected override layout(): HTMLElement[] {
+    // the colour key shares the statistics' line, so that the slide keeps the grid's height
     const key = h('span', 'muted', colourKey('signed', '−r', '+r'), ' (±r beside each title)');
-    return [h('div', 'toolbar', this.modelList.element, this.sentence.element, this.layer.element, this.note, key),
-      this.notes, this.words, this.grid, this.stats];
+    return [h('div', 'toolbar', this.modelList.element, this.sentence.element, this.layer.element, this.note),
+      this.notes, this.words, this.grid, h('div', 'footer', this.stats, key)];
   }
 
   protected async render(engine: RemoteEngine): Promise<void> {
@@ -132,7 +134,7 @@ export default class Components extends EngineElement {
     this.notes.textContent = readingNotes(reading).join(' ');
     const rows = wide ? 'each stage: the chosen token\'s row' : 'rows: tokens, columns: dimensions; hover a row';
     const positions = config.positional === 'rope' ? '; no position embedding: RoPE turns q and k inside attention' : '';
-    this.note.textContent = `${opened ? opened.name : 'the trained coreference model'}; ${rows}${positions}`;
+    this.note.textContent = rows + positions;
     this.setHint(config.norm === 'rms_norm'
       ? 'RMSNorm gives every row root mean square 1 (before γ), without centring it, and the residual keeps the input visible in the output.'
       : 'LayerNorm gives every row mean 0 and spread 1 (before γ, β), and the residual keeps the input visible in the output.');

@@ -30,7 +30,7 @@ const styles = `
 .heads.compact h4 { white-space: normal; font-size: 12px; line-height: 1.25; overflow-wrap: anywhere; min-height: 3.75em;
   display: flex; align-items: flex-end; }
 .heads.compact .readout { display: none; }
-.summary { margin: 2px 0 6px; font-size: 14px; }
+.summary { margin: 0 0 4px; font-size: 14px; }
 .flow { display: flex; flex-wrap: wrap; align-items: center; gap: 10px; }
 .flow figure { margin: 0; display: flex; flex-direction: column; align-items: center; gap: 2px; min-width: 0; }
 .flow figcaption { font-size: 12px; color: var(--muted); white-space: nowrap; font-variant-numeric: tabular-nums; }
@@ -224,7 +224,8 @@ export default class MultiHead extends EngineElement {
     const compact = heads > LABELLED_HEADS;
     const side = compact ? Math.max(THUMB.smallest, Math.min(THUMB.widest, Math.floor(THUMB.row / heads) - 14)) : 175;
     this.pictures = Array.from({ length: heads }, (_, k) => ({
-      title: h('h4', { attrs: { style: `border-color: ${headColour(k)}` } }),
+      // a small picture's title is as wide as it (the last one's legend beside it takes no title room)
+      title: h('h4', { attrs: { style: `border-color: ${headColour(k)}${compact ? `; width: ${side + 4}px` : ''}` } }),
       map: new Heatmap({
         xLabel: 'key word', yLabel: 'query word', tint: 'weights', width: side, height: side, legend: k === heads - 1, axes: !compact,
         onClick: (cell) => this.change({ token: cell.row }),
@@ -232,7 +233,7 @@ export default class MultiHead extends EngineElement {
       output: new MatrixBlock(`head ${k} output`),
     }));
     this.heads.classList.toggle('compact', compact);
-    this.heads.replaceChildren(...this.pictures.map(({ title, map }) => h('div', { attrs: compact ? { style: `width: ${side + 4}px` } : {} }, title, map.element)));
+    this.heads.replaceChildren(...this.pictures.map(({ title, map }) => h('div', {}, title, map.element)));
     const op = (text: string) => h('span', { className: 'op', textContent: text });
     const split = compact ? [] : [h('div', 'split', ...this.pictures.map((p) => p.output.element)), op('→ Concat →')];
     this.flow.replaceChildren(...split, this.concat.element, op('·'), this.wO.element, op('+ b_O ='), this.out.element);
