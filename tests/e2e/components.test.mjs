@@ -38,7 +38,7 @@ describe('the components', () => {
 
     for (const layer of [0, 1]) {
       if (layer === 1) {
-        await widget.getByRole('combobox').selectOption('1');
+        await widget.getByRole('combobox', { name: 'layer' }).selectOption('1');
         await page.waitForFunction(() => location.hash.includes('cl=1'));
         await slideReady(page);
       }

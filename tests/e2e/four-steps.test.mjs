@@ -73,16 +73,16 @@ describe('self-attention in four steps', () => {
     await close();
   });
 
-  it('switches layer and head from the URL and the buttons', async () => {
+  it('switches layer and head from the URL and the drop-downs', async () => {
     const { page, problems, close } = await openPage(browser, `${server.url}#self-attention&sa-layer=0&sa-head=2&sa-step=4`);
     await slideReady(page);
     const widget = page.locator('attn-four-steps');
     await onStep(page, 4);
-    const pressed = (group) => widget.locator(`[role="group"][aria-label="${group}"] button[aria-pressed="true"]`).textContent();
-    assert.equal(await pressed('layer'), '0');
-    assert.equal(await pressed('head'), '2');
+    const chosen = (name) => widget.getByRole('combobox', { name }).inputValue();
+    assert.equal(await chosen('layer'), '0');
+    assert.equal(await chosen('head'), '2');
     const before = await widget.locator('.step[data-panel="alpha"] table').textContent();
-    await widget.locator('[role="group"][aria-label="layer"]').getByRole('button', { name: '1' }).click();
+    await widget.getByRole('combobox', { name: 'layer' }).selectOption('1');
     await page.waitForFunction(() => location.hash.includes('sa-layer=1') || !location.hash.includes('sa-layer'));
     await page.waitForFunction((old) => document.querySelector('attn-four-steps').shadowRoot
       .querySelector('.step[data-panel="alpha"] table').textContent !== old, before);

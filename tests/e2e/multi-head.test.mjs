@@ -1,5 +1,6 @@
 // <attn-multi-head> on its slide: the four heads of a layer of the trained model side by side, what
-// each head's "it" looks at, and Concat(head_1…head_h)·W_O with the shapes of a real forward pass.
+// each head's "it" looks at, and Concat(head_1…head_h)·W_O with the shapes of a real forward pass
+// (W_O drawn from the model's saved weights).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, setUp } from './browser.mjs';
@@ -8,7 +9,7 @@ import { canvasColours } from './widget-checks.mjs';
 const { server, browser } = await setUp();
 
 describe('multi-head attention', () => {
-  it('shows four heads and the shapes of Concat and W_O for the seminar sentence', async () => {
+  it('shows four heads, Concat, W_O and their shapes for the seminar sentence', async () => {
     const { page, problems, requests, close } = await openPage(browser, `${server.url}#multi-head`);
     const widget = page.locator('attn-multi-head');
     await page.locator('attn-multi-head[data-ready]').waitFor({ timeout: 60000 });
@@ -16,7 +17,7 @@ describe('multi-head attention', () => {
     assert.equal(maps.length, 4, 'one heatmap per head');
     for (const count of maps) assert.ok(count > 20, `a head's heatmap shows ${count} colours`);
     const blocks = await canvasColours(widget.locator('.flow'));
-    assert.equal(blocks.length, 6, 'four head outputs, Concat and the output');
+    assert.equal(blocks.length, 7, 'four head outputs, Concat, W_O and the output');
     for (const count of blocks) assert.ok(count > 20, `a matrix block shows ${count} colours`);
 
     const captions = await widget.locator('.flow figcaption').allTextContents();

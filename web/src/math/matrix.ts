@@ -40,12 +40,22 @@ export function maxAbsFinite(m: MatrixData): number {
   return max;
 }
 
-/** Mean and standard deviation of row i's entries (a summary printed beside a picture). */
-export function rowStatistics(m: MatrixData, i: number): { mean: number; std: number } {
+/** Row i of m laid out in lines of `width` entries (the last padded with NaN): a 3072-wide hidden
+ * layer as four lines of 768, each entry a pixel of its own. */
+export function wrappedRow(m: MatrixData, i: number, width: number): MatrixData {
+  const rows = Math.ceil(m.cols / width);
+  const data = new Float32Array(rows * width).fill(NaN);
+  data.set(m.data.subarray(i * m.cols, (i + 1) * m.cols));
+  return { rows, cols: width, data };
+}
+
+/** Mean, standard deviation and root mean square of row i's entries (a summary printed beside a
+ * picture: LayerNorm makes the first two 0 and 1, RMSNorm the last 1). */
+export function rowStatistics(m: MatrixData, i: number): { mean: number; std: number; rms: number } {
   const values = row(m, i);
   const mean = values.reduce((a, b) => a + b, 0) / values.length;
   const variance = values.reduce((a, b) => a + (b - mean) ** 2, 0) / values.length;
-  return { mean, std: Math.sqrt(variance) };
+  return { mean, std: Math.sqrt(variance), rms: Math.sqrt(variance + mean * mean) };
 }
 
 /** the largest |a_i − b_i| over two equally long lists */

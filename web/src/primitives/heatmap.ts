@@ -28,6 +28,9 @@ export interface HeatmapOptions {
   legend?: boolean;
   /** hide the ticks and axis names (thumbnails; default: shown) */
   axes?: boolean;
+  /** numbered columns: write xLabel under their numbers (default), or leave it to a title that says
+   * it, and the room to the picture below */
+  xName?: boolean;
   /** called with the cell under the pointer (or undefined when it leaves) */
   onHover?: (cell: { row: number; col: number } | undefined) => void;
   onClick?: (cell: { row: number; col: number }) => void;
@@ -169,7 +172,7 @@ export class Heatmap {
       top: 8,
       right,
       // (the text's half height, turned, reaches cos · 7 px further)
-      bottom: this.shownColLabels ? Math.min(MAX_BOTTOM, Math.ceil(4 + sin * widest(this.shownColLabels) + cos * 7 + 8)) : 38,
+      bottom: this.shownColLabels ? Math.min(MAX_BOTTOM, Math.ceil(4 + sin * widest(this.shownColLabels) + cos * 7 + 8)) : this.options.xName === false ? 22 : 38,
     };
   }
 
@@ -265,7 +268,7 @@ export class Heatmap {
       g.textBaseline = 'top';
       const step = tickStep(m.cols, cw, 26);
       for (let j = 0; j < m.cols; j += step) g.fillText(String(j), M.left + (j + 0.5) * cw, M.top + height + 4);
-      g.fillText(this.options.xLabel, M.left + width / 2, M.top + height + 21);
+      if (this.options.xName !== false) g.fillText(this.options.xLabel, M.left + width / 2, M.top + height + 21);
     }
     // y ticks
     g.textAlign = 'right';
@@ -352,7 +355,7 @@ export function colourKey(tint: HeatmapOptions['tint'], low: string, high: strin
 }
 
 /** the matrix as an image of one pixel per cell, in the heatmap's colours (grey for ±∞ and NaN) */
-function cellImage(m: MatrixData, colours: ColourMaps, tint: HeatmapOptions['tint'], range: number): HTMLCanvasElement {
+export function cellImage(m: MatrixData, colours: ColourMaps, tint: HeatmapOptions['tint'], range: number): HTMLCanvasElement {
   const image = document.createElement('canvas');
   image.width = m.cols;
   image.height = m.rows;

@@ -398,9 +398,10 @@ export abstract class EngineElement extends HTMLElement {
   /** Controls bound to the widget's settings: their names, limits and lengths come from the field
    * table, and what the reader picks sets the attribute (and `also`, settings that change with it). */
   protected readonly bound = {
-    /** the model list (the `model` setting): `shipped` names the widget's own model, `others` the
-     * other shipped models it can show (as it shows a model the reader opened) */
-    model: (shipped: ShippedModel, others: readonly ShippedModel[] = []): ModelListControl => {
+    /** the model list (the `model` setting): `shipped` names the widget's own model (`label`: what
+     * the list calls it, when it shows more than one), `others` the other shipped models it can show
+     * (as it shows a model the reader opened) */
+    model: (shipped: ShippedModel, others: readonly ShippedModel[] = [], label: string = shipped): ModelListControl => {
       const chosen = () => this.value<string>('model');
       const list = choiceSelect<string>({
         name: 'model', control: 'model',
@@ -415,7 +416,7 @@ export abstract class EngineElement extends HTMLElement {
         const names = new Set((await keptModels()).map((m) => m.name));
         for (const name of [loadedModelName(), chosen()]) if (name) names.add(name);
         for (const name of SHIPPED_MODELS) names.delete(name);
-        list.offer([{ value: '', text: `${shipped} (shipped)` }, ...others.map((name) => ({ value: name, text: `${name} (shipped)` })),
+        list.offer([{ value: '', text: `${label} (shipped)` }, ...others.map((name) => ({ value: name, text: `${name} (shipped)` })),
           ...[...names].sort().map((name) => ({ value: name, text: name })), { value: OPEN_A_MODEL, text: 'Open a model…' }]);
         list.set(chosen());
       };

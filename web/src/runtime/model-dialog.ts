@@ -2,6 +2,7 @@
 // engine says the model is and the memory it needs, loads it with a progress bar, and manages the
 // models this browser keeps. One dialog per page, in the top layer, opened by the deck's toolbar
 // and by every model widget's model list; keys pressed in it stay in it.
+import { CHECKPOINT_FAMILIES } from '../math/architecture';
 import { formatBytes, formatCount } from '../math/format';
 import { baseStyles } from '../primitives/styles';
 import { button, h } from '../primitives/controls';
@@ -37,8 +38,6 @@ button.primary { background: var(--accent); color: var(--attn-on-accent, #fff); 
 button:disabled { opacity: 0.5; cursor: default; }
 `;
 
-/** the family as the reader knows it */
-const FAMILY_NAMES: Record<ModelSummary['family'], string> = { gpt2: 'GPT-2', llama: 'Llama family', attnlab: 'attnlab' };
 
 class ModelDialog {
   private readonly dialog = h('dialog', { attrs: { 'aria-labelledby': 'open-model-title' } });
@@ -133,7 +132,7 @@ class ModelDialog {
     const { config } = summary;
     const heads = config.n_kv_heads && config.n_kv_heads !== config.n_heads ? `${config.n_heads} (${config.n_kv_heads} key/value heads)` : String(config.n_heads);
     const rows: [string, string][] = [
-      ['model', `${summary.name} · ${FAMILY_NAMES[summary.family]}`],
+      ['model', `${summary.name} · ${CHECKPOINT_FAMILIES[summary.family]}`],
       ['layers × heads', `${config.n_layers} × ${heads}, width ${config.d_model}`],
       ['parameters', `${(summary.parameters / 1e6).toFixed(1)} M`],
       ['vocabulary, context', `${formatCount(config.vocab_size)} tokens (${summary.tokenizer} tokenizer), ${formatCount(config.n_ctx)} positions`],
@@ -174,7 +173,7 @@ class ModelDialog {
     const [models, use] = await Promise.all([keptModels(), storageUse()]);
     this.kept.replaceChildren(...models.map((summary) => h('li', {},
       h('span', { className: 'name', textContent: summary.name }),
-      h('span', { className: 'muted', textContent: `${FAMILY_NAMES[summary.family]} · ${summary.config.n_layers} layers × ${summary.config.n_heads} heads · ${formatBytes(summary.fileBytes)}` }),
+      h('span', { className: 'muted', textContent: `${CHECKPOINT_FAMILIES[summary.family]} · ${summary.config.n_layers} layers × ${summary.config.n_heads} heads · ${formatBytes(summary.fileBytes)}` }),
       button('Use', () => this.finish(summary.name), { attrs: { 'aria-label': `use ${summary.name}` } }),
       button('Forget', () => void forgetModel(summary.name).then(() => this.showKept()), { attrs: { 'aria-label': `forget ${summary.name}` } }))));
     if (models.length === 0) this.kept.replaceChildren(h('li', { className: 'muted', textContent: 'None yet.' }));

@@ -71,8 +71,11 @@ export const WIDGETS: readonly WidgetEntry[] = [
     { key: 'check', attribute: 'check', type: 'bool', default: false },
   ] },
   { tag: 'attn-four-steps', load: () => import('../widgets/four-steps'), fields: [
-    { key: 'sa-layer', attribute: 'layer', type: 'int', min: 0, max: 1, default: 1 },
-    { key: 'sa-head', attribute: 'head', type: 'int', min: 0, max: 3, default: 0 },
+    MODEL_FIELD,
+    { key: 'sa', attribute: 'sentence', type: 'text', maxLength: 600, default: SEMINAR_SENTENCE },
+    // the shipped coreference model's layer 1, head 0 (it has 2 layers of 4 heads)
+    { key: 'sa-layer', attribute: 'layer', type: 'int', min: 0, max: MAX_LAYER, default: 1 },
+    { key: 'sa-head', attribute: 'head', type: 'int', min: 0, max: MAX_HEAD, default: 0 },
     { key: 'sa-step', attribute: 'step', type: 'int', min: 1, max: 4, default: 1 },
   ] },
   { tag: 'attn-positional-encoding', load: () => import('../widgets/positional-encoding'), fields: [
@@ -88,8 +91,11 @@ export const WIDGETS: readonly WidgetEntry[] = [
     { key: 'family', attribute: 'family', label: 'model family', type: 'enum', values: ['encoder-decoder', 'encoder', 'decoder'], default: 'encoder-decoder' },
   ] },
   { tag: 'attn-components', load: () => import('../widgets/components'), fields: [
-    { key: 'cl', attribute: 'layer', type: 'int', min: 0, max: 1, default: 0 },
-    { key: 'ct', attribute: 'token', type: 'int', min: 0, max: 63, default: 7 },
+    MODEL_FIELD,
+    { key: 'cs', attribute: 'sentence', type: 'text', maxLength: 600, default: SEMINAR_SENTENCE },
+    { key: 'cl', attribute: 'layer', type: 'int', min: 0, max: MAX_LAYER, default: 0 },
+    // −1: the reading's own ("it", or an opened model's last token); 127: the last of an opened model's 128
+    { key: 'ct', attribute: 'token', type: 'int', min: -1, max: 127, default: -1 },
   ] },
   { tag: 'attn-explorer', load: () => import('../widgets/explorer'), fields: [
     MODEL_FIELD,
@@ -102,9 +108,10 @@ export const WIDGETS: readonly WidgetEntry[] = [
     { key: 'xview', attribute: 'view', type: 'enum', values: EXPLORER_VIEWS, default: 'heatmap' },
   ] },
   { tag: 'attn-multi-head', load: () => import('../widgets/multi-head'), fields: [
-    { key: 'mh', attribute: 'sentence', type: 'text', maxLength: 200, default: SEMINAR_SENTENCE },
-    { key: 'mhlayer', attribute: 'layer', type: 'int', min: 0, max: 1, default: 0 },
-    { key: 'mhtok', attribute: 'token', type: 'int', min: -1, max: 63, default: -1 },
+    MODEL_FIELD,
+    { key: 'mh', attribute: 'sentence', type: 'text', maxLength: 600, default: SEMINAR_SENTENCE },
+    { key: 'mhlayer', attribute: 'layer', type: 'int', min: 0, max: MAX_LAYER, default: 0 },
+    { key: 'mhtok', attribute: 'token', type: 'int', min: -1, max: 127, default: -1 },
   ] },
   { tag: 'attn-rnn-gradients', load: () => import('../widgets/rnn-gradients'), fields: [
     { key: 'rnn-t', attribute: 'length', label: 'sequence length T', type: 'int', min: 4, max: 256, default: 64 },

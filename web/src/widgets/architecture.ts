@@ -72,7 +72,7 @@ export default class Architecture extends EngineElement {
   /** an opened model's diagram, for as long as that model is in the engine */
   private readonly openedRuns = new WeakMap<RemoteModel, Promise<Run>>();
   // its shipped entry stands for the three families of the buttons beside it
-  private readonly modelList = this.bound.model('families');
+  private readonly modelList = this.bound.model('sort', [], 'families');
   private readonly family = this.bound.choices<Family>('family', { text: (family) => NAMES[family], showName: false });
   private readonly about = h('p', 'about muted');
   private readonly figure = h('div', 'figure');

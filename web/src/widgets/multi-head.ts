@@ -1,19 +1,20 @@
-// <attn-multi-head>: the heads of one layer of the trained coreference model side by side on a
-// sentence, and what multi-head attention does with their outputs: each head gives an n×d_k
-// matrix, Concat lays them side by side (n×h·d_k) and W_O (d×d) mixes them back to n×d. Every
-// matrix is the engine's trace of a forward pass; the shapes are read from it and from the config.
-// Settings: sentence, layer, token (the query row compared across heads; −1 = "it").
-import type { RemoteEngine } from '../runtime/engine';
-import { queryRow, readingNotes, readSentence, runModel, weightsName, type SentenceReading } from '../runtime/coreference-reading';
-import { css } from '../math/colormap';
-import { formatNumber } from '../math/format';
+// <attn-multi-head>: the heads of one layer side by side on a sentence, in the trained coreference
+// model or a model the reader opened, and what multi-head attention does with their outputs: each
+// head gives an n×d_k matrix, Concat lays them side by side (n×h·d_k) and W_O (h·d_k×d) mixes them
+// back to n×d. Every matrix is the engine's trace of a forward pass (W_O: the layer's saved weights,
+// read where the model is small enough to copy them out of the engine); the shapes are read from it.
+// Settings: model, sentence, layer, token (the query row compared across heads; −1 = the reading's own).
+import type { RemoteEngine, RemoteModel } from '../runtime/engine';
+import { queryRow, readingNotes, readSentence, readText, runModel, weightsName, type SentenceReading } from '../runtime/coreference-reading';
+import { formatCount, formatNumber } from '../math/format';
 import { at, maxAbsFinite, row, type MatrixData } from '../math/matrix';
 import { argmax } from '../math/ranking';
+import { savedTensor } from '../math/saved-weights';
 import { shortLabel } from '../math/text';
 import { foreground, sharpCanvas, themeColours, type SharpCanvas } from '../primitives/canvas';
 import { h } from '../primitives/controls';
 import { EngineElement } from '../runtime/engine-element';
-import { Heatmap } from '../primitives/heatmap';
+import { cellImage, Heatmap } from '../primitives/heatmap';
 import { SERIES_COLOURS } from '../primitives/plot';
 
 const styles = `
@@ -24,13 +25,19 @@ const styles = `
 .heads { display: flex; flex-wrap: wrap; gap: 14px; align-items: flex-start; }
 .heads h4 { margin: 0 0 2px; font-size: 13px; font-weight: 600; white-space: nowrap; border-bottom: 3px solid; padding-bottom: 1px; }
 .heads .readout { font-size: 12px; min-height: 1.45em; }
-.summary { margin: 2px 0 6px; font-size: 14px; }
+/* many heads: small pictures whose titles wrap under them, and no hover line, which would not fit */
+.heads.compact { gap: 6px 10px; }
+.heads.compact h4 { white-space: normal; font-size: 12px; line-height: 1.25; overflow-wrap: anywhere; min-height: 3.75em;
+  display: flex; align-items: flex-end; }
+.heads.compact .readout { display: none; }
+.summary { margin: 0 0 4px; font-size: 14px; }
 .flow { display: flex; flex-wrap: wrap; align-items: center; gap: 10px; }
-.flow figure { margin: 0; display: flex; flex-direction: column; align-items: center; gap: 2px; }
+.flow figure { margin: 0; display: flex; flex-direction: column; align-items: center; gap: 2px; min-width: 0; }
 .flow figcaption { font-size: 12px; color: var(--muted); white-space: nowrap; font-variant-numeric: tabular-nums; }
 .flow .op { font-size: 15px; color: var(--muted); white-space: nowrap; }
 .flow .split { display: flex; flex-wrap: wrap; gap: 12px; }
-.wo { display: grid; place-items: center; width: 64px; height: 64px; border: 1.5px dashed var(--fg); border-radius: 2px; font-size: 15px; }
+.wo-note { margin: 4px 0 0; font-size: 13px; }
+.wo-note:empty { display: none; }
 .dims { font-size: 13px; color: var(--muted); margin-left: 8px; }
 `;
 
@@ -38,11 +45,17 @@ const styles = `
 const HEAD_COLOURS = [SERIES_COLOURS.blue, SERIES_COLOURS.orange, SERIES_COLOURS.green, SERIES_COLOURS.purple,
   SERIES_COLOURS.vermillion, SERIES_COLOURS.sky];
 const headColour = (head: number) => HEAD_COLOURS[head % HEAD_COLOURS.length];
-const LABEL_CHARS = 10;
-/** CSS pixels per matrix entry in the Concat picture (a column is narrow so that n×64 fits) */
-const CELL = { width: 3, height: 7 };
+/** up to this many heads, each gets a labelled heatmap and its own output block; more share a row of small pictures */
+const LABELLED_HEADS = 4;
+/** the row the small pictures share (the slide's width less the last one's legend), and their sizes */
+const THUMB = { row: 1080, widest: 150, smallest: 64 };
+/** the flow's room: matrix cells are at most 3×7 CSS px, and fewer when the matrices are larger */
+const FLOW = { width: 1060, height: 180, cell: { width: 3, height: 7 }, operators: 260 };
+/** W_O drawn from the saved weights up to this many parameters (copied out of the engine at once:
+ * 16 MB); a larger model's W_O box names its shape, and its output is drawn */
+const SAVED_WEIGHTS_LIMIT = 4_000_000;
 
-/** a matrix drawn as coloured cells, without axes: its shape is the point */
+/** a matrix drawn as coloured cells in a box of the given CSS size, without axes: its shape is the point */
 class MatrixBlock {
   private readonly picture: SharpCanvas;
   private readonly caption = h('figcaption');
@@ -55,33 +68,50 @@ class MatrixBlock {
 
   /** outline: a CSS colour (default: the text colour); bands: colours of equal groups of columns,
    * drawn as a strip above them (the heads inside Concat) */
-  draw(m: MatrixData, caption: string, { outline, bands = [] }: { outline?: string; bands?: string[] } = {}): void {
+  draw(m: MatrixData, size: { width: number; height: number }, caption: string,
+    { outline, bands = [] }: { outline?: string; bands?: string[] } = {}): void {
     this.caption.textContent = caption;
     this.picture.canvas.setAttribute('aria-label', caption);
     const range = maxAbsFinite(m) || 1;
     const strip = bands.length ? 6 : 0;
-    this.picture.draw(m.cols * CELL.width + 2, strip + m.rows * CELL.height + 2, (g, w, h) => {
-      const band = (m.cols * CELL.width) / Math.max(1, bands.length);
+    const { width, height } = size;
+    this.picture.draw(width + 2, strip + height + 2, (g, w, h) => {
+      const band = width / Math.max(1, bands.length);
       bands.forEach((colour, k) => {
         g.fillStyle = colour;
-        g.fillRect(1 + k * band, 0, band - 1, strip - 2);
+        g.fillRect(1 + k * band, 0, Math.max(1, band - 1), strip - 2);
       });
-      const colours = themeColours(g.canvas);
-      for (let i = 0; i < m.rows; i++) {
-        for (let j = 0; j < m.cols; j++) {
-          g.fillStyle = css(colours.diverging(at(m, i, j), range));
-          g.fillRect(1 + j * CELL.width, strip + 1 + i * CELL.height, CELL.width + 0.3, CELL.height + 0.3);
-        }
-      }
+      // cells larger than a pixel stay sharp; a matrix squeezed into fewer pixels is averaged
+      const shrunk = width < m.cols || height < m.rows;
+      g.imageSmoothingEnabled = shrunk;
+      g.imageSmoothingQuality = 'high';
+      g.drawImage(cellImage(m, themeColours(g.canvas), 'signed', range), 1, strip + 1, width, height);
       g.strokeStyle = outline ?? foreground(this.element);
       g.lineWidth = 1.5;
       g.strokeRect(0.75, strip + 0.75, w - 1.5, h - strip - 1.5);
     });
   }
+
+  /** a dashed box named `name` in place of a matrix not drawn, `why` said to assistive technology */
+  drawBox(side: number, name: string, caption: string, why: string): void {
+    this.caption.textContent = caption;
+    this.picture.canvas.setAttribute('aria-label', `${caption}: ${why}`);
+    this.picture.draw(side, side, (g, w, h) => {
+      g.strokeStyle = g.fillStyle = foreground(this.element);
+      g.lineWidth = 1.5;
+      g.setLineDash([5, 4]);
+      g.strokeRect(0.75, 0.75, w - 1.5, h - 1.5);
+      g.font = '15px system-ui, "DejaVu Sans", sans-serif';
+      g.textAlign = 'center';
+      g.textBaseline = 'middle';
+      g.fillText(name, w / 2, h / 2);
+    });
+  }
 }
 
 export default class MultiHead extends EngineElement {
-  // a new sentence starts from "it"
+  private readonly modelList = this.bound.model('coreference');
+  // a new sentence starts from the reading's own query word
   private readonly sentence = this.bound.text('sentence', { commit: 'change', also: () => ({ token: -1 }) });
   private readonly layer = this.bound.numbered('layer');
   private readonly dims = h('span', 'dims');
@@ -92,22 +122,26 @@ export default class MultiHead extends EngineElement {
   /** per head, made once the model's number of heads is known */
   private pictures: { title: HTMLElement; map: Heatmap; output: MatrixBlock }[] = [];
   private readonly concat = new MatrixBlock('Concat of the heads');
-  private readonly wOCaption = h('figcaption');
+  private readonly wO = new MatrixBlock('W_O');
+  private readonly wONote = h('p', 'muted wo-note');
   private readonly out = new MatrixBlock('MultiHead output');
+  /** the last model whose weights were saved, to read W_O from */
+  private saved?: { model: RemoteModel; weights: Promise<Uint8Array> };
 
   constructor() {
     super(styles, 'each head has its own W_Q, W_K, W_V and so its own pattern; Concat puts the heads\' n×d_k outputs side by side and W_O mixes them into one n×d.', { models: ['coreference'] });
   }
 
   protected override layout(): HTMLElement[] {
-    return [h('div', 'toolbar', this.sentence.element, this.layer.element, this.dims), this.notes, this.heads, this.summary, this.flow];
+    return [h('div', 'toolbar', this.modelList.element, this.sentence.element, this.layer.element, this.dims), this.notes, this.heads, this.summary, this.flow, this.wONote];
   }
 
   protected async render(engine: RemoteEngine): Promise<void> {
-    const reading = await readSentence(engine, this.value<string>('sentence'));
+    const { opened } = await this.modelInUse('coreference');
+    const text = this.value<string>('sentence');
+    const reading = opened ? await readText(opened.model, text) : await readSentence(engine, text);
     const { n_layers: layers, n_heads: heads, d_model: d } = reading.config;
     if (this.pictures.length !== heads) this.makePictures(heads);
-    this.notes.textContent = readingNotes(reading).join(' ');
     if (!reading.tokens.length) throw new Error('Type a sentence: it has no words.');
 
     const layer = this.layer.upTo(layers);
@@ -116,57 +150,92 @@ export default class MultiHead extends EngineElement {
     const headNames = this.pictures.map((_, k) => weightsName(layer, k));
     const outputNames = this.pictures.map((_, k) => `${prefix}.head${k}.output`);
     const { trace } = await runModel(reading, [...headNames, ...outputNames, `${prefix}.concat`, `${prefix}.out`]);
+    const n = reading.tokens.length;
+    const compact = heads > LABELLED_HEADS;
 
-    const labels = reading.labels.map((l) => shortLabel(l, LABEL_CHARS));
-    const tops = this.pictures.map(({ title, map, output }, k) => {
+    const labels = reading.labels.map((l) => shortLabel(l, compact ? 8 : 10));
+    const tops = this.pictures.map(({ title, map }, k) => {
       const weights = trace[headNames[k]];
       const top = argmax(row(weights, query));
-      title.textContent = `head ${k}: “${labels[query]}” → “${labels[top]}” ${formatNumber(at(weights, query, top), 2)}`;
+      const weight = formatNumber(at(weights, query, top), 2);
+      // the query word is the same for every head: the small pictures name it once, in the summary
+      title.textContent = compact ? `head ${k} → “${labels[top]}” ${weight}` : `head ${k}: “${labels[query]}” → “${labels[top]}” ${weight}`;
       map.configure({ rowLabels: labels, colLabels: labels });
       map.draw(weights);
       map.setHighlight({ row: query });
-      const result = trace[outputNames[k]];
-      output.draw(result, `head ${k}: ${result.rows}×${result.cols}`, { outline: headColour(k) });
       return labels[top];
     });
     this.summary.textContent = this.compare(reading, labels[query], tops, layer);
 
+    // every n-row matrix has rows of one height, and columns of one width, so their shapes compare
     const concat = trace[`${prefix}.concat`];
     const out = trace[`${prefix}.out`];
-    this.concat.draw(concat, `Concat: ${concat.rows}×${concat.cols}`, { bands: this.pictures.map((_, k) => headColour(k)) });
-    this.wOCaption.textContent = `W_O: ${concat.cols}×${d}`;
-    this.out.draw(out, `MultiHead(X): ${out.rows}×${out.cols}`);
-    this.dims.textContent = `n = ${reading.tokens.length} words, d_model = ${d}, h = ${heads}, so d_k = d_model/h = ${d}/${heads} = ${d / heads}`;
+    const rowHeight = Math.min(FLOW.cell.height, FLOW.height / n);
+    const blocks = compact ? [concat, out] : [...outputNames.map((name) => trace[name]), concat, out];
+    const columns = blocks.reduce((sum, m) => sum + m.cols, 0);
+    const side = Math.max(64, Math.round(n * rowHeight));
+    const colWidth = Math.min(FLOW.cell.width, (FLOW.width - FLOW.operators - side - 12 * blocks.length) / columns);
+    const size = (m: MatrixData) => ({ width: Math.max(2, Math.round(m.cols * colWidth)), height: Math.round(m.rows * rowHeight) });
+    this.pictures.forEach(({ output }, k) => {
+      const result = trace[outputNames[k]];
+      if (!compact) output.draw(result, size(result), `head ${k}: ${result.rows}×${result.cols}`, { outline: headColour(k) });
+    });
+    this.concat.draw(concat, size(concat), `Concat: ${concat.rows}×${concat.cols}`, { bands: this.pictures.map((_, k) => headColour(k)) });
+    await this.drawWO(reading.model, layer, concat.cols, d, side, opened?.summary.parameters);
+    this.out.draw(out, size(out), `MultiHead(X): ${out.rows}×${out.cols}`);
+    this.notes.textContent = readingNotes(reading).join(' ');
+    const unit = opened ? 'tokens' : 'words';
+    this.dims.textContent = `n = ${n} ${unit}, d_model = ${d}, h = ${heads}, so d_k = d_model/h = ${d}/${heads} = ${d / heads}`;
+  }
+
+  /** W_O from the saved weights (the model's own, or the small model shipped), or for a model too
+   * large to copy out of the engine, a box with its shape */
+  private async drawWO(model: RemoteModel, layer: number, rows: number, d: number, side: number, parameters = 0): Promise<void> {
+    const large = parameters > SAVED_WEIGHTS_LIMIT;
+    this.wONote.textContent = large ? `W_O is not drawn: its weights would be copied out of the engine with all ${formatCount(parameters)} `
+      + 'parameters of the model. MultiHead(X), drawn after it, is what W_O makes of Concat.' : '';
+    if (large) {
+      this.wO.drawBox(side, 'W_O', `W_O: ${rows}×${d}`, this.wONote.textContent);
+      return;
+    }
+    if (this.saved?.model !== model) this.saved = { model, weights: model.save().then((files) => files.weights) };
+    const weights = savedTensor(await this.saved.weights, `h.${layer}.attn.c_proj.weight`);
+    this.wO.draw(weights, { width: side, height: side }, `W_O: ${weights.rows}×${weights.cols}`);
   }
 
   /** what the heads have in common, or how they differ, for the chosen word */
   private compare(reading: SentenceReading, word: string, tops: string[], layer: number): string {
-    const distinct = new Set(tops);
+    const heads = new Map<string, number[]>();
+    tops.forEach((top, k) => heads.set(top, [...(heads.get(top) ?? []), k]));
     const looking = `In layer ${layer}, “${word}” looks most at`;
-    if (distinct.size === 1) {
+    if (heads.size === 1) {
       const agree = `${looking} “${tops[0]}” in all ${tops.length} heads`;
       return reading.sentence && layer === reading.config.n_layers - 1 && word === 'it'
         ? `${agree}: every head has found the referent, each by its own projections.`
         : `${agree}. Click a row to compare another word.`;
     }
-    return `${looking} ${tops.map((t, h) => `“${t}” (head ${h})`).join(', ')}: ${distinct.size} different words. ` +
-      'Click a row to compare another word.';
+    const named = [...heads].map(([top, ks]) => `“${top}” (head${ks.length > 1 ? 's' : ''} ${ks.join(', ')})`);
+    return `${looking} ${named.join(', ')}: ${heads.size} different words. Click a row to compare another word.`;
   }
 
-  /** a heatmap and an output block per head, and the flow from them through Concat and W_O */
+  /** a heatmap per head (small ones for many heads), an output block per head when they are few,
+   * and the flow from them through Concat and W_O */
   private makePictures(heads: number): void {
+    const compact = heads > LABELLED_HEADS;
+    const side = compact ? Math.max(THUMB.smallest, Math.min(THUMB.widest, Math.floor(THUMB.row / heads) - 14)) : 175;
     this.pictures = Array.from({ length: heads }, (_, k) => ({
-      title: h('h4', { attrs: { style: `border-color: ${headColour(k)}` } }),
+      // a small picture's title is as wide as it (the last one's legend beside it takes no title room)
+      title: h('h4', { attrs: { style: `border-color: ${headColour(k)}${compact ? `; width: ${side + 4}px` : ''}` } }),
       map: new Heatmap({
-        xLabel: 'key word', yLabel: 'query word', tint: 'weights', width: 175, height: 175, legend: k === heads - 1,
+        xLabel: 'key word', yLabel: 'query word', tint: 'weights', width: side, height: side, legend: k === heads - 1, axes: !compact,
         onClick: (cell) => this.change({ token: cell.row }),
       }),
       output: new MatrixBlock(`head ${k} output`),
     }));
+    this.heads.classList.toggle('compact', compact);
     this.heads.replaceChildren(...this.pictures.map(({ title, map }) => h('div', {}, title, map.element)));
     const op = (text: string) => h('span', { className: 'op', textContent: text });
-    const wO = h('figure', {}, h('div', { className: 'wo', textContent: 'W_O' }), this.wOCaption);
-    this.flow.replaceChildren(h('div', 'split', ...this.pictures.map((p) => p.output.element)),
-      op('→ Concat →'), this.concat.element, op('·'), wO, op('+ b_O ='), this.out.element);
+    const split = compact ? [] : [h('div', 'split', ...this.pictures.map((p) => p.output.element)), op('→ Concat →')];
+    this.flow.replaceChildren(...split, this.concat.element, op('·'), this.wO.element, op('+ b_O ='), this.out.element);
   }
 }
