@@ -10,26 +10,11 @@ import { join } from 'node:path';
 import { openPage, setUp } from './browser.mjs';
 import { byteLevelTokenizer, randomGpt2Checkpoint } from '../bench/random-checkpoint.mjs';
 import { importMathModule, inductionCircuit, vocabJson } from '../js/helpers.mjs';
+import { folderOf, openFiles } from './opened-checkpoints.mjs';
 import { eventually, shippedModel, slideReady } from './widget-checks.mjs';
 
 const { server, browser } = await setUp();
 const patterns = await importMathModule('head-patterns');
-
-/** files written to a fresh folder: their paths */
-function folderOf(files) {
-  const folder = mkdtempSync(join(tmpdir(), 'attnlab-heads-'));
-  for (const [name, content] of Object.entries(files)) writeFileSync(join(folder, name), content);
-  return Object.keys(files).map((name) => join(folder, name));
-}
-
-/** opens the files through the deck bar's "Open a model…" */
-async function openFiles(page, paths) {
-  await page.locator('#open-model').click();
-  const dialog = page.locator('dialog[open]');
-  await dialog.locator('input[type="file"]:not([webkitdirectory])').setInputFiles(paths);
-  await dialog.getByRole('button', { name: 'Load' }).click();
-  await dialog.waitFor({ state: 'detached' });
-}
 
 const verdict = (widget, text) => widget.locator('.verdict', { hasText: text }).waitFor();
 

@@ -6,39 +6,19 @@
 // and draws its causal mask as Node traces it.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { openPage, setUp } from './browser.mjs';
 import { byteLevelTokenizer, randomGpt2Checkpoint, randomLlamaCheckpoint } from '../bench/random-checkpoint.mjs';
+import { checkpoint, linkedModel, openFiles } from './opened-checkpoints.mjs';
 import { eventually, slideReady } from './widget-checks.mjs';
 
 const { server, browser, engine } = await setUp({ engine: true });
 /** what the diagram's forward pass reads (the seminar sentence) */
 const SENTENCE = 'the cat sat on the mat because it was soft';
 
-/** a checkpoint's files on disk, and the same model in Node's engine */
-function checkpoint(name, { config, weights }, tokenizer) {
-  const folder = mkdtempSync(join(tmpdir(), `attnlab-${name}-`));
-  const files = { 'config.json': config, 'model.safetensors': weights, 'tokenizer.json': tokenizer };
-  for (const [file, content] of Object.entries(files)) writeFileSync(join(folder, file), content);
-  return { paths: Object.keys(files).map((file) => join(folder, file)), model: engine.loadModel({ weights, config, tokenizer }) };
-}
-
 const { json: tokenizer, size: vocab_size } = byteLevelTokenizer();
-const gpt2 = checkpoint('gpt2', randomGpt2Checkpoint({ vocab_size, n_positions: 128, n_embd: 32, n_head: 4, n_layer: 3 }, 5), tokenizer);
-const llama = checkpoint('llama', randomLlamaCheckpoint({ vocab_size, num_attention_heads: 4, num_key_value_heads: 2, num_hidden_layers: 2 }, 9), tokenizer);
-
-/** Opens the files through the dialog, from the deck's bar or the widget's model list; returns the name the page gave the model. */
-async function openFiles(page, paths, open) {
-  await open();
-  const dialog = page.locator('dialog[open]');
-  await dialog.locator('input[type="file"]:not([webkitdirectory])').setInputFiles(paths);
-  await dialog.getByRole('button', { name: 'Load' }).click();
-  await dialog.waitFor({ state: 'detached', timeout: 60000 });
-  await page.waitForFunction(() => location.hash.includes('model='));
-  return page.evaluate(() => new URLSearchParams(location.hash.slice(1)).get('model'));
-}
+const gpt2 = checkpoint(engine, 'gpt2', randomGpt2Checkpoint({ vocab_size, n_positions: 128, n_embd: 32, n_head: 4, n_layer: 3 }, 5), tokenizer);
+const llama = checkpoint(engine, 'llama', randomLlamaCheckpoint({ vocab_size, num_attention_heads: 4, num_key_value_heads: 2, num_hidden_layers: 2 }, 9), tokenizer);
 
 /** the diagram as drawn: titles, sizes, repeat counts, box labels, shapes on the arrows, notes beside the boxes */
 const diagram = (widget) => widget.locator('svg').evaluate((svg) => {
@@ -89,7 +69,8 @@ describe('a model opened in the deck, in the architecture and the families', () 
     assert.ok(config.pre_norm && config.tie_embeddings);
     const { page, problems, close } = await openPage(browser, `${server.url}#architecture`);
     await slideReady(page);
-    const name = await openFiles(page, gpt2.paths, () => page.locator('#open-model').click());
+    await openFiles(page, gpt2.paths, () => page.locator('#open-model').click());
+    const name = await linkedModel(page);
     assert.equal(name, 'gpt2-3x32');
     const widget = page.locator('attn-architecture');
     await widget.locator('svg text.title', { hasText: name }).waitFor();
@@ -144,7 +125,8 @@ describe('a model opened in the deck, in the architecture and the families', () 
     const { page, problems, close } = await openPage(browser, `${server.url}#architecture`);
     await slideReady(page);
     const list = page.locator('attn-architecture [data-control="model"] select');
-    const name = await openFiles(page, llama.paths, () => list.selectOption({ label: 'Open a model…' }));
+    await openFiles(page, llama.paths, () => list.selectOption({ label: 'Open a model…' }));
+    const name = await linkedModel(page);
     const widget = page.locator('attn-architecture');
     await widget.locator('svg text.title', { hasText: name }).waitFor();
     await slideReady(page);

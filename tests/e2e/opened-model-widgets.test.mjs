@@ -5,41 +5,20 @@
 // components' stages and a token's statistics, the four steps' softmax row.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { openPage, setUp } from './browser.mjs';
 import { importMathModule } from '../js/helpers.mjs';
 import { byteLevelTokenizer, randomGpt2Checkpoint, randomLlamaCheckpoint } from '../bench/random-checkpoint.mjs';
+import { checkpoint, linkedModel, openFiles } from './opened-checkpoints.mjs';
 import { eventually, followHash, slideReady } from './widget-checks.mjs';
 
 const tokenPieces = await importMathModule('token-pieces');
 const { server, browser, engine } = await setUp({ engine: true });
 
-/** a checkpoint's folder on disk, and the same model in Node's engine */
-function checkpoint(name, { config, weights }, tokenizer) {
-  const folder = mkdtempSync(join(tmpdir(), `attnlab-${name}-`));
-  const files = { 'config.json': config, 'model.safetensors': weights, 'tokenizer.json': tokenizer };
-  for (const [file, content] of Object.entries(files)) writeFileSync(join(folder, file), content);
-  return { paths: Object.keys(files).map((file) => join(folder, file)), model: engine.loadModel({ weights, config, tokenizer }) };
-}
-
 const { json: tokenizer, size: vocab_size } = byteLevelTokenizer();
-const gpt2 = checkpoint('gpt2', randomGpt2Checkpoint({ vocab_size, n_positions: 128, n_embd: 192, n_head: 6, n_layer: 2 }, 5), tokenizer);
-const llama = checkpoint('llama', randomLlamaCheckpoint({ vocab_size }, 9), tokenizer);
+const gpt2 = checkpoint(engine, 'gpt2', randomGpt2Checkpoint({ vocab_size, n_positions: 128, n_embd: 192, n_head: 6, n_layer: 2 }, 5), tokenizer);
+const llama = checkpoint(engine, 'llama', randomLlamaCheckpoint({ vocab_size }, 9), tokenizer);
 const SENTENCE = 'the cat sat on the mat and the cat sat on a mat';
 const number = (text) => Number(text.replaceAll('−', '-'));
-
-/** Opens the files through the deck bar's "Open a model…": returns the name the model is kept by. */
-async function openFiles(page, paths) {
-  await page.locator('#open-model').click();
-  const dialog = page.locator('dialog[open]');
-  await dialog.locator('input[type="file"]:not([webkitdirectory])').setInputFiles(paths);
-  await dialog.getByRole('button', { name: 'Load' }).click();
-  await dialog.waitFor({ state: 'detached', timeout: 60000 });
-  await page.waitForFunction(() => location.hash.includes('model='));
-  return page.evaluate(() => new URLSearchParams(location.hash.slice(1)).get('model'));
-}
 
 /** the numbers of a heatmap's screen-reader table, row by row (its header row and column left out) */
 const tableRows = (figure) => eventually(() => figure.locator('table tr').evaluateAll((trs) =>
@@ -116,7 +95,8 @@ describe('multi-head, components and four-steps on an opened checkpoint', () => 
   it('show a GPT-2 checkpoint and a Llama one as Node computes them', async () => {
     const { page, problems, close } = await openPage(browser, `${server.url}#multi-head`);
     await slideReady(page);
-    const gpt2Name = await openFiles(page, gpt2.paths);
+    await openFiles(page, gpt2.paths);
+    const gpt2Name = await linkedModel(page);
     await checkWidgets(page, gpt2Name, gpt2, {
       stages: ['E[token]', '+ learned position p', 'x (layer input)', 'LayerNorm(x)', 'Attention(LN(x))', 'x + Attention: residual',
         'FFN hidden, GELU(·W₁ + b₁), tanh', '+ FFN(·): layer output'],
@@ -130,7 +110,8 @@ describe('multi-head, components and four-steps on an opened checkpoint', () => 
     await page.waitForFunction(() => location.hash.includes('ct=1'));
     await components.locator('.stats', { hasText: '“␣cat”' }).waitFor();
 
-    const llamaName = await openFiles(page, llama.paths);
+    await openFiles(page, llama.paths);
+    const llamaName = await linkedModel(page);
     await checkWidgets(page, llamaName, llama, {
       stages: ['E[token]', 'x (layer input)', 'RMSNorm(x)', 'Attention(RMSNorm(x)), RoPE on q, k', 'x + Attention: residual',
         'SwiGLU gate, ·W_gate', 'SwiGLU hidden, SiLU(gate) ⊙ ·W_up', '+ FFN(·): layer output'],

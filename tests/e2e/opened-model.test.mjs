@@ -15,6 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { openPage, setUp } from './browser.mjs';
 import { serve } from './server.mjs';
 import { byteLevelTokenizer, randomGpt2Checkpoint, randomLlamaCheckpoint } from '../bench/random-checkpoint.mjs';
+import { checkpoint, fromModelList, linkedModel, openFiles } from './opened-checkpoints.mjs';
 import { eventually, longTasksBetween, recordLongTasks, slideReady } from './widget-checks.mjs';
 import { gpt2Tokenizer as gpt2TokenizerText } from '../../build/package/index.js';
 
@@ -22,35 +23,10 @@ const { server, browser, engine } = await setUp({ engine: true });
 const OFFLINE = new URL('../../build/offline/attnlab.html', import.meta.url);
 const BUNDLE = new URL('../../build/package/widgets/', import.meta.url).pathname;
 
-/** a checkpoint's folder on disk (what the reader downloaded), and the same model in Node's engine */
-function checkpoint(name, { config, weights }, tokenizer) {
-  const folder = mkdtempSync(join(tmpdir(), `attnlab-${name}-`));
-  const files = { 'config.json': config, 'model.safetensors': weights, 'tokenizer.json': tokenizer };
-  for (const [file, content] of Object.entries(files)) writeFileSync(join(folder, file), content);
-  return { paths: Object.keys(files).map((file) => join(folder, file)), model: engine.loadModel({ weights, config, tokenizer }) };
-}
-
 const { json: tokenizer, size: vocab_size } = byteLevelTokenizer();
-const gpt2 = checkpoint('gpt2', randomGpt2Checkpoint({ vocab_size, n_positions: 128, n_embd: 32, n_head: 4, n_layer: 2 }, 5), tokenizer);
-const llama = checkpoint('llama', randomLlamaCheckpoint({ vocab_size }, 9), tokenizer);
+const gpt2 = checkpoint(engine, 'gpt2', randomGpt2Checkpoint({ vocab_size, n_positions: 128, n_embd: 32, n_head: 4, n_layer: 2 }, 5), tokenizer);
+const llama = checkpoint(engine, 'llama', randomLlamaCheckpoint({ vocab_size }, 9), tokenizer);
 const SENTENCE = 'the cat sat on the mat and the cat sat on a mat';
-
-/** the deck bar's "Open a model…" */
-const fromDeckBar = (page) => page.locator('#open-model').click();
-/** the last entry of the explorer's model list */
-const fromModelList = (page) => page.locator('attn-explorer [data-control="model"] select').selectOption({ label: 'Open a model…' });
-
-/** Opens the files through the "Open a model…" dialog (opened by `open`): returns the description it showed. */
-async function openFiles(page, paths, open = fromDeckBar) {
-  await open(page);
-  const dialog = page.locator('dialog[open]');
-  await dialog.locator('input[type="file"]:not([webkitdirectory])').setInputFiles(paths);
-  await dialog.locator('dl').waitFor();
-  const description = await dialog.locator('dl').textContent();
-  await dialog.getByRole('button', { name: 'Load' }).click();
-  await dialog.waitFor({ state: 'detached', timeout: 60000 });
-  return description;
-}
 
 /** the explorer's bars: the weights the query token gives every token (layer, head as shown) */
 const explorerBars = (widget) => widget.locator('.distribution output').allTextContents();
@@ -87,8 +63,7 @@ describe('a checkpoint opened in the deck', () => {
     const description = await openFiles(page, gpt2.paths);
     assert.match(description, /GPT-2/);
     assert.match(description, /2 × 4, width 32/);
-    await page.waitForFunction(() => location.hash.includes('model='));
-    const name = await page.evaluate(() => new URLSearchParams(location.hash.slice(1)).get('model'));
+    const name = await linkedModel(page);
     assert.equal(name, 'gpt2-2x32');
 
     const explorer = page.locator('attn-explorer');
@@ -130,7 +105,7 @@ describe('a checkpoint opened in the deck', () => {
   it('loads a Llama checkpoint in BF16 with grouped key/value heads', async () => {
     const { page, problems, close } = await openPage(browser, explorerAt(server.url));
     await slideReady(page);
-    const description = await openFiles(page, llama.paths, fromModelList);
+    const description = await openFiles(page, llama.paths, fromModelList('attn-explorer'));
     assert.match(description, /Llama family/);
     assert.match(description, /4 \(2 key\/value heads\)/);
     const explorer = page.locator('attn-explorer');
@@ -200,7 +175,7 @@ describe('a checkpoint opened in the deck', () => {
         const { page, problems, close } = await openPage(browser, url);
         const explorer = page.locator('attn-explorer');
         await explorer.locator('[data-control="model"] select').waitFor();
-        await openFiles(page, gpt2.paths, fromModelList);
+        await openFiles(page, gpt2.paths, fromModelList('attn-explorer'));
         assert.deepEqual(await eventually(() => explorerBars(explorer), (bars) => JSON.stringify(bars) === JSON.stringify(want)), want, url);
         assert.equal(await explorer.getAttribute('model'), 'gpt2-2x32');
         assert.deepEqual(problems, [], url);
