@@ -58,9 +58,8 @@ window.runGpt2 = async ({ config, threads, withOrt, prompt, checkPrompt, checkSt
     log(`${loads[name].runtime}: loaded in ${(loads[name].loadMs / 1000).toFixed(1)} s`);
   }
   const check = withOrt ? await checkLogits(runners, checkPrompt, checkSteps) : undefined;
-  const bandwidth = { oneWorker: await runners.engine.call('bandwidth') };
-  if (withOrt) bandwidth.twoWorkers = (await Promise.all(names.map((name) => runners[name].call('bandwidth')))).reduce((a, b) => a + b);
-  log(`copy bandwidth: ${(bandwidth.oneWorker / 1e9).toFixed(1)} GB/s${withOrt ? `, two Workers at once ${(bandwidth.twoWorkers / 1e9).toFixed(1)} GB/s` : ''}`);
+  const copyBytesPerSecond = await runners.engine.call('bandwidth');
+  log(`copy bandwidth in the engine's Worker: ${(copyBytesPerSecond / 1e9).toFixed(1)} GB/s`);
 
   const samples = Object.fromEntries(names.map((name) => [name, { prefillMs: [], decodeMs: [] }]));
   for (let round = 0; round <= rounds; round++) {
@@ -78,5 +77,5 @@ window.runGpt2 = async ({ config, threads, withOrt, prompt, checkPrompt, checkSt
   const engineHeapPeak = await runners.engine.call('peakBytes');
   const memory = await workerBytes(names);
   Object.values(runners).forEach((runner) => runner.terminate());
-  return { loads, check, bandwidth, samples, engineHeapPeak, workerBytes: memory };
+  return { loads, check, copyBytesPerSecond, samples, engineHeapPeak, workerBytes: memory };
 };

@@ -1,6 +1,7 @@
 // The engine running GPT-2 small in a page's Worker, as the deck runs it: the package's engine
 // (threaded build), the checkpoint from the File the page's file picker gave. gpt2-page.mjs drives
-// it through the same calls as peers/ort-gpt2-worker.mjs; every time is taken here, in the Worker.
+// it by the calls peers/ort-gpt2-worker.mjs answers too (load, prefill, decode; check), and two of
+// its own (peakBytes, bandwidth); every time is taken here, in the Worker.
 import { loadAttnlab } from '../../build/package/index.js';
 import { answerCalls, copyBandwidth } from './workers.mjs';
 

@@ -12,8 +12,9 @@
 //   memory   the engine's heap peak (memoryPeak() from before the load), and each Worker's memory
 //            by performance.measureUserAgentSpecificMemory() at the end
 //   bound    the weights read per decoded token over the copy bandwidth measured in the engine's
-//            Worker (a TypedArray .set() of 256 MiB, bytes read + written per second): the fastest
-//            a decoded token can be while every weight crosses from memory
+//            Worker (the fastest of 9 TypedArray .set() copies of 256 MiB, bytes read + written per
+//            second, one thread): the fastest a decoded token can be while every weight crosses
+//            from memory
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,7 +44,7 @@ function writeCheckpoint(folder) {
 
 /** the page's measurements as bench.json rows: one per runtime, one for the bound, one for the check */
 function rowsOf(measured, { bytes, weightBytesPerToken }) {
-  const copy = measured.bandwidth.oneWorker;
+  const copy = measured.copyBytesPerSecond;
   const boundMs = (weightBytesPerToken / copy) * 1000;
   const runtimes = Object.entries(measured.loads).map(([name, { loadMs, runtime }]) => {
     const { prefillMs, decodeMs } = measured.samples[name];
@@ -57,7 +58,7 @@ function rowsOf(measured, { bytes, weightBytesPerToken }) {
   });
   const bound = {
     section: 'gpt2', workload: 'memory-bandwidth bound', label: 'the engine\'s Worker, TypedArray .set() of 256 MiB',
-    copyBytesPerSecond: copy, twoWorkersCopyBytesPerSecond: measured.bandwidth.twoWorkers, weightBytesPerToken, boundMs,
+    copyBytesPerSecond: copy, weightBytesPerToken, boundMs,
   };
   const check = measured.check && { section: 'gpt2', workload: 'logits check', label: 'onnxruntime-web against the engine', ...measured.check };
   return [...runtimes, bound, ...(check ? [check] : [])];
@@ -79,8 +80,7 @@ function markdownOf(rows, withOrt, load) {
     `Medians over ${ROUNDS} rounds in turns (after one that warms up): the prefills, and ${DECODE_STEPS} decoded tokens a round. ` +
       'Worker memory: performance.measureUserAgentSpecificMemory() at the end (WebAssembly memory never shrinks: its peak).',
     `Bound: ${fixed(bound.weightBytesPerToken / 1e6, 1)} MB of F32 weights read per decoded token over ${gbs(bound.copyBytesPerSecond)} ` +
-      `(a TypedArray .set() of 256 MiB in the engine's Worker, bytes read + written per second) = ${fixed(bound.boundMs, 1)} ms/token` +
-      (bound.twoWorkersCopyBytesPerSecond ? `; two Workers copying at once: ${gbs(bound.twoWorkersCopyBytesPerSecond)} in all.` : '.'),
+      `(the fastest of 9 TypedArray .set() copies of 256 MiB in the engine's Worker, bytes read + written per second) = ${fixed(bound.boundMs, 1)} ms/token.`,
   ];
   if (ort) {
     lines.push(`onnxruntime-web over the engine (above 1: the engine is faster): load ${fixed(ort.loadMs / engine.loadMs, 2)}×, ` +

@@ -1,10 +1,11 @@
 // onnxruntime-web running GPT-2 small in a page's Worker, beside the engine's (../gpt2-worker.mjs,
-// the same calls): the WebAssembly execution provider from this folder's node_modules, SIMD, no
-// proxy worker, on the graph onnx-graphs.mjs writes from the same File's weights. The KV cache
-// goes in and out of each session.run(), as onnxruntime-web's API has it.
+// whose calls to load, check and time it answers alike): the WebAssembly execution provider from
+// this folder's node_modules, SIMD, no proxy worker, on the graph onnx-graphs.mjs writes from the
+// same File's weights. The KV cache goes in and out of each session.run(), as onnxruntime-web's
+// API has it.
 import * as ort from './node_modules/onnxruntime-web/dist/ort.wasm.min.mjs';
 import { safetensorsTensors } from '../random-checkpoint.mjs';
-import { answerCalls, copyBandwidth } from '../workers.mjs';
+import { answerCalls } from '../workers.mjs';
 import { gpt2Graph } from './onnx-graphs.mjs';
 
 ort.env.wasm.wasmPaths = new URL('./node_modules/onnxruntime-web/dist/', import.meta.url).href;
@@ -86,8 +87,5 @@ answerCalls({
     const times = [];
     for (let i = 0; i < steps; i++) times.push(await timed(() => run([argmax(logits)])));
     return times;
-  },
-  bandwidth() {
-    return copyBandwidth();
   },
 }, 'onnxruntime-web');
