@@ -96,7 +96,7 @@ function markdownOf(rows, withOrt, load) {
  * server of the repository `root` at `serverUrl`. */
 export async function gpt2Rows({ root, browser, serverUrl }) {
   const load = { start: loadavg()[0] };
-  const folder = mkdtempSync(join(tmpdir(), 'attnlab-gpt2-'));
+  const folder = mkdtempSync(join(tmpdir(), 'attnlab-bench-gpt2-'));
   const { page, problems, close } = await openPage(browser, `${serverUrl}tests/bench/gpt2.html`);
   try {
     const checkpoint = writeCheckpoint(folder);
