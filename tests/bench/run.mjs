@@ -1,5 +1,6 @@
 // npm run bench [-- --peers]: the engine on every platform it runs on, printed as tables and
 // written to build/bench.json. Measurements only; nothing here passes or fails.
+// npm run bench -- --only gpt2: the gpt2 rows alone (a few minutes), into build/bench.json alike.
 //   kernels   single-head (d = 64) and 8-head (d_model = 512) attention at n = 64 … 512, natively,
 //             as WebAssembly in Node and in a headless Chromium Worker (single-thread build,
 //             threaded build on 1 and 2 threads)
@@ -10,6 +11,9 @@
 //             shipped model
 //   checkpoint a GPT-2-small-shaped checkpoint made at run time (never stored): its load from a
 //             Blob with the heap's peak over its parameter bytes, a 128-token prefill, one decoded token
+//   gpt2      the same shape from a 548 MB file given to a page's file picker, in a Chromium Worker
+//             on 2 threads: load, 128-token prefill, decode at 128 tokens of context and memory,
+//             beside onnxruntime-web on the same weights, and the memory-bandwidth bound (gpt2.mjs)
 //   page      first contentful paint, engine ready and the gzipped engine, from localhost
 //   --peers   onnxruntime-web and tfjs-backend-wasm on the same workloads (tests/bench/peers)
 import { execFileSync } from 'node:child_process';
@@ -20,10 +24,13 @@ import { gzipSync } from 'node:zlib';
 import { loadAttnlab } from '../../build/package/index.js';
 import { launch, openPage } from '../e2e/browser.mjs';
 import { serve } from '../e2e/server.mjs';
+import { gpt2Rows } from './gpt2.mjs';
 import { allRows, KERNEL_CASES } from './workloads.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const peers = process.argv.includes('--peers');
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+if (only !== undefined && only !== 'gpt2') throw new Error(`--only takes gpt2, not ${only}`);
 const rows = [];
 const MODELS = ['coreference', 'sort', 'reverse-seq2seq', 'fortunes'];
 const models = Object.fromEntries(MODELS.map((name) => {
@@ -103,11 +110,36 @@ async function pageSpeed(browser) {
   }
 }
 
+/** the GPT-2 rows, and their table under its heading */
+async function gpt2(browser, server) {
+  const result = await gpt2Rows({ root, browser, serverUrl: server.url });
+  rows.push(...result.rows);
+  process.stderr.write('GPT-2 done\n');
+  return ['', '## GPT-2 small from a file in Chromium: the engine against onnxruntime-web, 2 threads each', '', result.markdown].join('\n');
+}
+
+const machine = `median per call on ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}`;
+const writeRows = () => {
+  writeFileSync(`${root}build/bench.json`, JSON.stringify({ machine: { cpus: cpus().length, model: cpus()[0]?.model }, only, rows }, null, 2));
+  console.log('\nwritten to build/bench.json');
+};
+if (only === 'gpt2') {
+  const browser = await launch();
+  const server = await serve(root);
+  const table = await gpt2(browser, server);
+  await browser.close();
+  server.close();
+  console.log(`${machine}\n${table}`);
+  writeRows();
+  process.exit(0);
+}
+
 native();
 await node();
 const browser = await launch();
 const server = await serve(root);
 await chromium(browser, server);
+const gpt2Table = await gpt2(browser, server);
 await pageSpeed(browser);
 let peerTable = '';
 if (peers) {
@@ -128,7 +160,7 @@ const find = (list, workload, n, label) => list.find((r) => r.workload === workl
 
 const kernels = section('kernels');
 const kernelLabels = labelsOf(kernels);
-const out = [`median per call on ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}`, '', '## Kernels (ms · GFLOP/s)', '',
+const out = [machine, '', '## Kernels (ms · GFLOP/s)', '',
   table(['kernel', 'n', ...kernelLabels], KERNEL_CASES.map(({ kernel, n }) => [
     kernel === 'single_head' ? '1 head, d=64' : '8 heads, d_model=512', n,
     ...kernelLabels.map((label) => { const r = find(kernels, kernel, n, label); return r ? `${fixed(r.ms)} · ${fixed(r.gflops, 1)}` : '–'; }),
@@ -165,6 +197,7 @@ const checkpoint = section('checkpoint');
 out.push('', '## A GPT-2-small-shaped checkpoint (124M parameters, random weights; peak: the heap\'s growth while loading over the parameters\' bytes)', '',
   table(['platform', ...new Set(checkpoint.map((r) => r.measure))], labelsOf(checkpoint).map((label) => [label,
     ...checkpoint.filter((r) => r.label === label).map((r) => `${fixed(r.ms, 0)} ms${r.peakRatio === undefined ? '' : ` · peak ${fixed(r.peakRatio)}×`}`)])));
+out.push(gpt2Table);
 
 const page = section('page');
 out.push('', '## The page from localhost', '', table(['measure', 'value'], page.map((r) => [r.workload,
@@ -172,5 +205,4 @@ out.push('', '## The page from localhost', '', table(['measure', 'value'], page.
 if (peerTable) out.push('', '## Peers', '', peerTable);
 
 console.log(out.join('\n'));
-writeFileSync(`${root}build/bench.json`, JSON.stringify({ machine: { cpus: cpus().length, model: cpus()[0]?.model }, rows }, null, 2));
-console.log('\nwritten to build/bench.json');
+writeRows();

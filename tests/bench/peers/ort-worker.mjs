@@ -1,6 +1,7 @@
 // onnxruntime-web in a Worker, as the engine runs in one: the WebAssembly execution provider from
 // this folder's node_modules, SIMD, the threads page.mjs asks for, no proxy worker. page.mjs drives it.
 import * as ort from './node_modules/onnxruntime-web/dist/ort.wasm.min.mjs';
+import { answerCalls } from '../workers.mjs';
 import { fusedMultiHeadGraph, matmulGraph, multiHeadGraph, singleHeadGraph } from './onnx-graphs.mjs';
 import { HEADS, MATMUL_D, MULTI_HEAD_D, SINGLE_HEAD_D, medianMs } from './workloads.mjs';
 
@@ -59,10 +60,4 @@ const handlers = {
   },
 };
 
-self.onmessage = async ({ data: { id, type, ...args } }) => {
-  try {
-    self.postMessage({ id, result: await handlers[type](args) });
-  } catch (error) {
-    self.postMessage({ id, error: `onnxruntime-web ${type}: ${error?.message ?? error}` });
-  }
-};
+answerCalls(handlers, 'onnxruntime-web');

@@ -3,6 +3,7 @@
 // output is first checked against the float64 reference (and that reference against the engine);
 // then the runners take turns, case by case, for several rounds. Returns the raw medians.
 import { createEngineWorker } from '../../../build/package/worker-client.js';
+import { startWorker } from '../workers.mjs';
 import { HEADS, MULTI_HEAD_D, SINGLE_HEAD_D, inputs, maxAbsDifference, reference, weights } from './workloads.mjs';
 
 const TOLERANCE = 1e-3;
@@ -21,30 +22,6 @@ const log = (line) => {
   console.info(line);
 };
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function startPeer(url, options) {
-  const worker = new Worker(new URL(url, import.meta.url), options);
-  const pending = new Map();
-  let next = 0;
-  worker.onmessage = ({ data: { id, result, error } }) => {
-    const waiting = pending.get(id);
-    pending.delete(id);
-    if (error) waiting.reject(new Error(error));
-    else waiting.resolve(result);
-  };
-  worker.onerror = (event) => {
-    for (const waiting of pending.values()) waiting.reject(new Error(`${url}: ${event.message}`));
-    pending.clear();
-  };
-  return {
-    call: (type, args = {}) => new Promise((resolve, reject) => {
-      const id = next++;
-      pending.set(id, { resolve, reject });
-      worker.postMessage({ id, type, ...args });
-    }),
-    terminate: () => worker.terminate(),
-  };
-}
 
 // columns [from, from + width) of a (rows × cols) identity: x·selector picks those columns of x
 function selector(rows, from, width) {
@@ -72,8 +49,8 @@ window.runPeers = async ({ ns, checkN, rounds, repeats, minMs, threads }) => {
   const engine = await createEngineWorker({ threads: 'auto' });
   await engine.setThreads(threads);
   const peers = {
-    ort: startPeer('./ort-worker.mjs', { type: 'module' }),
-    tfjs: startPeer('./tfjs-worker.js'),
+    ort: startWorker(new URL('./ort-worker.mjs', import.meta.url), { type: 'module' }),
+    tfjs: startWorker(new URL('./tfjs-worker.js', import.meta.url)),
   };
   await Promise.all(Object.values(peers).map((peer) => peer.call('init', { threads, weights: w })));
 
