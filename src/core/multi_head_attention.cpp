@@ -55,13 +55,14 @@ AttentionParams AttentionParams::init(const AttentionConfig& config, std::uint32
   return p;
 }
 
-void AttentionParams::validate(const AttentionConfig& config) const {
+void AttentionParams::validate(const AttentionConfig& config, WeightCheck check) const {
   config.validate();
   const Index d = config.d_model, qkv = d + 2 * config.kv_width();
   require_shape(c_attn_weight, d, qkv, "attn.c_attn.weight");
   require_shape(c_attn_bias, 1, qkv, "attn.c_attn.bias");
   require_shape(c_proj_weight, d, d, "attn.c_proj.weight");
   require_shape(c_proj_bias, 1, d, "attn.c_proj.bias");
+  if (check == WeightCheck::shapes) return;
   require_finite(c_attn_weight, "attn.c_attn.weight");
   require_finite(c_attn_bias, "attn.c_attn.bias");
   require_finite(c_proj_weight, "attn.c_proj.weight");
@@ -74,8 +75,8 @@ Index kv_head_of(const AttentionConfig& config, Index head) {
 
 ProjectedQKV project_qkv(const AttentionConfig& config, const AttentionParams& params,
                          const ConstMatrixRef& x, const ConstMatrixRef& x_kv, const Mask& mask,
-                         bool self, KVCacheLayer* cache) {
-  params.validate(config);
+                         bool self, KVCacheLayer* cache, WeightCheck check) {
+  params.validate(config, check);
   const Index d = config.d_model, dk = config.d_head(), kvw = config.kv_width();
   const Index n = x.rows();
   require(n >= 1, "attention: the query sequence is empty (n = 0)");
@@ -183,9 +184,9 @@ namespace {
 // to it and attention runs over all of it.
 Matrix multi_head_forward(const AttentionConfig& config, const AttentionParams& params,
                           const ConstMatrixRef& x, const ConstMatrixRef& x_kv, const Mask& mask,
-                          bool self, KVCacheLayer* cache, MultiHeadTrace* trace) {
+                          bool self, KVCacheLayer* cache, MultiHeadTrace* trace, WeightCheck check) {
   // project → attend, head by head → concat → output
-  ProjectedQKV p = project_qkv(config, params, x, x_kv, mask, self, cache);
+  ProjectedQKV p = project_qkv(config, params, x, x_kv, mask, self, cache, check);
   Matrix concat = attend_heads(config, p, mask, trace ? &trace->heads : nullptr, nullptr,
                                trace ? trace->detail : TraceDetail::every_stage);
   Matrix out = output_projection(params, concat);
@@ -240,22 +241,23 @@ MultiHeadInputGrads multi_head_backward(const AttentionConfig& config, const Att
 }
 
 Matrix self_attention_forward(const AttentionConfig& config, const AttentionParams& params,
-                              const ConstMatrixRef& x, const Mask& mask, MultiHeadTrace* trace) {
-  return multi_head_forward(config, params, x, x, mask, true, nullptr, trace);
+                              const ConstMatrixRef& x, const Mask& mask, MultiHeadTrace* trace,
+                              WeightCheck check) {
+  return multi_head_forward(config, params, x, x, mask, true, nullptr, trace, check);
 }
 
 Matrix self_attention_forward_cached(const AttentionConfig& config, const AttentionParams& params,
                                      const ConstMatrixRef& x, KVCacheLayer& cache,
-                                     MultiHeadTrace* trace) {
+                                     MultiHeadTrace* trace, WeightCheck check) {
   require(cache.length() == 0 || cache.kv.cols() == 2 * config.kv_width(),
           "attention: the KV cache was built for another configuration");
-  return multi_head_forward(config, params, x, x, Mask::causal_mask(), true, &cache, trace);
+  return multi_head_forward(config, params, x, x, Mask::causal_mask(), true, &cache, trace, check);
 }
 
 Matrix cross_attention_forward(const AttentionConfig& config, const AttentionParams& params,
                                const ConstMatrixRef& x, const ConstMatrixRef& memory,
-                               const Mask& mask, MultiHeadTrace* trace) {
-  return multi_head_forward(config, params, x, memory, mask, false, nullptr, trace);
+                               const Mask& mask, MultiHeadTrace* trace, WeightCheck check) {
+  return multi_head_forward(config, params, x, memory, mask, false, nullptr, trace, check);
 }
 
 }  // namespace attnlab

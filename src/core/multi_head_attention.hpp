@@ -34,6 +34,11 @@ struct AttentionConfig {
 
 // Parameters under GPT-2's checkpoint names (`h.{i}.attn.c_attn`, `h.{i}.attn.c_proj`), stored so
 // that y = x·W + b (GPT-2's Conv1D layout). With g < h the K and V column blocks are narrower.
+// Whether a call reads every weight to check it is finite. A model's weights were checked when it
+// was loaded or made, and training keeps them finite, so its blocks check only shapes: a decoded
+// token would otherwise read every attention weight twice.
+enum class WeightCheck { finite, shapes };
+
 struct AttentionParams {
   Matrix c_attn_weight;   // (d, d + 2·g·d_k)  columns [W_Q | W_K | W_V]
   RowVector c_attn_bias;  // (d + 2·g·d_k)      [b_Q | b_K | b_V]
@@ -42,8 +47,9 @@ struct AttentionParams {
 
   // W ~ N(0, 0.02²), b = 0, seeded (GPT-2's initialisation)
   static AttentionParams init(const AttentionConfig& config, std::uint32_t seed);
-  // throws attnlab::Error naming the first tensor of the wrong shape or with a non-finite entry
-  void validate(const AttentionConfig& config) const;
+  // throws attnlab::Error naming the first tensor of the wrong shape or (WeightCheck::finite) with
+  // a non-finite entry
+  void validate(const AttentionConfig& config, WeightCheck check = WeightCheck::finite) const;
 };
 
 // What a configuration costs, from the numbers alone (a 7B-class layer is never allocated):
@@ -96,7 +102,7 @@ struct ProjectedQKV {
 // Validates every argument (shapes, finiteness, the mask for n×m).   x:(n,d) x_kv:(m_new,d)
 ProjectedQKV project_qkv(const AttentionConfig& config, const AttentionParams& params,
                          const ConstMatrixRef& x, const ConstMatrixRef& x_kv, const Mask& mask,
-                         bool self, KVCacheLayer* cache = nullptr);
+                         bool self, KVCacheLayer* cache = nullptr, WeightCheck check = WeightCheck::finite);
 
 // M_i = M + B_i: the mask plus head i's ALiBi bias when ALiBi is on   → for (n,m) scores
 Mask head_mask(const AttentionConfig& config, const Mask& mask, Index head, Index n, Index m);
@@ -116,19 +122,20 @@ Matrix attend_heads(const AttentionConfig& config, const ProjectedQKV& p, const 
 //   x:(n,d) → (n,d); the trace, when given, receives every stage
 Matrix self_attention_forward(const AttentionConfig& config, const AttentionParams& params,
                               const ConstMatrixRef& x, const Mask& mask,
-                              MultiHeadTrace* trace = nullptr);
+                              MultiHeadTrace* trace = nullptr, WeightCheck check = WeightCheck::finite);
 
 // The same with a causal mask over cache ∪ x, where x holds positions cache.length() … +n−1;
 // the new keys and values are appended to the cache   x:(n,d) → (n,d)
 Matrix self_attention_forward_cached(const AttentionConfig& config, const AttentionParams& params,
                                      const ConstMatrixRef& x, KVCacheLayer& cache,
-                                     MultiHeadTrace* trace = nullptr);
+                                     MultiHeadTrace* trace = nullptr, WeightCheck check = WeightCheck::finite);
 
 // out = Concat(head_1..head_h)·W_O + b_O, head_i = Attention(x·W_Q^i, mem·W_K^{g(i)}, mem·W_V^{g(i)})
 //   x:(n,d) queries, memory:(m,d) keys and values → (n,d)
 Matrix cross_attention_forward(const AttentionConfig& config, const AttentionParams& params,
                                const ConstMatrixRef& x, const ConstMatrixRef& memory,
-                               const Mask& mask, MultiHeadTrace* trace = nullptr);
+                               const Mask& mask, MultiHeadTrace* trace = nullptr,
+                               WeightCheck check = WeightCheck::finite);
 
 // Gradients with respect to the two inputs of one multi-head call (equal for self-attention,
 // where the caller adds them).

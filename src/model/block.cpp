@@ -79,15 +79,18 @@ Matrix block_forward(const ModelConfig& config, const BlockParams& p, const Cons
   const AttentionConfig attention = config.attention();
   Matrix x = residual(config, p.ln_1, input, [&](const ConstMatrixRef& h) {
     MultiHeadTrace* kept = a ? &a->attn : nullptr;
-    return ctx.cache ? self_attention_forward_cached(attention, p.attn, h, *ctx.cache, kept)
-                     : self_attention_forward(attention, p.attn, h, ctx.self_mask ? *ctx.self_mask : Mask::none(), kept);
+    // the model's weights are known to be finite (WeightCheck): only their shapes are checked
+    return ctx.cache ? self_attention_forward_cached(attention, p.attn, h, *ctx.cache, kept, WeightCheck::shapes)
+                     : self_attention_forward(attention, p.attn, h, ctx.self_mask ? *ctx.self_mask : Mask::none(), kept,
+                                              WeightCheck::shapes);
   }, a ? &a->ln_1 : nullptr, a ? &a->residual_1 : nullptr);
 
   // x ← x + CrossAttn(LN_c(x), memory)
   if (ctx.memory) {
     x = residual(config, p.ln_cross_attn, x, [&](const ConstMatrixRef& h) {
       return cross_attention_forward(config.cross_attention(), p.crossattention, h, *ctx.memory,
-                                     ctx.memory_mask ? *ctx.memory_mask : Mask::none(), a ? &a->cross : nullptr);
+                                     ctx.memory_mask ? *ctx.memory_mask : Mask::none(), a ? &a->cross : nullptr,
+                                     WeightCheck::shapes);
     }, a ? &a->ln_cross_attn : nullptr, a ? &a->residual_cross : nullptr);
   }
 

@@ -1,7 +1,8 @@
 // Hugging Face checkpoints (GPT-2, Llama) and a byte-level BPE tokenizer made on the spot, for the
 // tests (tests/js, tests/e2e) and the benchmark (tests/bench, in Node and in a browser Worker): no
 // Node modules here.
-/** A Hugging Face GPT-2 checkpoint of the given shape with seeded random F32 weights, made in
+/** A Hugging Face GPT-2 checkpoint of the given shape with seeded random F32 weights (LayerNorm
+ * gains 1), made in
  * memory (the benchmark writes one to a temporary file for a page's file picker): {config: config.json's text, weights: model.safetensors' bytes, parameters}.
  * Tensors are in GPT-2's Conv1D layout under the names of the hub's files; with `masks`, each layer
  * also stores its causal mask (h.{i}.attn.bias, 1 × 1 × n_positions × n_positions, ones on and
@@ -25,6 +26,8 @@ export function randomGpt2Checkpoint({ vocab_size = 50257, n_positions = 1024, n
     values[i] = ((state >>> 0) / 4294967296 - 0.5) * 0.04;
   }
   for (const name of maskNames) causalMask(tensors[name], n_positions);
+  // LayerNorm's gains start at 1 as GPT-2's do: small gains would shrink every activation to nothing
+  for (const name of Object.keys(shapes).filter((n) => /ln_(1|2|f)\.weight$/.test(n))) tensors[name].fill(1);
   const config = JSON.stringify({ model_type: 'gpt2', vocab_size, n_positions, n_embd, n_head, n_layer });
   const parameters = Object.values(shapes).reduce((sum, shape) => sum + shape.reduce((a, b) => a * b, 1), 0);
   return { config, weights, parameters };

@@ -203,9 +203,13 @@ TEST_CASE("multi-head attention rejects inconsistent configurations", "[attentio
   broken.c_proj_weight(2, 3) = std::numeric_limits<float>::infinity();
   CHECK_THROWS_WITH(self_attention_forward(config, broken, Matrix::Ones(3, 10), Mask::none()),
                     Catch::Contains("attn.c_proj.weight contains a non-finite value"));
+  // a model's own weights (checked when it was made) are not read again: shapes only
+  CHECK_NOTHROW(self_attention_forward(config, broken, Matrix::Ones(3, 10), Mask::none(), nullptr, WeightCheck::shapes));
   broken = params;
   broken.c_attn_bias.resize(7);
   CHECK_THROWS_WITH(self_attention_forward(config, broken, Matrix::Ones(3, 10), Mask::none()),
+                    Catch::Contains("attn.c_attn.bias has shape (1,7)"));
+  CHECK_THROWS_WITH(self_attention_forward(config, broken, Matrix::Ones(3, 10), Mask::none(), nullptr, WeightCheck::shapes),
                     Catch::Contains("attn.c_attn.bias has shape (1,7)"));
   AttentionConfig positional = config;
   positional.alibi = true;

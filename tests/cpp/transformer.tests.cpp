@@ -280,6 +280,15 @@ TEST_CASE("a forward that fails changes nothing, and never hands out a non-finit
     CHECK_THROWS_WITH(model.forward_cached(prompt, cache), Catch::StartsWith(overflowed));
     CHECK(cache.length() == 0);
   }
+  SECTION("a weight made non-finite after the model was checked (blocks read only shapes): the forward still throws") {
+    const ModelConfig config = small_config(Architecture::decoder_only, Positional::learned);
+    Transformer model(config, ModelParams::init(config, 3));
+    model.mutable_params().decoder.h[0].attn.c_attn_weight(0, 0) = std::numeric_limits<float>::quiet_NaN();
+    // the NaN reaches the queries, which every attention call checks (n·d values, not d² weights)
+    CHECK_THROWS_WITH(model.forward(prompt), Catch::Contains("attention: Q contains a non-finite value"));
+    KVCache cache = model.new_cache();
+    CHECK_THROWS_WITH(model.forward_cached(prompt, cache), Catch::Contains("non-finite"));
+  }
   SECTION("a config whose parameters exceed the limit is refused before anything is allocated") {
     // about 6.5 GB of float parameters from a few numbers
     const ModelConfig huge = ModelConfig::Builder(Architecture::decoder_only, 1000, 64).width(4096, 32).ffn(16384).layers(8).build();

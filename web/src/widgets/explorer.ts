@@ -30,7 +30,7 @@ const styles = `
 .notes { margin: 0 0 6px; font-size: 13px; color: var(--bad); overflow-wrap: anywhere; }
 .words-row { display: flex; gap: 10px; align-items: baseline; margin: 0 0 8px; font-size: 14px; }
 .words-row > span { color: var(--muted); white-space: nowrap; }
-.words { display: flex; flex-wrap: wrap; gap: 4px; max-height: 4.9em; overflow-y: auto; }
+.words { display: flex; flex-wrap: wrap; gap: 4px; max-height: 62px; overflow-y: auto; }
 .words button { padding: 2px 8px; max-width: 12em; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .words button.unknown { border-style: dashed; border-color: var(--bad); }
 .main { display: flex; flex-wrap: wrap; gap: 28px; align-items: flex-start; }
@@ -41,8 +41,11 @@ const styles = `
 .thumbs .readout { display: none; }
 .thumbs button { width: 100%; margin-top: 2px; font-size: 13px; padding: 2px 4px; }
 .thumbs .current .heatmap canvas { outline: 2px solid var(--accent); outline-offset: 1px; }
+.thumbs.grid { gap: 3px; align-items: center; max-height: 440px; overflow-y: auto; }
+.thumbs.grid .number { font-size: 12px; color: var(--muted); text-align: center; padding: 0 4px; }
+.thumbs.grid canvas { cursor: pointer; }
 .distribution h3 { margin: 0 0 6px; font-size: 15px; font-weight: 600; overflow-wrap: anywhere; }
-.distribution ol { list-style: none; margin: 0; padding: 0; font-size: 14px; max-height: 380px; overflow-y: auto; }
+.distribution ol { list-style: none; margin: 0; padding: 0; font-size: 14px; max-height: 300px; overflow-y: auto; }
 .distribution li { display: grid; grid-template-columns: 8.5em 1fr 4.2em; gap: 8px; align-items: center; height: 21px; }
 .distribution .word { text-align: right; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .distribution .track { height: 12px; background: color-mix(in srgb, var(--border) 45%, transparent); border-radius: 3px; }
@@ -60,8 +63,9 @@ const HINTS = {
     + 'Look for heads that attend to the previous token, to the first token, or (on repeated text) to the token after the last occurrence of the current one.',
 };
 const LABEL_CHARS = 12;
-/** the model view's thumbnails: this wide for up to four heads a layer, narrower for more, never below the smallest */
-const THUMB = { widest: 122, smallest: 56, row: 1120 };
+/** the model view's thumbnails: `named` or fewer at their widest, each named below; more in a
+ * grid that fits a row and a column of the slide, never below the smallest */
+const THUMB = { widest: 122, smallest: 20, row: 1100, column: 400, named: 16 };
 
 /** what one render computed, kept so that hovering a word can redraw without asking the engine */
 interface Shown {
@@ -100,8 +104,9 @@ export default class Explorer extends EngineElement {
   });
   private readonly modelList = this.bound.model('coreference', ['fortunes', 'sort']);
   private readonly view = this.bound.choices<ExplorerView>('view', { text: (v) => VIEW_NAMES[v] });
-  private readonly layer = this.bound.numbered('layer');
-  private readonly head = this.bound.numbered('head');
+  // drop-downs: a model opened here may have 12 layers of 12 heads
+  private readonly layer = this.bound.numbered('layer', { select: true });
+  private readonly head = this.bound.numbered('head', { select: true });
   private readonly notes = h('p', { className: 'notes', attrs: { role: 'status' } });
   private readonly words = h('div', { className: 'words', attrs: { role: 'group', 'aria-label': 'query word' } });
   private readonly panels: Record<ExplorerView, HTMLElement> = {
@@ -247,19 +252,29 @@ export default class Explorer extends EngineElement {
     this.change({ sentence: next, token: -1 });
   }
 
-  /** one thumbnail per layer and head (a row of a model's layer fits the slide); clicking one opens it as the heatmap */
+  /** one thumbnail per layer and head, clicking one opens it as the heatmap: a few named below
+   * each, or (a model of many) a grid under head numbers beside layer numbers that fits the slide */
   private makeThumbnails(layers: number, heads: number): void {
-    const side = Math.max(THUMB.smallest, Math.min(THUMB.widest, Math.floor(THUMB.row / heads) - 12));
-    this.panels.model.style.gridTemplateColumns = `repeat(${heads}, ${side}px)`;
+    const few = layers * heads <= THUMB.named;
+    const side = few ? THUMB.widest
+      : Math.max(THUMB.smallest, Math.min(THUMB.widest, Math.floor(Math.min(THUMB.row / heads, THUMB.column / layers)) - 4));
+    this.panels.model.classList.toggle('grid', !few);
+    this.panels.model.style.gridTemplateColumns = few ? `repeat(${heads}, ${side}px)` : `auto repeat(${heads}, ${side}px)`;
     this.thumbs = Array.from({ length: layers }, (_, layer) => Array.from({ length: heads }, (_, head) => {
       const open = () => this.change({ layer, head, view: 'heatmap' });
       const map = new Heatmap({ xLabel: 'key word', yLabel: 'query word', tint: 'weights', width: side, height: side,
         legend: false, axes: false, onClick: open });
       const name = `layer ${layer} · head ${head}`;
-      // a narrow thumbnail shows "1·3", and keeps its whole name for assistive technology
-      const label = side < THUMB.widest ? button(`${layer}·${head}`, open, { attrs: { 'aria-label': name } }) : button(name, open);
-      return { figure: h('figure', {}, map.element, label), map };
+      map.element.title = name;
+      return { figure: h('figure', {}, map.element, few && button(name, open)), map };
     }));
-    this.panels.model.replaceChildren(...this.thumbs.flat().map((t) => t.figure));
+    if (few) {
+      this.panels.model.replaceChildren(...this.thumbs.flat().map((t) => t.figure));
+      return;
+    }
+    const number = (text: string, title: string) => h('span', { className: 'number', textContent: text, title });
+    this.panels.model.replaceChildren(
+      number('', ''), ...Array.from({ length: heads }, (_, k) => number(String(k), `head ${k}`)),
+      ...this.thumbs.flatMap((line, l) => [number(String(l), `layer ${l}`), ...line.map((t) => t.figure)]));
   }
 }

@@ -7,7 +7,7 @@
 // token (the generated token whose attention is shown; −1: the last), layer, head.
 import { alone, promptIn, type RemoteEngine, type RemoteModel } from '../runtime/engine';
 import { css, textOn } from '../math/colormap';
-import { formatDuration, formatNumber } from '../math/format';
+import { formatDuration, formatNumber, formatSignificant } from '../math/format';
 import { shortLabel } from '../math/text';
 import { visibleText as visible } from '../math/token-pieces';
 import { median } from '../math/ranking';
@@ -57,6 +57,7 @@ export default class Generation extends EngineElement {
   private readonly greedy = h('div', 'text greedy');
   private readonly sampled = h('div', 'text sampled');
   private readonly sampledTitle = h('h4');
+  private readonly greedyTitle = h('h4', { textContent: 'greedy (T = 0): always the most likely next character' });
   private readonly chart = sharpCanvas('next-token probabilities');
   private readonly barsCaption = h('p', 'caption');
   private readonly table = new ScreenReaderTable();
@@ -91,6 +92,7 @@ export default class Generation extends EngineElement {
     const promptPieces = await Promise.all(prompt.map((id) => this.piece(model, id)));
     this.stopAsked = false;
     this.stop.hidden = false;
+    this.greedyTitle.textContent = `greedy (T = 0): always the most likely next ${unit.slice(0, -1)}`;
     this.sampledTitle.textContent = 'sampled';
     const greedyStream = await this.stream(model, prompt, steps, { temperature: 0 }, stops, this.greedy, promptPieces, unit);
     const sampledStream = await this.stream(model, prompt, steps, sampling, stops, this.sampled, promptPieces, unit);
@@ -220,7 +222,7 @@ export default class Generation extends EngineElement {
         g.fillStyle = fg;
         g.fillText(shortLabel(visible(labels.get(id) ?? '?'), 6), x + slot / 2, base + 14);
         g.font = '10px system-ui, "DejaVu Sans", sans-serif';
-        g.fillText(formatNumber(shaped[id], 2), x + slot / 2, base + 27);
+        g.fillText(shaped[id] > 0 && shaped[id] < 0.005 ? formatSignificant(shaped[id], 1) : formatNumber(shaped[id], 2), x + slot / 2, base + 27);
         g.font = CANVAS_FONT;
         if (id === drawn) {
           g.strokeStyle = SERIES_COLOURS.orange;
@@ -245,7 +247,7 @@ export default class Generation extends EngineElement {
       h('div', 'toolbar', this.text.element, this.temperature.element, this.topK.element, this.topP.element, this.seed.element,
         this.layer.element, this.head.element),
       h('div', 'toolbar', ...this.step.elements, this.stop, this.pace),
-      h('div', 'line', h('h4', { textContent: 'greedy (T = 0): always the most likely next character' }), this.greedy),
+      h('div', 'line', this.greedyTitle, this.greedy),
       h('div', 'line', this.sampledTitle, this.sampled),
       this.chart.canvas, this.barsCaption, this.table.element);
   }
