@@ -78,7 +78,7 @@ inline void require_shape(const ConstMatrixRef& x, Index rows, Index cols, std::
 
 // every entry finite (no NaN, no ±Inf)
 inline void require_finite(const ConstMatrixRef& x, std::string_view name) {
-  if (x.allFinite()) return;  // vectorised; the loop only finds where
+  if (x.allFinite()) return;  // one pass over every entry: keep it off hot paths; the loop only finds where
   for (Index i = 0; i < x.rows(); ++i)
     for (Index j = 0; j < x.cols(); ++j)
       if (!std::isfinite(x(i, j))) throw_error({name, " contains a non-finite value at (", i, ",", j, ")"});

@@ -10,13 +10,32 @@ namespace attnlab {
 
 namespace {
 
+// at least 32 rows a block: smaller pieces cost more in hand-over than they save
+constexpr Index kRowBlock = 32;
+// Fewer rows than that (a decoded token) read all of W for little arithmetic: bound by memory, which
+// one thread cannot keep busy. Their products go in blocks of W's columns instead, blocks fixed so
+// that each output is computed alike on any number of threads.
+constexpr Index kColumnBlock = 256;
+
+// y = x·W (+ b when given) for fewer than kRowBlock rows, blocks of W's columns on the threads
+Matrix affine_columns(const ConstMatrixRef& x, const ConstMatrixRef& w, const ConstRowVectorRef* b) {
+  Matrix y(x.rows(), w.cols());
+  const Index blocks = (w.cols() + kColumnBlock - 1) / kColumnBlock;
+  parallel_for(blocks, [&](Index block) {
+    const Index c0 = block * kColumnBlock, count = std::min(kColumnBlock, w.cols() - c0);
+    y.middleCols(c0, count).noalias() = x * w.middleCols(c0, count);
+    if (b) y.middleCols(c0, count).rowwise() += b->segment(c0, count);
+  });
+  return y;
+}
+
 // y = x·W (+ b when given), blocks of rows on the threads
 Matrix affine_rows(const ConstMatrixRef& x, const ConstMatrixRef& w, const ConstRowVectorRef* b) {
   require(x.cols() == w.rows(), "linear: input width ", x.cols(), " differs from W's ", w.rows(), " rows");
   const Index n = x.rows();
+  if (n < kRowBlock && w.cols() >= 2 * kColumnBlock) return affine_columns(x, w, b);
   Matrix y(n, w.cols());
-  // at least 32 rows a block: smaller pieces cost more in hand-over than they save
-  const Index blocks = std::max<Index>(1, std::min<Index>(num_threads(), n / 32));
+  const Index blocks = std::max<Index>(1, std::min<Index>(num_threads(), n / kRowBlock));
   const Index rows = (n + blocks - 1) / blocks;
   parallel_for(blocks, [&](Index block) {
     const Index r0 = block * rows, count = std::min(rows, n - r0);
@@ -35,6 +54,19 @@ Matrix linear_forward(const ConstMatrixRef& x, const ConstMatrixRef& w, const Co
 }
 
 Matrix linear_forward(const ConstMatrixRef& x, const ConstMatrixRef& w) { return affine_rows(x, w, nullptr); }
+
+Matrix linear_forward_transposed(const ConstMatrixRef& x, const ConstMatrixRef& e) {
+  require(x.cols() == e.cols(), "linear: input width ", x.cols(), " differs from E's ", e.cols(), " columns");
+  if (x.rows() >= kRowBlock || e.rows() < 2 * kColumnBlock) return x * e.transpose();
+  // few rows (a decoded token): blocks of E's rows, the logits of a block of the vocabulary each
+  Matrix y(x.rows(), e.rows());
+  const Index blocks = (e.rows() + kColumnBlock - 1) / kColumnBlock;
+  parallel_for(blocks, [&](Index block) {
+    const Index r0 = block * kColumnBlock, count = std::min(kColumnBlock, e.rows() - r0);
+    y.middleCols(r0, count).noalias() = x * e.middleRows(r0, count).transpose();
+  });
+  return y;
+}
 
 Matrix linear_backward(const ConstMatrixRef& x, const ConstMatrixRef& w, const ConstMatrixRef& dy,
                        MatrixRef dw, RowVectorRef db) {

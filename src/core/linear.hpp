@@ -7,11 +7,16 @@ namespace attnlab {
 using ConstRowVectorRef = Eigen::Ref<const RowVector>;
 using RowVectorRef = Eigen::Ref<RowVector>;
 
-// y = x·W + b   x:(n,in) W:(in,out) b:(out) → (n,out); blocks of rows run in parallel
+// y = x·W + b   x:(n,in) W:(in,out) b:(out) → (n,out); blocks of rows run in parallel, or for
+//   fewer than 32 rows (a decoded token), blocks of W's columns
 Matrix linear_forward(const ConstMatrixRef& x, const ConstMatrixRef& w, const ConstRowVectorRef& b);
 
 // y = x·W   x:(n,in) W:(in,out) → (n,out); the same without a bias (a head's W_Q, W_K, W_V)
 Matrix linear_forward(const ConstMatrixRef& x, const ConstMatrixRef& w);
+
+// y = x·Eᵀ   x:(n,d) E:(v,d) → (n,v); the language-model head over the embedding (or lm_head), its
+//   few-row products (a decoded token) in blocks of E's rows on the threads
+Matrix linear_forward_transposed(const ConstMatrixRef& x, const ConstMatrixRef& e);
 
 // dx = dy·Wᵀ   differentiates y = x·W + b of linear_forward   x:(n,in) W:(in,out) dy:(n,out) → (n,in)
 //   dW += xᵀ·dy, db += Σ_rows dy; dW and db may be column blocks of a larger gradient

@@ -4,6 +4,7 @@
 
 #include "core/check.hpp"
 #include "core/learned_positions.hpp"
+#include "core/linear.hpp"
 #include "core/sinusoidal.hpp"
 #include "model/block.hpp"
 
@@ -72,7 +73,7 @@ Matrix Transformer::stack_forward(const StackParams& stack, Matrix x, BlockConte
 
 Matrix Transformer::lm_head(const Matrix& hidden, ModelActivations* kept) const {
   // logits = h·Eᵀ with E the token embedding (tied) or a separate lm_head
-  Matrix logits = hidden * (config_.tie_embeddings ? params_.wte : params_.lm_head).transpose();
+  Matrix logits = linear_forward_transposed(hidden, config_.tie_embeddings ? params_.wte : params_.lm_head);
   // finite weights can still overflow the activations: refuse rather than hand out NaN
   require(logits.allFinite(),
           "model: the logits are not finite: the activations overflowed (the model's weights are too large)");

@@ -93,7 +93,7 @@ export default class HeadFinder extends EngineElement {
     this.verdict.replaceChildren(found.length
       ? h('span', {}, h('strong', { textContent: `${found.length} ${pattern} head${found.length === 1 ? '' : 's'}` }),
         `: ${found.slice(0, 4).map((s) => `layer ${s.layer} head ${s.head}`).join(', ')}${found.length > 4 ? '…' : ''} — ${MEANINGS[pattern]}.`)
-      : `No head reaches the threshold for ${pattern} (an excess of ${HEAD_PATTERN_THRESHOLD} over a uniform head) on ${scores[pattern].rows} rows of this text.`);
+      : `No head reaches the threshold for ${pattern} (an excess of ${HEAD_PATTERN_THRESHOLD} over a uniform head) on the ${scores[pattern].rows} rows of this text the pattern applies to.`);
     this.ranked.replaceChildren(...rankHeads(scores, pattern).slice(0, LISTED).map((s) => this.rankedHead(s)));
     this.probe.textContent = `${tokens.length} tokens read${this.value<string>('text') ? '' : ` (random tokens, seed ${this.value<number>('seed')}, then the same again)`}: `
       + `${text.length > 160 ? `${text.slice(0, 160)}…` : text}`;
