@@ -302,7 +302,7 @@ val ModelHandle::kv_cache(const val& options) const {
     require(cache_.length() > 0, "kvCache: call startGeneration first");
     const Index layers = static_cast<Index>(cache_.layers.size());
     const Index layer = get_index(options, "layer", 0, layers - 1);
-    const Matrix& kv = cache_.layers[static_cast<size_t>(layer)].kv;
+    const ConstMatrixRef kv = cache_.layers[static_cast<size_t>(layer)].rows();
     const Index width = kv.cols() / 2;  // [K | V]
     val out = val::object();
     out.set("keys", to_js(kv.leftCols(width)));

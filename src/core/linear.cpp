@@ -17,13 +17,34 @@ constexpr Index kRowBlock = 32;
 // that each output is computed alike on any number of threads.
 constexpr Index kColumnBlock = 256;
 
+// y[0, count) = x·W[:, 0, count) for one row x of `in` entries, W's rows `stride` apart: W is read
+// once, four rows at a time, each row's slice streamed into y, which stays in cache (a loop the
+// compiler turns into SIMD; Eigen's matrix-vector kernel reads the same bytes at half the speed)
+void row_times_columns(const Scalar* __restrict x, Index in, const Scalar* __restrict w, Index stride, Index count,
+                       Scalar* __restrict y) {
+  std::fill(y, y + count, Scalar(0));
+  Index i = 0;
+  for (; i + 4 <= in; i += 4) {
+    const Scalar x0 = x[i], x1 = x[i + 1], x2 = x[i + 2], x3 = x[i + 3];
+    const Scalar* w0 = w + i * stride;
+    const Scalar *w1 = w0 + stride, *w2 = w1 + stride, *w3 = w2 + stride;
+    for (Index j = 0; j < count; ++j) y[j] += x0 * w0[j] + x1 * w1[j] + x2 * w2[j] + x3 * w3[j];
+  }
+  for (; i < in; ++i) {
+    const Scalar xi = x[i];
+    const Scalar* wi = w + i * stride;
+    for (Index j = 0; j < count; ++j) y[j] += xi * wi[j];
+  }
+}
+
 // y = x·W (+ b when given) for fewer than kRowBlock rows, blocks of W's columns on the threads
 Matrix affine_columns(const ConstMatrixRef& x, const ConstMatrixRef& w, const ConstRowVectorRef* b) {
   Matrix y(x.rows(), w.cols());
   const Index blocks = (w.cols() + kColumnBlock - 1) / kColumnBlock;
   parallel_for(blocks, [&](Index block) {
     const Index c0 = block * kColumnBlock, count = std::min(kColumnBlock, w.cols() - c0);
-    y.middleCols(c0, count).noalias() = x * w.middleCols(c0, count);
+    for (Index r = 0; r < x.rows(); ++r)
+      row_times_columns(x.row(r).data(), x.cols(), w.data() + c0, w.outerStride(), count, y.row(r).data() + c0);
     if (b) y.middleCols(c0, count).rowwise() += b->segment(c0, count);
   });
   return y;

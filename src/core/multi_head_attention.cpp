@@ -1,5 +1,6 @@
 #include "core/multi_head_attention.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "core/alibi.hpp"
@@ -104,23 +105,35 @@ ProjectedQKV project_qkv(const AttentionConfig& config, const AttentionParams& p
       rope_apply(kv_new.middleCols(group * dk, dk), past, config.rope_base, config.rope_pairing);
   }
   if (cache) {
-    cache->kv.conservativeResize(m, 2 * kvw);
-    cache->kv.bottomRows(kv_new.rows()) = kv_new;
-    p.kv = cache->kv;
+    cache->append(kv_new);
+    p.cache = cache;
   } else {
     p.kv = std::move(kv_new);
   }
   return p;
 }
 
+void KVCacheLayer::append(const ConstMatrixRef& more) {
+  require(used == 0 || more.cols() == kv.cols(), "attention: the KV cache was built for another configuration");
+  if (used + more.rows() > kv.rows()) {
+    Matrix grown(std::max({2 * kv.rows(), used + more.rows(), Index(16)}), more.cols());
+    grown.topRows(used) = kv.topRows(used);
+    kv.swap(grown);
+  }
+  kv.middleRows(used, more.rows()) = more;
+  used += more.rows();
+}
+
+ConstMatrixRef ProjectedQKV::all_kv() const { return cache ? cache->rows() : ConstMatrixRef(kv); }
+
 ConstMatrixRef ProjectedQKV::queries(const AttentionConfig& config, Index head) const {
   return q.middleCols(head * config.d_head(), config.d_head());
 }
 ConstMatrixRef ProjectedQKV::keys(const AttentionConfig& config, Index head) const {
-  return kv.middleCols(kv_head_of(config, head) * config.d_head(), config.d_head());
+  return all_kv().middleCols(kv_head_of(config, head) * config.d_head(), config.d_head());
 }
 ConstMatrixRef ProjectedQKV::values(const AttentionConfig& config, Index head) const {
-  return kv.middleCols(config.kv_width() + kv_head_of(config, head) * config.d_head(), config.d_head());
+  return all_kv().middleCols(config.kv_width() + kv_head_of(config, head) * config.d_head(), config.d_head());
 }
 
 Mask head_mask(const AttentionConfig& config, const Mask& mask, Index head, Index n, Index m) {
@@ -138,7 +151,7 @@ Matrix output_projection(const AttentionParams& params, const ConstMatrixRef& co
 Matrix attend_heads(const AttentionConfig& config, const ProjectedQKV& p, const Mask& mask,
                     std::vector<AttentionTrace>* trace, std::vector<FlashTrace>* flash_tiles,
                     TraceDetail detail) {
-  const Index n = p.q.rows(), m = p.kv.rows(), dk = config.d_head();
+  const Index n = p.q.rows(), m = p.all_kv().rows(), dk = config.d_head();
   require(!config.flash() || (mask.key_padding.empty() && mask.additive.size() == 0),
           "attention: flash attention supports the causal mask only");
   if (trace) trace->resize(static_cast<size_t>(config.n_heads));
@@ -192,8 +205,8 @@ Matrix multi_head_forward(const AttentionConfig& config, const AttentionParams& 
   Matrix out = output_projection(params, concat);
   if (trace) {
     trace->q = std::move(p.q);
-    trace->k = p.kv.leftCols(config.kv_width());
-    trace->v = p.kv.rightCols(config.kv_width());
+    trace->k = p.all_kv().leftCols(config.kv_width());
+    trace->v = p.all_kv().rightCols(config.kv_width());
     trace->concat = std::move(concat);
     trace->output = out;
   }

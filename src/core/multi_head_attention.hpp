@@ -1,5 +1,6 @@
 #pragma once
 // Multi-head attention with its grouped variants (MHA, GQA, MQA), as self- or cross-attention.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -76,12 +77,20 @@ struct MultiHeadTrace {
 };
 
 // Keys and values of the positions decoded so far, for one layer: incremental decoding projects
-// only the new tokens and attends to these.
+// only the new tokens and attends to these. The buffer keeps room for more rows (doubling when
+// full), so a decoded token appends one row instead of copying the whole cache.
 struct KVCacheLayer {
-  Matrix kv;  // (length, 2·g·d_k)  [K | V], keys already rotated when RoPE is on
+  Matrix kv;        // (room, 2·g·d_k): rows 0 … length − 1 hold [K | V], keys rotated when RoPE is on
+  Index used = 0;   // positions cached
 
-  Index length() const { return kv.rows(); }
-  Index bytes() const { return kv.size() * static_cast<Index>(sizeof(Scalar)); }
+  Index length() const { return used; }
+  Index bytes() const { return used * kv.cols() * static_cast<Index>(sizeof(Scalar)); }
+  // [K | V] of the cached positions   → (length, 2·g·d_k)
+  ConstMatrixRef rows() const { return kv.topRows(used); }
+  // appends rows of [K | V] (the buffer doubles when they do not fit)   rows:(k, 2·g·d_k)
+  void append(const ConstMatrixRef& more);
+  // keeps the first `length` positions
+  void truncate(Index length) { used = std::min(used, length); }
 };
 
 // Key/value head that query head i reads: ⌊i·g/h⌋ (consecutive query heads share one group)
@@ -90,7 +99,10 @@ Index kv_head_of(const AttentionConfig& config, Index head);
 // The projections of one call, ready for the heads.
 struct ProjectedQKV {
   Matrix q;   // (n, h·d_k)    x·W_Q + b_Q, rotated when RoPE is on
-  Matrix kv;  // (m, 2·g·d_k)  [K | V] of every key attended to (cached ones included)
+  Matrix kv;  // (m, 2·g·d_k)  [K | V] of every key attended to, without a cache
+  const KVCacheLayer* cache = nullptr;  // with one: its rows, cached ones and the new, read in place
+
+  ConstMatrixRef all_kv() const;  // (m, 2·g·d_k)  [K | V] of every key attended to
 
   ConstMatrixRef queries(const AttentionConfig& config, Index head) const;  // (n, d_k)
   ConstMatrixRef keys(const AttentionConfig& config, Index head) const;     // (m, d_k) of head's group

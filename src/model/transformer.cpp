@@ -18,7 +18,7 @@ Index KVCache::bytes() const {
 
 void KVCache::truncate(Index length) {
   for (KVCacheLayer& layer : layers)
-    if (layer.length() > length) layer.kv = layer.kv.topRows(length).eval();
+    layer.truncate(length);
 }
 
 Transformer::Transformer(ModelConfig config, ModelParams params)

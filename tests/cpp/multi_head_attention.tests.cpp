@@ -180,6 +180,27 @@ TEST_CASE("attention sizes: parameters and KV-cache bytes from the numbers alone
   }
 }
 
+TEST_CASE("a KV cache layer appends rows in place, with room to grow, and truncates", "[attention][multihead][kv_cache]") {
+  KVCacheLayer layer;
+  Matrix all(40, 6);
+  for (Index i = 0; i < all.size(); ++i) all.data()[i] = static_cast<float>(i);
+  layer.append(all.topRows(3));
+  CHECK(layer.length() == 3);
+  CHECK(layer.kv.rows() >= 16);  // room for what comes next
+  for (Index r = 3; r < 40; ++r) layer.append(all.middleRows(r, 1));  // one row a decoded token, growing past its room
+  CHECK(layer.length() == 40);
+  CHECK(layer.rows() == all);
+  CHECK(layer.bytes() == 40 * 6 * static_cast<Index>(sizeof(float)));
+  const float* buffer = layer.kv.data();
+  layer.truncate(10);
+  CHECK(layer.rows() == all.topRows(10));
+  layer.append(Matrix::Constant(2, 6, -1.0f));  // overwrites what was truncated, in the same buffer
+  CHECK(layer.kv.data() == buffer);
+  CHECK(layer.rows().topRows(10) == all.topRows(10));
+  CHECK(layer.rows().bottomRows(2) == Matrix::Constant(2, 6, -1.0f));
+  CHECK_THROWS_WITH(layer.append(Matrix::Zero(1, 4)), Catch::Contains("built for another configuration"));
+}
+
 TEST_CASE("multi-head attention rejects inconsistent configurations", "[attention][multihead][errors]") {
   AttentionConfig config;
   config.d_model = 10;
