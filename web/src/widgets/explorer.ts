@@ -30,20 +30,22 @@ const styles = `
 .notes { margin: 0 0 6px; font-size: 13px; color: var(--bad); overflow-wrap: anywhere; }
 .words-row { display: flex; gap: 10px; align-items: baseline; margin: 0 0 8px; font-size: 14px; }
 .words-row > span { color: var(--muted); white-space: nowrap; }
-.words { display: flex; flex-wrap: wrap; gap: 4px; max-height: 62px; overflow-y: auto; }
+.words { display: flex; flex-wrap: wrap; gap: 4px; max-height: 58px; overflow-y: auto; }
 .words button { padding: 2px 8px; max-width: 12em; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .words button.unknown { border-style: dashed; border-color: var(--bad); }
 .main { display: flex; flex-wrap: wrap; gap: 28px; align-items: flex-start; }
 .main.wide .picture { flex-basis: 100%; }
+.main.wide .distribution { display: none; }
 .picture { flex: 0 1 560px; min-width: 0; min-height: 380px; }
 .thumbs { display: grid; gap: 6px 12px; justify-content: start; }
 .thumbs figure { margin: 0; }
 .thumbs .readout { display: none; }
 .thumbs button { width: 100%; margin-top: 2px; font-size: 13px; padding: 2px 4px; }
 .thumbs .current .heatmap canvas { outline: 2px solid var(--accent); outline-offset: 1px; }
-.thumbs.grid { gap: 3px; align-items: center; max-height: 440px; overflow-y: auto; }
+.thumbs.grid { gap: 3px; align-items: center; max-height: 400px; overflow-y: auto; }
 .thumbs.grid .number { font-size: 12px; color: var(--muted); text-align: center; padding: 0 4px; }
-.thumbs.grid canvas { cursor: pointer; }
+.thumbs.grid canvas { cursor: pointer; display: block; }
+.thumbs.grid figure { line-height: 0; }
 .distribution h3 { margin: 0 0 6px; font-size: 15px; font-weight: 600; overflow-wrap: anywhere; }
 .distribution ol { list-style: none; margin: 0; padding: 0; font-size: 14px; max-height: 300px; overflow-y: auto; }
 .distribution li { display: grid; grid-template-columns: 8.5em 1fr 4.2em; gap: 8px; align-items: center; height: 21px; }
@@ -65,7 +67,7 @@ const HINTS = {
 const LABEL_CHARS = 12;
 /** the model view's thumbnails: `named` or fewer at their widest, each named below; more in a
  * grid that fits a row and a column of the slide, never below the smallest */
-const THUMB = { widest: 122, smallest: 20, row: 1100, column: 400, named: 16 };
+const THUMB = { widest: 122, smallest: 20, row: 1100, column: 320, named: 16 };
 
 /** what one render computed, kept so that hovering a word can redraw without asking the engine */
 interface Shown {
@@ -178,8 +180,8 @@ export default class Explorer extends EngineElement {
     this.showReading(it, reading);
     this.showWords(reading, labels, query);
     for (const [name, panel] of Object.entries(this.panels)) panel.hidden = name !== viewName;
-    // a model of many heads needs the row for its thumbnails: the bars go below them
-    this.main.classList.toggle('wide', viewName === 'model' && heads > 4);
+    // a model of many heads needs the slide for its thumbnails: its bars are in the other views
+    this.main.classList.toggle('wide', viewName === 'model' && layers * heads > THUMB.named);
     if (viewName === 'heatmap') {
       this.map.configure({ rowLabels: labels, colLabels: labels });
       this.map.draw(weights[layer][head]);
@@ -205,7 +207,8 @@ export default class Explorer extends EngineElement {
     const viewName = this.value<ExplorerView>('view');
     if (viewName === 'heatmap') this.map.setHighlight({ row: query });
     if (viewName === 'head') this.headView.draw(weights, labels, query);
-    if (viewName === 'model') for (const line of this.thumbs) for (const { map } of line) map.setHighlight({ row: query });
+    // (a grid of many small thumbnails has no room to outline a row)
+    if (viewName === 'model' && !this.panels.model.classList.contains('grid')) for (const line of this.thumbs) for (const { map } of line) map.setHighlight({ row: query });
 
     const values = row(weights, query);
     const top = topIndices(values, 1)[0];
@@ -214,8 +217,11 @@ export default class Explorer extends EngineElement {
       h('span', { className: 'word', textContent: labels[j], title: shown.reading.labels[j] }),
       h('span', 'track', h('span', { className: 'fill', attrs: { style: `display: block; width: ${(100 * Math.min(1, Math.max(0, w))).toFixed(1)}%` } })),
       h('output', { textContent: formatNumber(w, 4) }))));
-    for (const button of this.words.querySelectorAll('button')) {
-      button.setAttribute('aria-pressed', String(Number(button.dataset.position) === shown.query));
+    for (const button of this.words.querySelectorAll<HTMLButtonElement>('button')) {
+      const chosen = Number(button.dataset.position) === shown.query;
+      button.setAttribute('aria-pressed', String(chosen));
+      // the chosen word in view of its scrolled row of words (the page itself does not move)
+      if (chosen && preview === undefined) this.words.scrollTop = button.offsetTop - this.words.offsetTop - 2;
     }
   }
 
