@@ -215,6 +215,15 @@ describe('a checkpoint opened in the deck', () => {
     await dialog.locator('.error', { hasText: 'This model cannot be loaded: ' }).waitFor();
     assert.match(await dialog.locator('.error').textContent(), /safetensors|header/);
     await dialog.getByRole('button', { name: 'Close' }).click();
+    // by keyboard: keys in the dialog stay there, Escape closes it and opens nothing of the deck's
+    await page.locator('#open-model').focus();
+    await page.keyboard.press('Enter');
+    await page.locator('dialog[open]').waitFor();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Escape');
+    await page.locator('dialog[open]').waitFor({ state: 'detached' });
+    assert.ok(await page.locator('#overview').isHidden(), 'Escape in the dialog does not open the slide overview');
+    assert.ok((await page.evaluate(() => location.hash)).startsWith('#explorer'), 'arrows in the dialog do not move the deck');
     await page.keyboard.press('ArrowRight');
     await page.waitForFunction(() => !location.hash.startsWith('#explorer'));
     await close();

@@ -62,8 +62,9 @@ class ModelDialog {
     const host = h('div', { attrs: { 'data-attnlab': 'open-model' } });
     const root = host.attachShadow({ mode: 'open' });
     root.append(h('style', { textContent: baseStyles.replace(':host {', ':host { display: contents;') + styles }), this.dialog);
-    // the dialog is modal: no key pressed in it is the deck's (Escape closes it, as the browser does)
-    root.addEventListener('keydown', (e) => { if ((e as KeyboardEvent).key !== 'Escape') e.stopPropagation(); });
+    // the dialog is modal: no key pressed in it is the page's — Escape included, which closes it
+    // (as the browser does) and would otherwise also open the deck's overview
+    root.addEventListener('keydown', (e) => e.stopPropagation());
     this.drop.append(
       h('p', { textContent: 'Drop the files here, or' }),
       button('Pick files…', () => this.filesInput.click()), button('Pick a folder…', () => this.folderInput.click()),
