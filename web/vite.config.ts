@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { viteSingleFile } from 'vite-plugin-singlefile';
 import { defineConfig, type Plugin } from 'vitest/config';
+import { glossaryMarkup } from './src/math/glossary';
 import { SHIPPED_MODELS } from './src/runtime/shipped-models';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -25,6 +26,21 @@ function prerenderTex(): Plugin {
     transformIndexHtml(html) {
       return html.replace(/<tex( display)?>([\s\S]*?)<\/tex>/g, (_, display: string | undefined, tex: string) =>
         katex.renderToString(tex.trim(), { displayMode: Boolean(display), throwOnError: true, output: 'htmlAndMathml' }));
+    },
+  };
+}
+
+/** The glossary slide's list (an empty <dl class="glossary-list"> in index.html) written from
+ * src/math/glossary.ts, its formulas as <tex> for prerenderTex, which runs after it; entries link to
+ * the slides the page has. */
+function writeGlossary(): Plugin {
+  const EMPTY = '<dl class="glossary-list"></dl>';
+  return {
+    name: 'attnlab-glossary',
+    transformIndexHtml(html) {
+      if (!html.includes(EMPTY)) return html;
+      const slides = new Set([...html.matchAll(/<section class="slide[^"]*" id="([^"]+)"/g)].map((m) => m[1]));
+      return html.replace(EMPTY, glossaryMarkup(slides));
     },
   };
 }
@@ -81,14 +97,14 @@ export default defineConfig(({ mode }) => mode === 'offline'
   ? {
     base: './',
     publicDir: false,
-    plugins: [prerenderTex(), offlineFiles(), viteSingleFile({ removeViteModuleLoader: true })],
+    plugins: [writeGlossary(), prerenderTex(), offlineFiles(), viteSingleFile({ removeViteModuleLoader: true })],
     build: { outDir: '../build/offline', emptyOutDir: true, target: 'es2022' },
     // a page from file:// has an opaque origin, where Chromium starts no module worker from a blob
     worker: { format: 'iife' },
   }
   : {
     base: './',
-    plugins: [prerenderTex()],
+    plugins: [writeGlossary(), prerenderTex()],
     // engine files stay separate files, fetched only by the build the browser can run
     build: {
       outDir: 'dist', emptyOutDir: true, target: 'es2022', assetsInlineLimit: 0,

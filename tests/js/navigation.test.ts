@@ -14,6 +14,13 @@ describe('deck keys', () => {
     expect(press(keys, 'Escape')).toEqual({ kind: 'overview' });
   });
 
+  it('opens the glossary on G and switches the theme on T, either case', () => {
+    const keys = new KeyMap();
+    for (const key of ['g', 'G']) expect(press(keys, key)).toEqual({ kind: 'glossary' });
+    for (const key of ['t', 'T']) expect(press(keys, key)).toEqual({ kind: 'theme' });
+    expect(new KeyMap().press({ key: 'g', ctrlKey: true }, 11)).toBeUndefined();
+  });
+
   it('jumps to a typed slide number on Enter, within the deck', () => {
     const keys = new KeyMap();
     expect(press(keys, '1')).toBeUndefined();

@@ -16,6 +16,9 @@ export interface Stepper extends Element {
   stepBack(): boolean;
 }
 
+/** the slide listing every term of the glossary */
+const GLOSSARY_SLIDE = 'glossary';
+
 function isStepper(element: Element): element is Stepper {
   return typeof (element as Partial<Stepper>).stepForward === 'function';
 }
@@ -27,6 +30,8 @@ export class Deck {
   /** a change of the URL waiting for the next frame (see writeUrl) */
   private urlWrite?: 'push' | 'replace';
   private readonly keys = new KeyMap();
+  /** the slide the glossary was opened from, which G takes the reader back to */
+  private beforeGlossary?: number;
 
   constructor(private readonly root: HTMLElement, private readonly stage: HTMLElement) {
     this.slides = [...root.querySelectorAll<HTMLElement>('section.slide')];
@@ -44,6 +49,7 @@ export class Deck {
     document.querySelector('#next-slide')?.addEventListener('click', () => this.run({ kind: 'next' }));
     document.querySelector('#overview-toggle')?.addEventListener('click', () => this.run({ kind: 'overview' }));
     document.querySelector('#theme-toggle')?.addEventListener('click', () => this.run({ kind: 'theme' }));
+    document.querySelector('#glossary-toggle')?.addEventListener('click', () => this.run({ kind: 'glossary' }));
     document.querySelector('#open-model')?.addEventListener('click', () => void openModelDialog().then((name) => name !== undefined && this.useModel(name)));
     root.addEventListener('click', (e) => {
       // links to another slide ("#causal-mask") move within the deck
@@ -82,6 +88,7 @@ export class Deck {
       case 'goto': this.show(command.slide, 'push'); break;
       case 'overview': this.toggleOverview(); break;
       case 'theme': this.toggleTheme(); break;
+      case 'glossary': this.toggleGlossary(); break;
     }
   }
 
@@ -265,6 +272,18 @@ export class Deck {
   private closeOverview(): void {
     const overview = document.querySelector<HTMLElement>('#overview');
     if (overview && !overview.hidden) overview.hidden = true;
+  }
+
+  /** the glossary slide, or back from it to the slide it was opened from */
+  private toggleGlossary(): void {
+    const glossary = this.slides.findIndex((s) => s.id === GLOSSARY_SLIDE);
+    if (glossary < 0) return;
+    if (this.current !== glossary) {
+      this.beforeGlossary = this.current;
+      this.show(glossary, 'push');
+    } else if (this.beforeGlossary !== undefined) {
+      this.show(this.beforeGlossary, 'push');
+    }
   }
 
   private toggleTheme(): void {

@@ -7,7 +7,8 @@ export type Command =
   | { kind: 'last' }
   | { kind: 'goto'; slide: number }   // 0-based
   | { kind: 'overview' }
-  | { kind: 'theme' };
+  | { kind: 'theme' }
+  | { kind: 'glossary' };
 
 export interface KeyPress {
   key: string;
@@ -41,6 +42,7 @@ export class KeyMap {
       case 'End': return { kind: 'last' };
       case 'Escape': return { kind: 'overview' };
       case 't': case 'T': return { kind: 'theme' };
+      case 'g': case 'G': return { kind: 'glossary' };
       default: return undefined;
     }
   }

@@ -6,7 +6,7 @@
 // the ones out of view (later slides, further down a page) render afterwards, one at a time while
 // the page is idle, so that the first picture comes fast and a printout still shows every widget.
 import { engineFraction, engineProgress, pageEngine, pageModel, type RemoteEngine, type RemoteModel, type ShippedModel } from './engine';
-import { embedPageUrl, setModelsFolder } from './engine-files';
+import { deckPageUrl, embedPageUrl, setModelsFolder } from './engine-files';
 import { openModelDialog } from './model-dialog';
 import { keptModels, loadedModelName, openedModel, openedModels, shippedAsOpened, type OpenedModel } from './opened-models';
 import { isShippedModel, SHIPPED_MODELS } from './shipped-models';
@@ -19,6 +19,7 @@ import {
 } from '../primitives/controls';
 import { katexSheet } from '../primitives/equation';
 import { download, fileStem, numbersCsv, picturesPng, svgText } from '../primitives/export';
+import { enableGlossary } from '../primitives/glossary';
 import { whenIdle } from '../primitives/idle';
 import { keyBelongsToControl } from '../primitives/keys';
 import { baseStyles } from '../primitives/styles';
@@ -89,6 +90,8 @@ export abstract class EngineElement extends HTMLElement {
     super();
     this.root = this.attachShadow({ mode: 'open' });
     this.root.adoptedStyleSheets = [katexSheet()];
+    // terms of the glossary in the widget's text (primitives/glossary.ts term()) open their definitions
+    enableGlossary(this.root, { deckPage: deckPageUrl });
     const style = document.createElement('style');
     style.textContent = baseStyles + styles;
     const hintLine = (this.hintLine = document.createElement('p'));

@@ -21,6 +21,11 @@ export function gpt2TokenizerFileUrl(): string | undefined {
   return undefined;
 }
 
+/** the one file is the deck: its widgets' terms link within it */
+export function deckPageUrl(_hash: string): string | undefined {
+  return undefined;
+}
+
 /** one file has no embed page beside it */
 export function embedPageUrl(_hash: string): string | undefined {
   return undefined;

@@ -52,6 +52,12 @@ export function modelFileUrl(name: string, file: string): string {
   return new URL(`${name}/${file}`, modelsFolder ?? new URL('models/', homeFolder())).href;
 }
 
+/** the deck beside the widgets (index.html), at a slide's hash ("#rope"): where a term's link goes
+ * from a page without the deck */
+export function deckPageUrl(hash: string): string | undefined {
+  return new URL(`index.html${hash}`, homeFolder()).href;
+}
+
 /** the page that shows one widget full-frame (for iframes), at `hash` ("#explorer&xlayer=0") */
 export function embedPageUrl(hash: string): string | undefined {
   return new URL(`embed.html${hash}`, homeFolder()).href;

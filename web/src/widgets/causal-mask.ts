@@ -10,6 +10,7 @@ import { formatNumber, formatSignificant } from '../math/format';
 import { at, largestDifference, row } from '../math/matrix';
 import { CANVAS_FONT, foreground, sharpCanvas } from '../primitives/canvas';
 import { h } from '../primitives/controls';
+import { term } from '../primitives/glossary';
 import { EngineElement } from '../runtime/engine-element';
 import { ScreenReaderTable } from '../primitives/screen-reader-table';
 
@@ -135,7 +136,8 @@ export default class CausalMask extends EngineElement {
       this.verdict,
       h('div', 'main',
         h('div', {}, h('h4', { textContent: 'M in the model (rows: queries, columns: keys)' }), this.maskPicture.canvas,
-          h('p', { className: 'muted caption', textContent: 'Solid cells: −∞, the query cannot see that key; faint cells: 0. Outlined: the changed token’s column.' }),
+          h('p', 'muted caption', 'Solid cells: −∞, the ', term('query', 'query'), ' cannot see that ', term('key', 'key'),
+            '; faint cells: 0. Outlined: the changed ', term('token', 'token'), '’s column.'),
           this.maskTable.element),
         h('div', {}, h('h4', { textContent: 'Each position’s logits, after vs before the change' }),
           h('table', 'positions', h('thead', {}, h('tr', {}, th('position'), th('token'), th('max |Δ logit|'), th(''))), this.rows))),

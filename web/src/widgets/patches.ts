@@ -17,6 +17,7 @@ import { button, h } from '../primitives/controls';
 import { DrawingPad, type PadPoint } from '../primitives/drawing-pad';
 import { EngineElement } from '../runtime/engine-element';
 import { equation, loadTypesetting } from '../primitives/equation';
+import { term } from '../primitives/glossary';
 import { Heatmap } from '../primitives/heatmap';
 import { ScreenReaderTable } from '../primitives/screen-reader-table';
 
@@ -124,10 +125,11 @@ export default class Patches extends EngineElement {
     await loadTypesetting();
     // the caption is typeset: written once the typesetting is there (the layout comes before)
     if (!this.caption.hasChildNodes()) this.caption.append(
-      'One attention head over the patches, with sinusoidal positions added, ', equation('X = x_{\\text{patch}} + PE'),
+      'One ', term('attention-head', 'attention head'), ' over the patches, with ', term('sinusoidal-encoding', 'sinusoidal positions'),
+      ' added, ', equation('X = x_{\\text{patch}} + PE'),
       ', and the identity for its projections, ', equation('W_Q = W_K = W_V = I'),
       '. No vision model is trained here, so the weights ', equation('\\mathrm{softmax}(XX^\\top/\\sqrt{d})'),
-      ' only say how alike two patches are: the same pixels (and nearby places) score high. A trained ViT learns ',
+      ' only say how alike two patches are: the same pixels (and nearby places) score high. A trained ', term('vit', 'ViT'), ' learns ',
       equation('W_Q'), ' and ', equation('W_K'), ' that look for what matters instead: edges, parts, the object.');
 
     const image = (this.pad.image = picture === 'drawn' ? decodePixels(this.value<string>('pixels')) : builtInPicture(picture));
