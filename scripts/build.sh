@@ -88,9 +88,10 @@ build_package() {
   cp build/wasm/module/web/* build/wasm-threads/module/web/* build/package/engine/web/
   cp build/wasm/module/node/* build/wasm-threads/module/node/* build/package/engine/node/
   echo '{ "type": "commonjs" }' > build/package/engine/node/package.json
-  # attnlab/widgets: the page's build without the deck (the bundle, embed.html, the chunks, engine, models)
+  # attnlab/widgets: the page's build (the bundle, embed.html, the chunks, engine, models), with the
+  # deck, where the glossary's links from a widget go
   mkdir -p build/package/widgets
-  cp -r web/dist/attnlab-widgets.js web/dist/attnlab-reveal.js web/dist/embed.html web/dist/assets web/dist/models build/package/widgets/
+  cp -r web/dist/attnlab-widgets.js web/dist/attnlab-reveal.js web/dist/embed.html web/dist/index.html web/dist/assets web/dist/models build/package/widgets/
   build_examples
   mv "$stamp.next" "$stamp"
 }

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import katex from 'katex';
 import { describe, expect, it } from 'vitest';
 import { alphabetical, definitionParts, GLOSSARY, glossaryEntry, glossaryMarkup } from '../../web/src/math/glossary';
@@ -6,9 +6,8 @@ import { alphabetical, definitionParts, GLOSSARY, glossaryEntry, glossaryMarkup 
 // The glossary's data against the deck that marks its terms: web/index.html, and the widgets,
 // which mark terms in their captions with term('key', …).
 const deck = readFileSync(new URL('../../web/index.html', import.meta.url), 'utf8');
-const widgetFolder = new URL('../../web/src/widgets/', import.meta.url);
-const widgets = readdirSync(widgetFolder).filter((f) => f.endsWith('.ts'))
-  .map((file) => ({ file, text: readFileSync(new URL(file, widgetFolder), 'utf8') }));
+const widgets = Object.entries(import.meta.glob<string>('../../web/src/widgets/*.ts', { query: '?raw', import: 'default', eager: true }))
+  .map(([path, text]) => ({ file: path.replace('../../web/src/', ''), text }));
 
 const slideIds = [...deck.matchAll(/<section class="slide[^"]*" id="([^"]+)"/g)].map((m) => m[1]);
 // Slides being written beside the glossary, which its terms already point to. Remove each id from

@@ -16,7 +16,7 @@ it('installs from its tarball into a scratch project and runs there', { timeout:
   const entries = Object.values(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).exports)
     .flatMap((entry) => Object.values(entry).map((file) => file.replace(/^\.\//, '')));
   for (const f of [...entries, 'build/package/attnlab.d.mts', 'build/package/gpt2-tokenizer.json', 'build/package/engine/web/attnlab.wasm',
-    'build/package/engine/node/attnlab-threads.worker.js', 'build/package/widgets/models/sort/model.safetensors']) {
+    'build/package/engine/node/attnlab-threads.worker.js', 'build/package/widgets/models/sort/model.safetensors', 'build/package/widgets/index.html']) {
     assert.ok(files.includes(f), `the tarball holds ${f}`);
   }
   assert.ok(!files.some((f) => f.startsWith('src/') || f.startsWith('tests/')), 'sources and tests stay out');

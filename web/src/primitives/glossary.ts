@@ -59,6 +59,13 @@ function prepare(element: HTMLElement): void {
   element.setAttribute('aria-expanded', 'false');
 }
 
+/** a term whose popup closed, or went to another term */
+function release(element: HTMLElement): void {
+  element.setAttribute('aria-expanded', 'false');
+  element.removeAttribute('aria-controls');
+  element.removeAttribute('aria-describedby');
+}
+
 /** a term of the glossary in a widget's text: `key` is its entry, `text` what the sentence says */
 export function term(key: string, text: string): HTMLElement {
   const element = document.createElement('span');
@@ -100,13 +107,17 @@ class TermPopup {
   async show(term: HTMLElement, how: { pinned?: boolean; hovered?: boolean }): Promise<void> {
     if (this.refocusing) return;
     this.cancelClose();
+    if (this.current !== term) {
+      this.pinned = false;
+      this.hovered = false;
+    }
     if (how.pinned) this.pinned = true;
     if (how.hovered) this.hovered = true;
     if (this.current === term && this.element?.matches(':popover-open')) return;
     const entry = glossaryEntry(term.dataset.term ?? '');
     if (!entry) return;
     if (openPopup && openPopup !== this) openPopup.close();
-    this.current?.setAttribute('aria-expanded', 'false');
+    if (this.current) release(this.current);
     this.current = term;
     openPopup = this;
     await loadTypesetting();
@@ -136,10 +147,7 @@ class TermPopup {
     this.pinned = false;
     this.hovered = false;
     if (openPopup === this) openPopup = undefined;
-    if (this.current) {
-      this.current.setAttribute('aria-expanded', 'false');
-      this.current.removeAttribute('aria-describedby');
-    }
+    if (this.current) release(this.current);
     this.current = undefined;
     if (this.element?.matches(':popover-open')) this.element.hidePopover();
   }
