@@ -78,7 +78,6 @@ describe('the glossary', () => {
     assert.ok(popup.describedBy, 'the term is described by the definition');
     assertPlaced(popup);
     await page.mouse.move(1200, 650);
-    await page.locator('.attn-term-popup:popover-open').waitFor({ state: 'detached' }).catch(() => undefined);
     await page.waitForFunction(() => !document.querySelector('.attn-term-popup:popover-open'));
     assert.equal(await slide.locator('[data-term="softmax"]').getAttribute('aria-expanded'), 'false');
 
@@ -123,6 +122,7 @@ describe('the glossary', () => {
     assert.equal(popup.definition, await glossaryDefinition(page, 'decoder'));
     assert.equal(popup.link, '#families');
     assertPlaced(popup);
+    // longer than a hovered popup's grace once the pointer has gone
     await page.waitForTimeout(400);
     assert.equal(await isOpen(page), true, 'a tapped term stays open');
     await page.screenshot({ path: `${SHOTS}tap-causal-mask.png` });
