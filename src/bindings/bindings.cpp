@@ -29,6 +29,7 @@ EMSCRIPTEN_BINDINGS(attnlab) {
   function("rnnGradientFlow", &rnn_gradient_flow);
   function("dotProductStatistics", &dot_product_statistics);
   function("softmaxRow", &softmax_row);
+  function("softmaxForms", &softmax_forms);
   function("depthGradients", &depth_gradients);
   function("activationCurve", &activation_curve);
   function("feedForwardParameters", &feed_forward_parameters);

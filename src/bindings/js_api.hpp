@@ -50,6 +50,10 @@ val rnn_gradient_flow(const val& options);
 val dot_product_statistics(const val& options);
 // {scores, scale?, temperature?} → {weights, entropy, maxWeight, jacobian, jacobianNorm}
 val softmax_row(const val& options);
+// {scores, scale?} → {logits, naive, maxSubtracted: {shift, exps, sum, weights}, overflowAbove: {float32, float16}}:
+// z = scale·scores in float32, softmax(z) without and with the max subtracted (the naive form's ±∞
+// and NaN returned as computed), and ln of each format's largest finite number
+val softmax_forms(const val& options);
 // {layers?, d?, n?, norm?, preNorm?, residual?, seed?} → {inputGradientNorms, parameterGradientNorms, activationNorms}
 val depth_gradients(const val& options);
 // {activation, x} → {y, derivative}: σ(x) and σ′(x), SwiGLU's being its gate's Swish

@@ -1,6 +1,6 @@
 // The seminar's experiments: an RNN's vanishing gradient against attention's, the variance of dot
-// products behind 1/√d_k, one softmax row taken apart, gradients down a deep stack, the FFN's
-// non-linearities, and an image as a sequence of patches.
+// products behind 1/√d_k, one softmax row taken apart, the naive softmax overflowing float32,
+// gradients down a deep stack, the FFN's non-linearities, and an image as a sequence of patches.
 #include "bindings/js_api.hpp"
 #include "bindings/marshal.hpp"
 #include "core/activation.hpp"
@@ -9,6 +9,7 @@
 #include "core/patches.hpp"
 #include "core/random.hpp"
 #include "core/softmax.hpp"
+#include "core/softmax_overflow.hpp"
 #include "model/depth_gradients.hpp"
 #include "model/gradient_flow.hpp"
 
@@ -17,6 +18,16 @@ namespace attnlab::js {
 namespace {
 
 val row_to_js(const RowVector& values) { return float_array(values.data(), values.size()); }
+
+// Float32Arrays and numbers as computed: the one place the engine hands out ±∞ and NaN on purpose
+val terms_to_js(const SoftmaxTerms& t) {
+  val out = val::object();
+  out.set("shift", t.shift);
+  out.set("exps", float_array(t.exps.data(), t.exps.size()));
+  out.set("sum", t.sum);
+  out.set("weights", float_array(t.weights.data(), t.weights.size()));
+  return out;
+}
 
 }  // namespace
 
@@ -67,6 +78,22 @@ val softmax_row(const val& options) {
     out.set("maxWeight", a.max_weight);
     out.set("jacobian", to_js(a.jacobian));
     out.set("jacobianNorm", a.jacobian_norm);
+    return out;
+  }, options);
+}
+
+val softmax_forms(const val& options) {
+  return guarded([&] {
+    const SoftmaxForms f = attnlab::softmax_forms(get_vector(options, "scores", 1024),
+                                                  static_cast<Scalar>(get_number(options, "scale", 1.0)));
+    val limits = val::object();
+    limits.set("float32", exp_overflow_threshold(23, 127));
+    limits.set("float16", exp_overflow_threshold(10, 15));
+    val out = val::object();
+    out.set("logits", float_array(f.logits.data(), f.logits.size()));
+    out.set("naive", terms_to_js(f.naive));
+    out.set("maxSubtracted", terms_to_js(f.max_subtracted));
+    out.set("overflowAbove", limits);
     return out;
   }, options);
 }

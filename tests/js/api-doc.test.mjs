@@ -16,7 +16,7 @@ it('docs/api.md has examples for every entry point', () => {
   for (const entry of ['loadAttnlab', 'setThreads', 'attentionSteps', 'attention(', 'positionalTable', 'positionSimilarity',
     'sinusoidalShiftMatrix', 'sinusoidalShift(', 'attentionBudget', 'randomNormal', 'norms(', 'ropeApply', 'ropeRotation', 'alibiSlopes', 'alibiBias', 'createModel', 'loadModel', 'tokenize',
     'forward', 'nextTokenProbabilities', 'startGeneration', 'generateStep', 'decode', 'save', 'benchmark', 'memoryInUse', 'createTrainer', 'coreferenceSentence',
-    'rnnGradientFlow', 'dotProductStatistics', 'softmaxRow', 'causal:', 'depthGradients', 'activationCurve', 'feedForwardParameters',
+    'rnnGradientFlow', 'dotProductStatistics', 'softmaxRow', 'softmaxForms', 'causal:', 'depthGradients', 'activationCurve', 'feedForwardParameters',
     'patchEmbedding', 'kvCache', 'generate(', 'topP', 'specialTokens']) {
     assert.ok(code.includes(entry), `an example uses ${entry}`);
   }

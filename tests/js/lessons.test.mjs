@@ -1,6 +1,6 @@
 // The entry points behind the seminar's experiments, on both WebAssembly builds: the RNN's
-// vanishing gradient against attention's, dot-product variance, a softmax row's Jacobian, and the
-// causal mask switched in a model forward.
+// vanishing gradient against attention's, dot-product variance, a softmax row's Jacobian, the naive
+// softmax overflowing float32 beside the engine's, and the causal mask switched in a model forward.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttnlab } from '../../build/package/index.js';
@@ -69,6 +69,40 @@ for (const threads of [1, 'auto']) {
       assertClose([uniform.entropy, uniform.maxWeight], [Math.log(4), 0.25], 1e-6, 'uniform row');
     });
 
+    it('computes softmax naively and max-subtracted in float32: only the naive form overflows, to Infinity and NaN', () => {
+      const exact = (z) => {
+        const max = Math.max(...z);
+        const total = z.reduce((acc, v) => acc + Math.exp(v - max), 0);
+        return z.map((v) => Math.exp(v - max) / total);
+      };
+      const floatMax = (2 - 2 ** -23) * 2 ** 127;
+      assert.equal(Math.fround(floatMax), floatMax, 'the largest float32 is a float32');
+      const below = engine.softmaxForms({ scores: [10, 9.5, 8], scale: 8 });
+      assert.equal(below.overflowAbove.float32, Math.log(floatMax));
+      assert.equal(below.overflowAbove.float16, Math.log(65504));
+      assert.deepEqual(Array.from(below.logits), [80, 76, 64]);
+      assert.ok(below.naive.exps.every(Number.isFinite) && Number.isFinite(below.naive.sum), 'no overflow at 80');
+      assert.equal(below.naive.shift, 0);
+      assertClose(below.naive.weights, exact([80, 76, 64]), 1e-6, 'naive below the threshold');
+      assertClose(below.naive.weights, below.maxSubtracted.weights, 1e-6, 'the two forms agree below it');
+
+      const over = engine.softmaxForms({ scores: [10, 9.5, 8], scale: 9 });
+      assert.deepEqual(Array.from(over.logits), [90, 85.5, 72]);
+      assert.equal(over.naive.exps[0], Infinity);
+      assert.ok(Number.isFinite(over.naive.exps[1]), 'exp(85.5) still fits');
+      assert.equal(over.naive.sum, Infinity);
+      assert.ok(Number.isNaN(over.naive.weights[0]), '∞/∞');
+      assert.deepEqual(Array.from(over.naive.weights.slice(1)), [0, 0]);
+      assert.equal(over.maxSubtracted.shift, 90);
+      assert.equal(over.maxSubtracted.exps[0], 1);
+      assertClose(over.maxSubtracted.weights, exact([90, 85.5, 72]), 1e-7, 'max-subtracted past the threshold');
+      assertClose(over.maxSubtracted.weights, engine.softmaxRow({ scores: over.logits }).weights, 0, 'the softmax attention uses');
+
+      const huge = engine.softmaxForms({ scores: [1000, 1000] });
+      assert.deepEqual(Array.from(huge.maxSubtracted.weights), [0.5, 0.5]);
+      assert.ok(huge.naive.weights.every(Number.isNaN));
+    });
+
     it('shows the RNN gradient vanish over 64 steps while attention reaches every input', () => {
       const T = 64;
       const flow = engine.rnnGradientFlow({ length: T, seed: 3 });
@@ -115,6 +149,10 @@ for (const threads of [1, 'auto']) {
         [() => engine.softmaxRow({ scores: [1, 2], temperature: 0 }), /temperature must be a finite number > 0/],
         [() => engine.softmaxRow({ scores: [1, 2], scale: 'big' }), /scale must be a number/],
         [() => engine.softmaxRow(null), /expected an options object/],
+        [() => engine.softmaxForms({ scores: [1, Infinity] }), /scores contains a non-finite value/],
+        [() => engine.softmaxForms({ scores: [] }), /scores must hold 1 to 1024 numbers, got 0/],
+        [() => engine.softmaxForms({ scores: [1, 2], scale: 1e39 }), /scale must be finite/],
+        [() => engine.softmaxForms({ scores: [1e30, 2], scale: 1e10 }), /scale·scores overflows float32/],
       ];
       for (const [call, pattern] of badInputs) {
         assertThrows(call, pattern);

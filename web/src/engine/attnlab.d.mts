@@ -348,6 +348,41 @@ export interface SoftmaxRow {
   jacobianNorm: number;
 }
 
+export interface SoftmaxFormsOptions {
+  /** the raw scores, 1 … 1024 finite numbers */
+  scores: Numbers;
+  /** finite (default 1); scale·scores must stay finite in float32 */
+  scale?: number;
+}
+
+/** One softmax row's terms: a_i = e_i / s with e_i = exp(z_i − shift) and s = Σ_j e_j, in float32. */
+export interface SoftmaxTerms {
+  /** what was subtracted from every logit before exp: 0 (naive) or max_j z_j */
+  shift: number;
+  exps: Float32Array;
+  sum: number;
+  weights: Float32Array;
+}
+
+/** softmax(z) for z = scale·scores in float32, computed two ways. The only call whose results hold
+ * ±Infinity and NaN on purpose (in `naive`): every other call refuses non-finite inputs and never
+ * returns NaN. */
+export interface SoftmaxForms {
+  /** z = scale·scores, rounded to float32 */
+  logits: Float32Array;
+  /** A teaching counter-example that attention never uses: exp(z_i) with no maximum subtracted.
+   * Past ln(FLT_MAX) ≈ 88.72 an exp is Infinity, the sum Infinity and that weight ∞/∞ = NaN (the
+   * others e_i/∞ = 0); several terms near FLT_MAX overflow the sum alone (weights of 0); logits
+   * all below about −103.97 underflow every term to 0 (weights 0/0 = NaN). Returned as computed. */
+  naive: SoftmaxTerms;
+  /** the engine's softmax, as attention computes it: the largest term is exp(0) = 1, so it stays
+   * finite and exact for any finite logits */
+  maxSubtracted: SoftmaxTerms;
+  /** ln of the largest finite number of each format, above which exp overflows: float32
+   * ln((2 − 2⁻²³)·2¹²⁷) ≈ 88.72, float16 ln 65504 ≈ 11.09 */
+  overflowAbove: { float32: number; float16: number };
+}
+
 export interface TrainingExample {
   tokens: Int32Array;
   /** what each position should predict, −1 where nothing is asked */
@@ -517,6 +552,9 @@ export interface AttnlabModule {
   dotProductStatistics(options: DotProductStatisticsOptions): DotProductStatistics;
   /** softmax(scale·scores/temperature) with its entropy, largest weight and Jacobian */
   softmaxRow(options: SoftmaxRowOptions): SoftmaxRow;
+  /** softmax(scale·scores) in float32 naively (overflowing to Infinity and NaN, as computed) and
+   * with the maximum subtracted, for the lesson on numerical overflow */
+  softmaxForms(options: SoftmaxFormsOptions): SoftmaxForms;
   /** gradient norms down a deep stack of blocks, with or without residuals and norms: a seeded
    * stack of `layers` blocks (default 12; d default 64, heads of 16, FFN 4·d; n default 16
    * positions, causal) at GPT-2's initialisation, and ℒ = Σ x_L ⊙ R for a fixed R ~ N(0, 1): the

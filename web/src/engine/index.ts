@@ -18,8 +18,9 @@ import type {
 export type {
   AttentionInput, AttentionOptions, AttentionPart, AttentionResult, AttentionStage, BuildInfo, DotProductStatistics, DotProductStatisticsOptions,
   FlashTile, ForwardOptions, GenerationOutputs, GenerationState, HeadResult, MatrixData, ModelConfig, MultiHeadInput, Numbers, RnnGradientFlow,
-  RnnGradientFlowOptions, SamplingOptions, SingleHeadInput, SoftmaxRow, SoftmaxRowOptions, SpecialTokens, ByteBpeSpecialTokens, TaskName, TrainerOptions,
-  TrainingExample, TrainingStep, CoreferenceSentence, CheckpointDescription, RopePairing,
+  RnnGradientFlowOptions, SamplingOptions, SingleHeadInput, SoftmaxForms, SoftmaxFormsOptions, SoftmaxRow, SoftmaxRowOptions, SoftmaxTerms,
+  SpecialTokens, ByteBpeSpecialTokens, TaskName, TrainerOptions, TrainingExample, TrainingStep, CoreferenceSentence, CheckpointDescription,
+  RopePairing,
 } from './attnlab.mjs';
 
 export interface LoadOptions {
@@ -411,7 +412,7 @@ const ENGINE_CALLS = [
   'memoryInUse', 'benchmark',
   'positionalTable', 'positionSimilarity', 'sinusoidalShiftMatrix', 'sinusoidalShift', 'norms', 'attentionBudget',
   'randomNormal', 'ropeApply', 'ropeRotation', 'alibiSlopes', 'alibiBias',
-  'rnnGradientFlow', 'dotProductStatistics', 'softmaxRow', 'depthGradients', 'activationCurve', 'feedForwardParameters',
+  'rnnGradientFlow', 'dotProductStatistics', 'softmaxRow', 'softmaxForms', 'depthGradients', 'activationCurve', 'feedForwardParameters',
   'patchEmbedding', 'attention',
 ] as const satisfies readonly (keyof AttnlabModule)[];
 

@@ -242,6 +242,11 @@ export const WIDGETS: readonly WidgetEntry[] = [
     { key: 'hf-pattern', attribute: 'pattern', type: 'enum', values: HEAD_PATTERNS, default: 'induction' },
     { key: 'hf-seed', attribute: 'seed', type: 'int', min: 0, max: 99999, default: 1 },
   ] },
+  { tag: 'attn-overflow', load: () => import('../widgets/overflow'), fields: [
+    // the row of logits and the factor on all of them: at 10 the default row's largest is 100, past float32's 88.72
+    { key: 'ov', attribute: 'logits', label: 'logits z', type: 'text', maxLength: 200, default: '10 9.5 8 4' },
+    { key: 'ov-s', attribute: 'scale', label: 'scale s', type: 'number', min: 0, max: 10, default: 4 },
+  ] },
   { tag: 'attn-attention-map', load: () => import('../widgets/attention-map'), attributes: ['sentence', 'layer', 'head', 'compact'], fields: [] },
 ];
 
