@@ -247,7 +247,7 @@ const RaspSubspace& CompiledRasp::subspace(const std::string& name) const {
   throw Error("rasp: the layout has no subspace " + name);
 }
 
-std::vector<int> CompiledRasp::tokens(const std::string& text) const {
+std::vector<int> rasp_tokens(const RaspProgram& program, const std::string& text) {
   std::vector<int> ids = {Tokenizer::kBos};
   // the alphabet follows the six specials in the vocabulary
   for (int c : rasp_characters(program, text)) ids.push_back(static_cast<int>(Tokenizer::kSpecials.size()) + c);

@@ -108,6 +108,9 @@ RaspRun run_rasp(const RaspProgram& program, const std::string& text);
 // the problem for more than max_length characters or one outside the alphabet
 std::vector<int> rasp_characters(const RaspProgram& program, const std::string& text);
 
+// the compiled model's tokens for text: [BOS], then one a character (rasp_characters' checks)
+std::vector<int> rasp_tokens(const RaspProgram& program, const std::string& text);
+
 // A subspace of the residual stream: dimensions [offset, offset + width).
 struct RaspSubspace {
   std::string name;
@@ -127,8 +130,6 @@ struct CompiledRasp {
   Scalar beta = 0;  // the score of a selected key above one that is not
 
   const RaspSubspace& subspace(const std::string& name) const;
-  // [BOS] and then one token a character (rasp_characters' checks)
-  std::vector<int> tokens(const std::string& text) const;
 };
 
 // The weights, one head per Select and one feed-forward part per step, in the layers the program

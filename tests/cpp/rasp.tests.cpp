@@ -78,7 +78,7 @@ Checked check_texts(const CompiledRasp& compiled, const Transformer& model, cons
   Checked checked;
   for (const std::string& text : texts) {
     ModelActivations kept;
-    const Matrix logits = model.forward(compiled.tokens(text), &kept);
+    const Matrix logits = model.forward(rasp_tokens(compiled.program, text), &kept);
     const std::vector<std::string> expected = reference(compiled.program.name, text);
     INFO(compiled.program.name << " of \"" << text << "\"");
     REQUIRE(decoded(compiled, logits) == expected);
@@ -175,7 +175,7 @@ TEST_CASE("rasp: the compiled model is an ordinary engine model laid out in name
     CHECK_THROWS_WITH(compiled.subspace("nothing"), Contains("no subspace nothing"));
   }
   SECTION("[BOS] and the letters are tokens of its vocabulary; histogram adds its counts") {
-    CHECK(compiled.tokens("ba") == std::vector<int>{2, 7, 6});
+    CHECK(rasp_tokens(compiled.program, "ba") == std::vector<int>{2, 7, 6});
     CHECK(compiled.vocabulary.size() == 6 + 26);
     const CompiledRasp histogram = compile_rasp(rasp_program("histogram"));
     CHECK(histogram.vocabulary.size() == 6 + 26 + 10);
@@ -196,9 +196,9 @@ TEST_CASE("rasp: the compiled model is an ordinary engine model laid out in name
 TEST_CASE("rasp: bad input is refused with the reason", "[rasp][errors]") {
   const CompiledRasp compiled = compile_rasp(rasp_program("reverse"));
   CHECK_THROWS_WITH(rasp_program("copy"), Contains("no program named \"copy\" (there are reverse, histogram and sort)"));
-  CHECK_THROWS_WITH(compiled.tokens("abcdefghijk"), Contains("reverse reads at most 10 letters, got 11"));
-  CHECK_THROWS_WITH(compiled.tokens("abC"), Contains("letters a–z only; \"C\" (character 3) is not one of them"));
-  CHECK_THROWS_WITH(compiled.tokens("aé"), Contains("\"é\" (character 2)"));
+  CHECK_THROWS_WITH(rasp_tokens(compiled.program, "abcdefghijk"), Contains("reverse reads at most 10 letters, got 11"));
+  CHECK_THROWS_WITH(rasp_tokens(compiled.program, "abC"), Contains("letters a–z only; \"C\" (character 3) is not one of them"));
+  CHECK_THROWS_WITH(rasp_tokens(compiled.program, "aé"), Contains("\"é\" (character 2)"));
   CHECK_THROWS_WITH(run_rasp(compiled.program, "a b"), Contains("\" \" (character 2)"));
-  CHECK(compiled.tokens("") == std::vector<int>{2});
+  CHECK(rasp_tokens(compiled.program, "") == std::vector<int>{2});
 }

@@ -12,14 +12,15 @@
 import type {
   AttentionResult, AttentionStage, AttnlabModule, BuildInfo, CheckpointDescription, RawCheckpointLoader, CoreferenceSentence, GenerationOutputs, GenerationState,
   MatrixData, ModelConfig, MultiHeadInput, RawAttentionSteps, RawModel, RawTrainer, SamplingOptions, SingleHeadInput,
-  TaskName, TrainerOptions, TrainingExample, TrainingStep,
+  ProgramName, TaskName, TrainerOptions, TrainingExample, TrainingStep,
 } from './attnlab.mjs';
 
 export type {
   AttentionInput, AttentionOptions, AttentionPart, AttentionResult, AttentionStage, BuildInfo, DotProductStatistics, DotProductStatisticsOptions,
   FlashTile, ForwardOptions, GenerationOutputs, GenerationState, HeadResult, MatrixData, ModelConfig, MultiHeadInput, Numbers, RnnGradientFlow,
   RnnGradientFlowOptions, SamplingOptions, SingleHeadInput, SoftmaxRow, SoftmaxRowOptions, SpecialTokens, ByteBpeSpecialTokens, TaskName, TrainerOptions,
-  TrainingExample, TrainingStep, CoreferenceSentence, CheckpointDescription, RopePairing,
+  TrainingExample, TrainingStep, CoreferenceSentence, CheckpointDescription, RopePairing, ProgramName, ProgramDescription,
+  ProgramInput, ProgramSubspace,
 } from './attnlab.mjs';
 
 export interface LoadOptions {
@@ -412,7 +413,7 @@ const ENGINE_CALLS = [
   'positionalTable', 'positionSimilarity', 'sinusoidalShiftMatrix', 'sinusoidalShift', 'norms', 'attentionBudget',
   'randomNormal', 'ropeApply', 'ropeRotation', 'alibiSlopes', 'alibiBias',
   'rnnGradientFlow', 'dotProductStatistics', 'softmaxRow', 'depthGradients', 'activationCurve', 'feedForwardParameters',
-  'patchEmbedding', 'attention',
+  'patchEmbedding', 'attention', 'describeProgram', 'programInput',
 ] as const satisfies readonly (keyof AttnlabModule)[];
 
 export interface Engine extends Pick<AttnlabModule, typeof ENGINE_CALLS[number]> {}
@@ -449,6 +450,10 @@ export class Engine {
    * byte-level BPE tokenizer.json text as `tokenizer`, to tokenize with) */
   createModel(options: { config: ModelConfig; seed?: number; vocab?: string; tokenizer?: string }): Model {
     return new Model(this.raw.modelFromConfig(options));
+  }
+  /** a RASP program compiled by hand into an ordinary model (see describeProgram, programInput) */
+  programmedModel(options: { program: ProgramName }): Model {
+    return new Model(this.raw.programmedModel(options));
   }
   /** A saved model or a Hugging Face checkpoint (GPT-2, Llama): its weights, config.json and
    * tokenizer. Bytes in memory with a tokenizer load at once; Blobs and Files are read in pieces,
