@@ -60,6 +60,9 @@ EMSCRIPTEN_BINDINGS(attnlab) {
       .function("save", &ModelHandle::save)
       .function("attentionSteps", &ModelHandle::attention_steps);
   function("modelFromConfig", &model_from_config);
+  function("programmedModel", &programmed_model);
+  function("describeProgram", &describe_program);
+  function("programInput", &program_input);
   class_<CheckpointLoading>("CheckpointLoader")
       .smart_ptr<std::shared_ptr<CheckpointLoading>>("CheckpointLoaderPtr")
       .function("addShard", &CheckpointLoading::add_shard)

@@ -126,6 +126,14 @@ class ModelHandle {
 };
 // {config: object, seed?, vocab?: string (vocab.json)}
 std::shared_ptr<ModelHandle> model_from_config(const val& options);
+// {program: "reverse" | "histogram" | "sort"}: the program compiled into a model's weights, with its
+// vocabulary (model/rasp.hpp)
+std::shared_ptr<ModelHandle> programmed_model(const val& options);
+// {program} → {name, lines, alphabet, maxLength, output, beta, heads, feedForward, layout, vocabulary}
+val describe_program(const val& options);
+// {program, text} → {tokens, labels, patterns: each head's select pattern (n, 1 + n), output: the
+// program run on plain values}
+val program_input(const val& options);
 // A checkpoint read in pieces (see CheckpointLoader): the JavaScript side reads the files (bytes
 // in memory, Blobs, files) and hands over each header and each piece, so a file is never held
 // whole in the engine's memory beside the model.

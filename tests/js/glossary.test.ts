@@ -12,7 +12,7 @@ const widgets = Object.entries(import.meta.glob<string>('../../web/src/widgets/*
 const slideIds = [...deck.matchAll(/<section class="slide[^"]*" id="([^"]+)"/g)].map((m) => m[1]);
 // Slides being written beside the glossary, which its terms already point to. Remove each id from
 // this list when its slide is in web/index.html (the test below then holds it to the deck).
-const SLIDES_ADDED_ALONGSIDE = ['in-context-learning', 'universality'];
+const SLIDES_ADDED_ALONGSIDE = ['in-context-learning'];
 
 /** every slide's marked terms, in order: [slide id, key] */
 const deckMarks = slideIds.flatMap((id) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { at, fromRows, identity, largestDifference, maxAbsFinite, row, submatrix } from '../../web/src/math/matrix';
+import { at, fromRows, identity, largestDifference, maxAbsFinite, row, rowArgmax, submatrix } from '../../web/src/math/matrix';
 
 describe('row-major matrices', () => {
   it('reads entries and rows', () => {
@@ -28,5 +28,10 @@ describe('row-major matrices', () => {
     expect(largestDifference([1, 2, 3], Float32Array.of(1, 2.5, 2))).toBe(1);
     expect(largestDifference([], [])).toBe(0);
     expect(() => largestDifference([1], [])).toThrow(/differ/);
+  });
+
+  it('finds each row\'s largest entry, the first of equals', () => {
+    expect(rowArgmax(fromRows([[0, 2, 1], [5, 5, -1], [-3, -2, -1]]))).toEqual([1, 0, 2]);
+    expect(rowArgmax({ rows: 0, cols: 3, data: new Float32Array(0) })).toEqual([]);
   });
 });

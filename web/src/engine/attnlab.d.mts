@@ -489,6 +489,60 @@ export interface CoreferenceSentence {
   distractor: number;
 }
 
+/** the RASP programs compiled into weights by hand (see docs/models.md, "Models programmed by hand") */
+export type ProgramName = 'reverse' | 'histogram' | 'sort';
+
+/** A named subspace of a programmed model's residual stream: dimensions [offset, offset + width). */
+export interface ProgramSubspace {
+  /** "bos" (the flag of [BOS]), "tokens", "indices", a variable of the program, or "unused" (the
+   * dimensions that fill d_model up to heads × d_k) */
+  name: string;
+  offset: number;
+  width: number;
+  /** one per dimension: a categorical variable's values, or a numeric variable's name */
+  labels: string[];
+}
+
+/** What a programmed model is: its program and where each line sits in the weights. */
+export interface ProgramDescription {
+  name: ProgramName;
+  /** the RASP program, line by line */
+  lines: string[];
+  /** the characters it reads ("abcdefghijklmnopqrstuvwxyz") */
+  alphabet: string;
+  /** the most characters it reads (10) */
+  maxLength: number;
+  /** the variable the model's head reads out */
+  output: string;
+  /** the score of a selected key above one that is not (30): hard attention in effect */
+  beta: number;
+  /** one per Select of the program: the attention head that implements it. An aggregate averages
+   * a variable over the selected keys (BOS when none is); a selectorWidth head counts them, writing
+   * 1/(w + 1), the share of attention on BOS (always selected), to `target` */
+  heads: { layer: number; head: number; line: number; kind: 'aggregate' | 'selectorWidth'; target: string }[];
+  /** the feed-forward parts: each turns a number into `target` (a number or a one-hot category) */
+  feedForward: { layer: number; line: number; target: string }[];
+  /** the residual stream, dimension 0 first */
+  layout: ProgramSubspace[];
+  /** the model's tokens: the six specials, the alphabet, then the output's values not among them */
+  vocabulary: string[];
+}
+
+/** A text as a programmed model reads it, and the program run on plain values (no model). */
+export interface ProgramInput {
+  /** [BOS] and then one token a character: the model's input */
+  tokens: Int32Array;
+  /** "BOS" and the characters */
+  labels: string[];
+  /** one per head (as in ProgramDescription.heads), (n × (1 + n)) for n characters: the program's
+   * select matrix, each row uniform over its selected keys (column 0 is BOS: with the keys of a
+   * selectorWidth, alone for an aggregate that selects nothing) — what the head's attention rows
+   * of the characters equal */
+  patterns: MatrixData[];
+  /** the program's answer at each character, by the program run on plain values */
+  output: string[];
+}
+
 export type BenchmarkKernel = 'single_head' | 'naive' | 'flash' | 'projections' | 'feed_forward' | 'multi_head' | 'head';
 
 export interface AttnlabModule {
@@ -580,6 +634,16 @@ export interface AttnlabModule {
    * vocab.json text; or tokenizer: a Hugging Face tokenizer.json text of a byte-level BPE
    * tokenizer (GPT-2, SmolLM2), with at most vocab_size tokens; not both. */
   modelFromConfig(options: { config: ModelConfig; seed?: number; vocab?: string; tokenizer?: string; maxParameterBytes?: number }): RawModel;
+  /** a RASP program compiled into the weights of an ordinary encoder-only model (no norms, one-hot
+   * learned positions, ReLU, an untied head reading the program's output): feed it programInput's
+   * tokens; the argmax of each character's logits is the program's answer. An unknown program is
+   * an error. */
+  programmedModel(options: { program: ProgramName }): RawModel;
+  /** the program's lines, heads, feed-forward parts and residual layout */
+  describeProgram(options: { program: ProgramName }): ProgramDescription;
+  /** the tokens of a text for the program, and the program's select matrices and answer on it; a
+   * text longer than maxLength or a character outside the alphabet is an error naming it */
+  programInput(options: { program: ProgramName; text: string }): ProgramInput;
   /** A checkpoint read in pieces (Engine.loadModel drives it). config: the text of config.json,
    * the engine's or a Hugging Face one (model_type gpt2 or llama), checked, with the parameters'
    * size against maxParameterBytes (default 256 MiB; 1.5 GiB, 1610612736 bytes, for a Hugging Face

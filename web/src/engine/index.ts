@@ -12,7 +12,7 @@
 import type {
   AttentionResult, AttentionStage, AttnlabModule, BuildInfo, CheckpointDescription, RawCheckpointLoader, CoreferenceSentence, GenerationOutputs, GenerationState,
   MatrixData, ModelConfig, MultiHeadInput, RawAttentionSteps, RawModel, RawTrainer, SamplingOptions, SingleHeadInput,
-  TaskName, TrainerOptions, TrainingExample, TrainingStep,
+  ProgramName, TaskName, TrainerOptions, TrainingExample, TrainingStep,
 } from './attnlab.mjs';
 
 export type {
@@ -20,7 +20,7 @@ export type {
   FlashTile, ForwardOptions, GenerationOutputs, GenerationState, HeadResult, MatrixData, ModelConfig, MultiHeadInput, Numbers, RnnGradientFlow,
   RnnGradientFlowOptions, SamplingOptions, SingleHeadInput, SoftmaxForms, SoftmaxFormsOptions, SoftmaxRow, SoftmaxRowOptions, SoftmaxTerms,
   SpecialTokens, ByteBpeSpecialTokens, TaskName, TrainerOptions, TrainingExample, TrainingStep, CoreferenceSentence, CheckpointDescription,
-  RopePairing,
+  RopePairing, ProgramName, ProgramDescription, ProgramInput, ProgramSubspace,
 } from './attnlab.mjs';
 
 export interface LoadOptions {
@@ -413,7 +413,7 @@ const ENGINE_CALLS = [
   'positionalTable', 'positionSimilarity', 'sinusoidalShiftMatrix', 'sinusoidalShift', 'norms', 'attentionBudget',
   'randomNormal', 'ropeApply', 'ropeRotation', 'alibiSlopes', 'alibiBias',
   'rnnGradientFlow', 'dotProductStatistics', 'softmaxRow', 'softmaxForms', 'depthGradients', 'activationCurve', 'feedForwardParameters',
-  'patchEmbedding', 'attention',
+  'patchEmbedding', 'attention', 'describeProgram', 'programInput',
 ] as const satisfies readonly (keyof AttnlabModule)[];
 
 export interface Engine extends Pick<AttnlabModule, typeof ENGINE_CALLS[number]> {}
@@ -450,6 +450,10 @@ export class Engine {
    * byte-level BPE tokenizer.json text as `tokenizer`, to tokenize with) */
   createModel(options: { config: ModelConfig; seed?: number; vocab?: string; tokenizer?: string }): Model {
     return new Model(this.raw.modelFromConfig(options));
+  }
+  /** a RASP program compiled by hand into an ordinary model (see describeProgram, programInput) */
+  programmedModel(options: { program: ProgramName }): Model {
+    return new Model(this.raw.programmedModel(options));
   }
   /** A saved model or a Hugging Face checkpoint (GPT-2, Llama): its weights, config.json and
    * tokenizer. Bytes in memory with a tokenizer load at once; Blobs and Files are read in pieces,

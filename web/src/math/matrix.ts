@@ -65,3 +65,12 @@ export function largestDifference(a: ArrayLike<number>, b: ArrayLike<number>): n
   for (let i = 0; i < a.length; i++) max = Math.max(max, Math.abs(a[i] - b[i]));
   return max;
 }
+
+/** the column of each row's largest entry (the first of equals): a model's prediction at each position */
+export function rowArgmax(m: MatrixData): number[] {
+  return Array.from({ length: m.rows }, (_, i) => {
+    let best = 0;
+    for (let j = 1; j < m.cols; j++) if (m.data[i * m.cols + j] > m.data[i * m.cols + best]) best = j;
+    return best;
+  });
+}

@@ -37,6 +37,8 @@ export const PATCH_SIZES = ['2', '4', '8'] as const;
 export const PICTURE_KV_HEADS = ['8', '4', '2', '1'] as const;
 export const PRECISIONS = ['fp32', 'fp16', 'int8'] as const;
 export const PERMUTATION_POSITIONS = ['none', 'sinusoidal'] as const;
+/** the RASP programs the engine compiles into weights by hand */
+export const RASP_PROGRAMS = ['reverse', 'histogram', 'sort'] as const;
 
 /** the letters the shipped sorting model reads */
 export const LETTERS = [...'abcdefghijklmnopqrstuvwxyz'];
@@ -241,6 +243,11 @@ export const WIDGETS: readonly WidgetEntry[] = [
     { key: 'hf', attribute: 'text', label: 'text', type: 'text', maxLength: 600, default: '' },
     { key: 'hf-pattern', attribute: 'pattern', type: 'enum', values: HEAD_PATTERNS, default: 'induction' },
     { key: 'hf-seed', attribute: 'seed', type: 'int', min: 0, max: 99999, default: 1 },
+  ] },
+  { tag: 'attn-programmed', load: () => import('../widgets/programmed'), fields: [
+    // the program compiled, and the letters it reads (longer than the programs' 10: the engine says why it refuses them)
+    { key: 'pg', attribute: 'program', type: 'enum', values: RASP_PROGRAMS, default: 'sort' },
+    { key: 'pg-text', attribute: 'text', label: 'letters', type: 'text', maxLength: 40, default: 'banana' },
   ] },
   { tag: 'attn-overflow', load: () => import('../widgets/overflow'), fields: [
     // the row of logits and the factor on all of them: at 10 the default row's largest is 100, past float32's 88.72
