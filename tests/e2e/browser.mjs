@@ -3,6 +3,7 @@
 import { chromium } from 'playwright-core';
 import { existsSync, mkdirSync } from 'node:fs';
 import { after } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import { DIST, serve } from './server.mjs';
 
 export const SCREENSHOTS = new URL('../../build/screenshots/', import.meta.url).pathname;
@@ -51,4 +52,24 @@ export async function openPage(browser, url, { colorScheme = 'light', viewport =
   page.on('request', (r) => requests.push(r.url()));
   await page.goto(url);
   return { page, problems, requests, close: () => context.close() };
+}
+
+/** build/offline/attnlab.html, the deck as one file */
+export const OFFLINE = new URL('../../build/offline/attnlab.html', import.meta.url);
+
+/** The offline file from file:// at `hash`, every network request refused and recorded (`refused`),
+ * console errors in `problems`. */
+export async function openOffline(browser, hash) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const refused = [];
+  await context.route(/^(https?|wss?):/, (route) => {
+    refused.push(route.request().url());
+    return route.abort();
+  });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+  page.on('pageerror', (e) => problems.push(e.message));
+  await page.goto(`${pathToFileURL(OFFLINE.pathname).href}#${hash}`);
+  return { page, problems, refused, close: () => context.close() };
 }

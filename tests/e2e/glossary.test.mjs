@@ -8,13 +8,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
-import { openPage, SCREENSHOTS, setUp } from './browser.mjs';
+import { OFFLINE, openOffline, openPage, SCREENSHOTS, setUp } from './browser.mjs';
 import { activeSlide, nextFrames, slideReady } from './widget-checks.mjs';
 
 const SHOTS = `${SCREENSHOTS}glossary/`;
 mkdirSync(SHOTS, { recursive: true });
-const OFFLINE = new URL('../../build/offline/attnlab.html', import.meta.url);
 assert.ok(existsSync(OFFLINE), 'build/offline/attnlab.html is missing: bash scripts/build.sh web');
 const { server, browser } = await setUp();
 
@@ -198,16 +196,7 @@ describe('the glossary', () => {
   });
 
   it('works in the offline file from file://', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
-    const refused = [];
-    await context.route(/^(https?|wss?):/, (route) => {
-      refused.push(route.request().url());
-      return route.abort();
-    });
-    const page = await context.newPage();
-    const problems = [];
-    page.on('pageerror', (e) => problems.push(e.message));
-    await page.goto(`${pathToFileURL(OFFLINE.pathname).href}#kv-cache`);
+    const { page, problems, refused, close } = await openOffline(browser, 'kv-cache');
     await page.locator('section#kv-cache.active').waitFor();
     await page.locator('section#kv-cache [data-term="causal-mask"]').hover();
     await page.locator('.attn-term-popup:popover-open').waitFor();
@@ -220,7 +209,7 @@ describe('the glossary', () => {
     await page.locator('section#glossary.active').waitFor();
     assert.deepEqual(problems, []);
     assert.deepEqual(refused, []);
-    await context.close();
+    await close();
   });
 
   it('opens a widget caption\'s term in embed.html, linking to the deck page', async () => {

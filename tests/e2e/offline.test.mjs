@@ -4,31 +4,19 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, statSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
-import { setUp } from './browser.mjs';
+import { OFFLINE, openOffline, setUp } from './browser.mjs';
 import { slideReady } from './widget-checks.mjs';
 
-const OFFLINE = new URL('../../build/offline/attnlab.html', import.meta.url);
 const fixed = (values, decimals) => Array.from(values, (v) => v.toFixed(decimals).replace('-', '−'));
 
 assert.ok(existsSync(OFFLINE), 'build/offline/attnlab.html is missing: bash scripts/build.sh web');
 const { browser, engine } = await setUp({ root: null, engine: true });
 
-/** the offline page at `hash`, with any request to a network refused and recorded */
+/** the offline page at `hash`, its widgets ready */
 async function open(hash) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
-  const refused = [];
-  await context.route(/^(https?|wss?):/, (route) => {
-    refused.push(route.request().url());
-    return route.abort();
-  });
-  const page = await context.newPage();
-  const problems = [];
-  page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
-  page.on('pageerror', (e) => problems.push(e.message));
-  await page.goto(`${pathToFileURL(OFFLINE.pathname).href}#${hash}`);
-  await slideReady(page);
-  return { page, problems, refused, close: () => context.close() };
+  const opened = await openOffline(browser, hash);
+  await slideReady(opened.page);
+  return opened;
 }
 
 describe('the offline file', () => {

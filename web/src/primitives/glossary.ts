@@ -251,6 +251,9 @@ class TermPopup {
     popup.addEventListener('pointerout', (e) => {
       if (e.pointerType !== 'touch' && !this.contains(e.relatedTarget as Node | null)) this.leave();
     });
+    // placed again when its size changes after it opened (a formula's fonts arriving), so that it
+    // never grows over its term
+    new ResizeObserver(() => this.place()).observe(popup);
     this.element = popup;
     return popup;
   }
