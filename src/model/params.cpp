@@ -258,4 +258,14 @@ void validate_params(const ModelConfig& config, const ModelParams& params) {
   }
 }
 
+std::uint64_t parameter_fingerprint(const ModelConfig& config, const ModelParams& params) {
+  std::uint64_t hash = 14695981039346656037ull;
+  // tensor_spans only reads through the pointers it returns here
+  for (const TensorSpan& span : tensor_spans(config, const_cast<ModelParams&>(params))) {
+    const auto* bytes = reinterpret_cast<const unsigned char*>(span.data);
+    for (size_t b = 0; b < static_cast<size_t>(span.size) * sizeof(Scalar); ++b) hash = (hash ^ bytes[b]) * 1099511628211ull;
+  }
+  return hash;
+}
+
 }  // namespace attnlab

@@ -98,6 +98,10 @@ std::uint64_t parameter_bytes(const ModelConfig& config);
 // throws attnlab::Error unless parameter_bytes(config) ≤ max_bytes
 void require_parameter_bytes(const ModelConfig& config, std::uint64_t max_bytes);
 
+// FNV-1a (64 bits) over the bytes of every parameter in tensor_slots' order: equal for equal
+// weights on every platform, so a page can show that a call changed none of them
+std::uint64_t parameter_fingerprint(const ModelConfig& config, const ModelParams& params);
+
 // throws attnlab::Error naming the first missing, wrongly shaped or non-finite tensor
 void validate_params(const ModelConfig& config, const ModelParams& params);
 

@@ -1,8 +1,9 @@
 #pragma once
 // Training data, seeded, no downloads: copy, reverse and sort a short string of letters
 // (decoder-only, and reverse also encoder-decoder), a toy coreference language (encoder-only) in
-// which the adjective decides which noun "it" means, and next-character prediction on real English
-// (decoder-only; the corpus is compiled into the native engine). Every task keeps some inputs out
+// which the adjective decides which noun "it" means, random letters repeated (decoder-only: where
+// induction heads form), and next-character prediction on real English (decoder-only; the corpus
+// is compiled into the native engine). Every task keeps some inputs out
 // of training (held out) to measure generalisation.
 #include <memory>
 #include <string>
@@ -22,6 +23,8 @@ struct Example {
   std::vector<int> tokens;
   std::vector<int> targets;
   std::vector<int> source;  // what the encoder reads (encoder-decoder tasks); empty otherwise
+  // which of the task's parts (Task::part_names) each target belongs to; empty when the task has none
+  std::vector<int> parts;
 };
 
 enum class Split { train, held_out };
@@ -51,6 +54,9 @@ class Task {
   // whether a model gets the example right: the exact output by greedy decoding, the right
   // referent, or for a language model the next character after the whole window
   virtual bool solved(const Transformer& model, const Example& example) const = 0;
+  // names of the parts an example's targets fall in (Example::parts), when the loss of each tells
+  // something on its own; none by default
+  virtual std::vector<std::string> part_names() const { return {}; }
 };
 
 // the model's logits for an example: forward(tokens), or forward(source, tokens) for an
@@ -64,7 +70,11 @@ double held_out_accuracy(const Task& task, const Transformer& model, Index count
 // examples (drawn from seed), the model reading the true tokens; exp of it is the perplexity
 double held_out_loss(const Task& task, const Transformer& model, Index count, std::uint32_t seed);
 
-// "copy" | "reverse" | "sort" | "coreference" | "reverse-seq2seq" | "fortunes"; anything else is an
+// the same, one mean per part of the task (Task::part_names), in their order; a part with no
+// target in these examples is NaN
+std::vector<double> held_out_loss_by_part(const Task& task, const Transformer& model, Index count, std::uint32_t seed);
+
+// "copy" | "reverse" | "sort" | "coreference" | "reverse-seq2seq" | "induction" | "fortunes"; anything else is an
 // error naming the choices. "fortunes" needs the corpus compiled into the native engine; a build
 // without it (WebAssembly) refuses it with an error saying so.
 std::unique_ptr<Task> make_task(const std::string& name);
@@ -150,6 +160,41 @@ class CoreferenceTask : public Task {
                                             double threshold = 0.5) const;
 
  private:
+  Tokenizer tokenizer_;
+};
+
+// Random letters, then the same letters again: [BOS] x₁…x_L x₁…x_L with x uniform over a–z and L in
+// [min_length, max_length]; every position predicts the next token. Its two parts: "first" (the
+// targets x₂…x_L and the repeat's x₁, which nothing in the sequence predicts: the best loss is
+// ln 26) and "repeat" (x₂…x_L again, each predictable by finding the current letter earlier and
+// reading the one after it, which is what an induction head does; Olsson et al., 2022). L varies so
+// that no fixed offset finds the earlier copy. Held out: about one sequence in eight, by a hash.
+class InductionTask : public Task {
+ public:
+  explicit InductionTask(Index min_length = 8, Index max_length = 20);
+
+  std::string name() const override { return "induction"; }
+  const Tokenizer& tokenizer() const override { return tokenizer_; }
+  ModelConfig model_config() const override;
+  TrainingOptions training_options() const override;
+  Example example(Split split, Rng& rng) const override;
+  // every target of the repeat is the argmax of the model's next-token distribution
+  bool solved(const Transformer& model, const Example& example) const override;
+  std::vector<std::string> part_names() const override { return {"first", "repeat"}; }
+
+  // The prefix-matching score of every head (Olsson et al., 2022), (layers × heads): its mean
+  // attention from each letter of the repeat to the letter after that letter's place in the first
+  // copy, A[L + j, j + 1] for j = 1 … L, over `count` held-out examples drawn from seed. An
+  // induction head scores near 1; a head spread evenly over the repeat's rows, about 1.5 / L.
+  Matrix prefix_matching(const Transformer& model, Index count, std::uint32_t seed) const;
+
+  // x₁…x_L of one split
+  std::string letters(Split split, Rng& rng) const;
+  // the example of [BOS] x x for given letters
+  Example example_of(const std::string& letters) const;
+
+ private:
+  Index min_length_, max_length_;
   Tokenizer tokenizer_;
 };
 
