@@ -58,6 +58,7 @@ EMSCRIPTEN_BINDINGS(attnlab) {
       .function("kvCache", &ModelHandle::kv_cache)
       .function("generate", &ModelHandle::generate)
       .function("save", &ModelHandle::save)
+      .function("fingerprint", &ModelHandle::fingerprint)
       .function("attentionSteps", &ModelHandle::attention_steps);
   function("modelFromConfig", &model_from_config);
   function("programmedModel", &programmed_model);
@@ -80,6 +81,8 @@ EMSCRIPTEN_BINDINGS(attnlab) {
       .function("progress", &TrainerHandle::progress)
       .function("heldOutAccuracy", &TrainerHandle::held_out_accuracy)
       .function("heldOutLoss", &TrainerHandle::held_out_loss)
+      .function("heldOutLossByPart", &TrainerHandle::held_out_loss_by_part)
+      .function("prefixMatching", &TrainerHandle::prefix_matching)
       .function("schedule", &TrainerHandle::schedule)
       .function("model", &TrainerHandle::model)
       .function("example", &TrainerHandle::example);

@@ -108,6 +108,8 @@ class ModelHandle {
   val generate(const val& options) const;
   // {weights: Uint8Array, config: string, vocab: string}
   val save() const;
+  // FNV-1a of every parameter's bytes, 16 hex digits (parameter_fingerprint)
+  val fingerprint() const;
   // {tokens, layer, source?, cross?}: that layer's attention on these tokens, to step through
   std::shared_ptr<AttentionStepsHandle> attention_steps(const val& options) const;
  private:
@@ -174,6 +176,10 @@ class TrainerHandle {
   val held_out_accuracy(const val& options) const;
   // {count?, seed?} → mean cross-entropy per target over held-out examples (nats)
   val held_out_loss(const val& options) const;
+  // {count?, seed?} → {part: mean cross-entropy} for a task whose targets fall in parts
+  val held_out_loss_by_part(const val& options) const;
+  // {count?, seed?} → (layers × heads) prefix-matching scores, for the induction task
+  val prefix_matching(const val& options) const;
   // the learning rate of steps 1 … totalSteps (Float32Array)
   val schedule() const;
   // a model holding a copy of the weights so far, with the task's vocabulary

@@ -327,6 +327,14 @@ val ModelHandle::generate(const val& options) const {
   }, options);
 }
 
+val ModelHandle::fingerprint() const {
+  return guarded([&] {
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(parameter_fingerprint(model_.config(), model_.params())));
+    return val(std::string(hex));
+  });
+}
+
 val ModelHandle::save() const {
   return guarded([&] {
     const std::vector<std::uint8_t> weights = params_to_safetensors(model_.config(), model_.params());

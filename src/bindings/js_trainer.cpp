@@ -65,6 +65,29 @@ val TrainerHandle::held_out_loss(const val& options) const {
   }, options);
 }
 
+val TrainerHandle::held_out_loss_by_part(const val& options) const {
+  return guarded([&] {
+    const Index count = get_index(options, "count", 1, 10000, 200);
+    const std::uint32_t seed = get_seed(options, "seed", 2026);
+    const std::vector<std::string> names = trainer_.task().part_names();
+    require(!names.empty(), "trainer: the task ", trainer_.task().name(), " has no parts to measure apart");
+    const std::vector<double> losses = held_out_loss_by_part(trainer_.task(), trainer_.model(), count, seed);
+    val out = val::object();
+    for (size_t i = 0; i < names.size(); ++i) out.set(names[i], losses[i]);
+    return out;
+  }, options);
+}
+
+val TrainerHandle::prefix_matching(const val& options) const {
+  return guarded([&] {
+    const Index count = get_index(options, "count", 1, 10000, 32);
+    const std::uint32_t seed = get_seed(options, "seed", 2026);
+    const auto* induction = dynamic_cast<const InductionTask*>(&trainer_.task());
+    require(induction != nullptr, "trainer: prefix matching is measured on the induction task, not ", trainer_.task().name());
+    return to_js(induction->prefix_matching(trainer_.model(), count, seed));
+  }, options);
+}
+
 val TrainerHandle::schedule() const {
   return guarded([&] {
     const LearningRateSchedule& schedule = trainer_.options().schedule;

@@ -1,7 +1,7 @@
 # Retrains a shipped model with the documented command (TRAIN TASK --out OUT) and fails unless the
-# three files equal the committed ones in SHIPPED byte for byte. With STEPS, the same run stops
-# after its first STEPS steps (--stop-after): config.json and vocab.json must still equal the
-# shipped ones, and the weights' SHA-256 the one PINNED lists for TASK, which a change to the
+# three files (and training.json, where one is shipped) equal the committed ones in SHIPPED byte for
+# byte. With STEPS, the same run stops after its first STEPS steps (--stop-after): config.json and
+# vocab.json must still equal the shipped ones, and the weights' SHA-256 the one PINNED lists for TASK, which a change to the
 # full run's result changes too (see docs/testing.md for when and how to pin a new one).
 set(command ${TRAIN} ${TASK} --out ${OUT} --eval 0)
 if(DEFINED STEPS)
@@ -14,6 +14,10 @@ endif()
 set(compared config.json vocab.json)
 if(NOT DEFINED STEPS)
   list(APPEND compared model.safetensors)
+  # the induction model's curves, which the page draws
+  if(EXISTS ${SHIPPED}/training.json)
+    list(APPEND compared training.json)
+  endif()
 endif()
 foreach(file ${compared})
   execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${OUT}/${file} ${SHIPPED}/${file} RESULT_VARIABLE differs)

@@ -259,6 +259,87 @@ TEST_CASE("the fortunes corpus is compiled in, byte for byte", "[tasks]") {
 }
 #endif
 
+TEST_CASE("random letters, repeated", "[tasks]") {
+  const InductionTask task;
+  const Tokenizer& tok = task.tokenizer();
+
+  SECTION("[BOS] x x, every position predicting the next token, in two parts") {
+    const Example e = task.example_of("abcA");
+    CHECK(tok.decode(e.tokens) == "[BOS]abcAabcA");
+    REQUIRE(e.targets.size() == e.tokens.size());
+    for (size_t i = 0; i + 1 < e.tokens.size(); ++i) CHECK(e.targets[i] == e.tokens[i + 1]);
+    CHECK(e.targets.back() == -1);
+    // targets b c A (first copy), a (the repeat's first letter: unpredictable), then b c A of the repeat
+    CHECK(e.parts == std::vector<int>{0, 0, 0, 0, 0, 1, 1, 1, -1});
+    CHECK(task.part_names() == std::vector<std::string>{"first", "repeat"});
+  }
+
+  SECTION("lengths 8 to 20 over 52 letters, held-out sequences never trained on, the same for a seed") {
+    Rng train(3), held_out(3), again(3);
+    std::set<std::string> trained;
+    for (int i = 0; i < 400; ++i) {
+      const std::string x = task.letters(Split::train, train);
+      CHECK(x.size() >= 8);
+      CHECK(x.size() <= 20);
+      for (char c : x) CHECK(std::isalpha(static_cast<unsigned char>(c)));
+      CHECK(task.letters(Split::train, again) == x);
+      trained.insert(x);
+    }
+    for (int i = 0; i < 100; ++i) CHECK(trained.count(task.letters(Split::held_out, held_out)) == 0);
+    CHECK(tok.size() == 6 + 52);
+  }
+
+  const Transformer model = Transformer::random(task.model_config(), 5);
+
+  SECTION("the loss of each part is the cross-entropy over its targets alone") {
+    Rng rng(2026);
+    std::vector<Example> examples;
+    for (int i = 0; i < 3; ++i) examples.push_back(task.example(Split::held_out, rng));
+    double sums[2] = {0, 0};
+    Index counts[2] = {0, 0};
+    for (const Example& e : examples) {
+      const Matrix logits = model.forward(e.tokens);
+      for (int part = 0; part < 2; ++part) {
+        std::vector<int> targets = e.targets;
+        for (size_t t = 0; t < targets.size(); ++t) if (e.parts[t] != part) targets[t] = -1;
+        const CrossEntropy ce = cross_entropy_forward(logits, targets);
+        sums[part] += ce.loss_sum;
+        counts[part] += ce.targets;
+      }
+    }
+    const std::vector<double> by_part = held_out_loss_by_part(task, model, 3, 2026);
+    REQUIRE(by_part.size() == 2);
+    CHECK_THAT(by_part[0], Catch::Matchers::WithinRel(sums[0] / counts[0], 1e-9));
+    CHECK_THAT(by_part[1], Catch::Matchers::WithinRel(sums[1] / counts[1], 1e-9));
+    // an untrained model spreads its bets over the whole vocabulary, specials included: both near ln 58
+    CHECK_THAT(by_part[0], Catch::Matchers::WithinAbs(std::log(static_cast<double>(tok.size())), 0.05));
+    CHECK_THAT(by_part[1], Catch::Matchers::WithinAbs(std::log(static_cast<double>(tok.size())), 0.05));
+    CHECK_THROWS_WITH(held_out_loss_by_part(*make_task("copy"), Transformer::random(make_task("copy")->model_config(), 1), 2, 1),
+                      Catch::Contains("has no parts"));
+  }
+
+  SECTION("prefix matching reads A[L + j, j + 1] from each head's attention") {
+    Rng rng(2026);
+    const Example e = task.example(Split::held_out, rng);
+    ModelActivations kept;
+    kept.detail = TraceDetail::for_backward;
+    model.forward(e.tokens, &kept);
+    const Index length = (static_cast<Index>(e.tokens.size()) - 1) / 2;
+    const Matrix scores = task.prefix_matching(model, 1, 2026);
+    REQUIRE(scores.rows() == 2);
+    REQUIRE(scores.cols() == 4);
+    for (Index layer = 0; layer < 2; ++layer)
+      for (Index head = 0; head < 4; ++head) {
+        const Matrix& w = kept.decoder.layers[static_cast<size_t>(layer)].attn.heads[static_cast<size_t>(head)].weights;
+        double sum = 0;
+        for (Index j = 1; j <= length; ++j) sum += w(length + j, j + 1);
+        CHECK_THAT(scores(layer, head), Catch::Matchers::WithinAbs(sum / static_cast<double>(length), 1e-6));
+        // untrained: far from an induction head
+        CHECK(scores(layer, head) < 0.3);
+      }
+  }
+}
+
 TEST_CASE("make_task", "[tasks]") {
   for (const std::string& name : task_names()) {
 #ifndef ATTNLAB_EMBEDDED_CORPUS
@@ -270,5 +351,5 @@ TEST_CASE("make_task", "[tasks]") {
     CHECK(make_task(name)->name() == name);
   }
   CHECK_THROWS_WITH(make_task("translate"),
-                    Catch::Contains("choose copy, reverse, sort, coreference, reverse-seq2seq or fortunes"));
+                    Catch::Contains("choose copy, reverse, sort, coreference, reverse-seq2seq, induction or fortunes"));
 }

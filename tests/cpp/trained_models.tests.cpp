@@ -51,6 +51,35 @@ TEST_CASE("the coreference model resolves \"it\" in held-out sentences", "[train
   }
 }
 
+TEST_CASE("the induction model continues a repeat it has never seen", "[trained]") {
+  const LoadedModel loaded = load_model_dir(kModels + "/induction");
+  const InductionTask task;
+  CHECK(loaded.tokenizer.to_json() == task.tokenizer().to_json());
+
+  SECTION("the repeat's loss far below the first copy's over 500 held-out sequences") {
+    const std::vector<double> losses = held_out_loss_by_part(task, loaded.model, 500, 2026);
+    CHECK(losses[0] > 3.8);  // ln 52 ≈ 3.95: nothing predicts a fresh random letter
+    CHECK(losses[1] < 0.35);
+  }
+
+  SECTION("two layer-1 heads are induction heads, no layer-0 head is") {
+    const Matrix scores = task.prefix_matching(loaded.model, 200, 2026);
+    std::vector<double> layer1(scores.row(1).data(), scores.row(1).data() + scores.cols());
+    std::sort(layer1.rbegin(), layer1.rend());
+    CHECK(layer1[0] > 0.7);
+    CHECK(layer1[1] > 0.6);
+    CHECK(scores.row(0).maxCoeff() < 0.2);
+  }
+
+  SECTION("the weights' fingerprint is that of the file's bytes, and changes with any weight") {
+    const std::uint64_t shipped = parameter_fingerprint(loaded.model.config(), loaded.model.params());
+    Transformer copy = loaded.model;
+    CHECK(parameter_fingerprint(copy.config(), copy.params()) == shipped);
+    copy.mutable_params().decoder.h[1].attn.c_attn_weight(3, 5) += 1e-6f;
+    CHECK(parameter_fingerprint(copy.config(), copy.params()) != shipped);
+  }
+}
+
 TEST_CASE("the sort model sorts held-out letter strings exactly", "[trained][long]") {
   const LoadedModel loaded = load_model_dir(kModels + "/sort");
   const LetterSequenceTask task(LetterSequenceTask::Kind::sort);

@@ -265,6 +265,8 @@ export interface RawModel {
   /** the three files of a saved model; vocab is vocab.json, or a byte-level BPE tokenizer's
    * tokenizer.json (loadModel reads either) */
   save(): { weights: Uint8Array; config: string; vocab?: string };
+  /** FNV-1a (64 bits) of every parameter's bytes as 16 hex digits: equal exactly when the weights are */
+  fingerprint(): string;
   /** one layer's attention (self, or cross in an encoder-decoder's decoder) on these tokens, fed
    * with exactly what that sub-layer sees in a forward pass, to step through */
   attentionSteps(options: { tokens: ArrayLike<number>; layer: number; source?: ArrayLike<number>; cross?: boolean }): RawAttentionSteps;
@@ -393,7 +395,7 @@ export interface TrainingExample {
 }
 
 /** the built-in training tasks (see README, "Training") */
-export type TaskName = 'copy' | 'reverse' | 'sort' | 'coreference' | 'reverse-seq2seq';
+export type TaskName = 'copy' | 'reverse' | 'sort' | 'coreference' | 'reverse-seq2seq' | 'induction';
 
 export interface TrainerOptions {
   task: TaskName;
@@ -470,6 +472,14 @@ export interface RawTrainer {
   heldOutAccuracy(options: { count?: number; seed?: number }): number;
   /** mean cross-entropy in nats per target over held-out examples (default 200, seed 2026) */
   heldOutLoss(options: { count?: number; seed?: number }): number;
+  /** the same for each part of the task's targets, by name; the induction task's parts are
+   * "first" (nothing predicts them: ln 52 at best) and "repeat" (predictable from the first copy).
+   * A task without parts is an error. */
+  heldOutLossByPart(options: { count?: number; seed?: number }): Record<string, number>;
+  /** the induction task only: every head's prefix-matching score (layers × heads), its mean
+   * attention from each letter of the repeat to the letter after that letter in the first copy,
+   * over held-out examples (default 32, seed 2026); an induction head scores near 1 */
+  prefixMatching(options: { count?: number; seed?: number }): MatrixData;
   /** the learning rate of steps 1 … totalSteps: warm-up, then cosine decay */
   schedule(): Float32Array;
   /** a Model holding a copy of the weights so far, with the task's vocabulary */

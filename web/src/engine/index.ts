@@ -350,7 +350,7 @@ export class AttentionStepper extends EngineObject<RawAttentionSteps> {
 }
 
 /** Model calls that take their arguments and return their result as RawModel's do */
-const MODEL_CALLS = ['tokenize', 'decode', 'specialTokens', 'forward', 'nextTokenProbabilities', 'generate', 'save'] as const satisfies
+const MODEL_CALLS = ['tokenize', 'decode', 'specialTokens', 'forward', 'nextTokenProbabilities', 'generate', 'save', 'fingerprint'] as const satisfies
   readonly (keyof RawModel)[];
 
 export interface Model extends Pick<RawModel, typeof MODEL_CALLS[number]> {}
@@ -396,6 +396,10 @@ export class Trainer extends EngineObject<RawTrainer> {
   heldOutAccuracy(options: { count?: number; seed?: number } = {}): number { return this.live().heldOutAccuracy(options); }
   /** mean cross-entropy (nats per target) over held-out examples (default 200, seed 2026) */
   heldOutLoss(options: { count?: number; seed?: number } = {}): number { return this.live().heldOutLoss(options); }
+  /** the same per part of the task's targets (the induction task: "first" and "repeat") */
+  heldOutLossByPart(options: { count?: number; seed?: number } = {}): Record<string, number> { return this.live().heldOutLossByPart(options); }
+  /** the induction task: every head's prefix-matching score, (layers × heads) */
+  prefixMatching(options: { count?: number; seed?: number } = {}): MatrixData { return this.live().prefixMatching(options); }
   /** the learning rate of steps 1 … totalSteps */
   get schedule(): Float32Array { return this.live().schedule(); }
   /** the model's parameter count */
