@@ -3,4 +3,5 @@
 declare module 'node:fs' {
   export function readFileSync(path: string | URL, encoding: 'utf8'): string;
   export function readFileSync(path: string | URL): { toString(encoding: 'base64' | 'utf8'): string };
+  export function existsSync(path: string | URL): boolean;
 }

@@ -1,5 +1,5 @@
 import katex from 'katex';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { viteSingleFile } from 'vite-plugin-singlefile';
 import { defineConfig, type Plugin } from 'vitest/config';
@@ -72,6 +72,9 @@ function offlineFiles(): Plugin {
         models[`${name}/model.safetensors`] = dataUrl(`public/models/${name}/model.safetensors`, 'application/octet-stream');
         models[`${name}/config.json`] = dataUrl(`public/models/${name}/config.json`, 'application/json');
         models[`${name}/vocab.json`] = dataUrl(`public/models/${name}/vocab.json`, 'application/json');
+        if (existsSync(here(`public/models/${name}/training.json`))) {
+          models[`${name}/training.json`] = dataUrl(`public/models/${name}/training.json`, 'application/json');
+        }
       }
       return `export const ENGINE = ${JSON.stringify(engine)};\nexport const MODELS = ${JSON.stringify(models)};\n`;
     },

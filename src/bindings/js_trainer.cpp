@@ -71,7 +71,7 @@ val TrainerHandle::held_out_loss_by_part(const val& options) const {
     const std::uint32_t seed = get_seed(options, "seed", 2026);
     const std::vector<std::string> names = trainer_.task().part_names();
     require(!names.empty(), "trainer: the task ", trainer_.task().name(), " has no parts to measure apart");
-    const std::vector<double> losses = held_out_loss_by_part(trainer_.task(), trainer_.model(), count, seed);
+    const std::vector<double> losses = attnlab::held_out_loss_by_part(trainer_.task(), trainer_.model(), count, seed);
     val out = val::object();
     for (size_t i = 0; i < names.size(); ++i) out.set(names[i], losses[i]);
     return out;

@@ -217,6 +217,9 @@ describe('the glossary', () => {
     const widget = page.locator('attn-causal-mask');
     await widget.locator('.caption [data-term="key"]').hover();
     await widget.locator('.attn-term-popup:popover-open').waitFor();
+    // the first formula in the widget loads KaTeX's fonts, and the popup, grown, is placed again
+    await page.evaluate(() => document.fonts.ready);
+    await nextFrames(page);
     const popup = await popupOf(widget);
     assert.equal(popup.term, 'key');
     assert.match(popup.definition, /by which position .+ is found/);

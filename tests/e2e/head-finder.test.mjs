@@ -37,6 +37,11 @@ describe('the head finder', () => {
     assert.ok(first.startsWith(`layer ${top.layer} head ${top.head}: ${top.excess.toFixed(3)}`), `${first} against Node's ${JSON.stringify(top)}`);
     await verdict(finder, 'No head reaches the threshold for induction');
 
+    // the shipped induction model: its two induction heads are in layer 1
+    await finder.locator('[data-control="model"] select').selectOption('induction');
+    const found = await eventually(() => finder.locator('.verdict').textContent(), (t) => /^\d+ induction heads?:/.test(t));
+    assert.match(found, /^2 induction heads: layer 1 head [23], layer 1 head [23] /);
+
     // the hand-wired induction circuit (layer 0 head 0: previous token; layer 1 head 0: induction), in the engine's own files
     const circuit = inductionCircuit(24, 32);
     await openFiles(page, folderOf({ 'config.json': circuit.config, 'model.safetensors': circuit.weights, 'vocab.json': vocabJson(Array.from({ length: 18 }, (_, i) => `w${i}`)) }));

@@ -23,6 +23,9 @@ function isStepper(element: Element): element is Stepper {
   return typeof (element as Partial<Stepper>).stepForward === 'function';
 }
 
+/** entries of a long list (data-arrives-late) shown per frame: about a screenful of the glossary */
+const LATE_PER_FRAME = 12;
+
 export class Deck {
   readonly slides: HTMLElement[];
   private current = -1;
@@ -113,13 +116,20 @@ export class Deck {
 
   /** A slide just shown is drawn in two frames, each half the work: first its own text and
    * formulas, then its widgets (until then their boxes are left empty, content-visibility); then
-   * the page is told to redraw, with every widget at its size. */
+   * the page is told to redraw, with every widget at its size. Long lists marked data-arrives-late
+   * (the glossary's entries) then arrive a few at a frame, the first ones first. */
   private arrive(slide: HTMLElement): void {
     const widgets = [...slide.querySelectorAll<HTMLElement>('*')].filter((e) => e.localName.startsWith('attn-'));
-    for (const widget of widgets) widget.classList.add('arriving');
+    const late = [...slide.querySelectorAll<HTMLElement>('[data-arrives-late]')];
+    for (const element of [...widgets, ...late]) element.classList.add('arriving');
     requestAnimationFrame(() => requestAnimationFrame(() => {
       for (const widget of widgets) widget.classList.remove('arriving');
       dispatchEvent(new Event('attn-redraw'));
+      const next = () => {
+        for (const element of late.splice(0, LATE_PER_FRAME)) element.classList.remove('arriving');
+        if (late.length) requestAnimationFrame(next);
+      };
+      next();
     }));
   }
 

@@ -172,9 +172,9 @@ export const GLOSSARY: readonly GlossaryEntry[] = [
     definition: 'A head in which every query puts its weight on the position just before it. It hands an induction head the token that came before.' },
   { key: 'first-token-head', term: 'first-token head', slide: 'head-finder',
     definition: 'A head that parks most of its weight on the first token whatever the text: somewhere to put weight when nothing else fits, since a query\'s weights must sum to 1.' },
-  { key: 'induction-head', term: 'induction head', slide: 'head-finder',
+  { key: 'induction-head', term: 'induction head', slide: 'in-context-learning',
     definition: 'A head that looks from a token to the token that followed its earlier occurrence, and copies it: after “A B … A” it predicts “B”. It needs a previous-token head in an earlier layer (Olsson et al., 2022).' },
-  { key: 'in-context-learning', term: 'in-context learning', slide: 'head-finder',
+  { key: 'in-context-learning', term: 'in-context learning', slide: 'in-context-learning',
     definition: 'Doing a task from examples given in the prompt, with no change to the weights: the fixed network reads the examples and continues the pattern. It emerges from pretraining on next-token prediction.' },
   { key: 'phase-change', term: 'phase change', slide: 'in-context-learning',
     definition: 'A short stretch of training in which an ability appears abruptly: Olsson et al. (2022) saw induction heads form and in-context learning improve at the same time, as a bump in the loss curve.' },
@@ -222,7 +222,7 @@ export function glossaryMarkup(slides: ReadonlySet<string>): string {
   const item = ({ key, term, definition, slide }: GlossaryEntry) => {
     const text = definitionParts(definition).map(({ text, tex }) => (tex ? `<tex>${text}</tex>` : escapeHtml(text))).join('');
     const link = slides.has(slide) ? ` <a href="#${slide}">see it live →</a>` : '';
-    return `<div class="glossary-entry" id="glossary-${key}" data-entry="${key}"><dt><dfn>${escapeHtml(term)}</dfn></dt>`
+    return `<div class="glossary-entry" id="glossary-${key}" data-entry="${key}" data-arrives-late><dt><dfn>${escapeHtml(term)}</dfn></dt>`
       + `<dd><span class="definition">${text}</span>${link}</dd></div>`;
   };
   return `<dl class="glossary-list">${alphabetical().map(item).join('')}</dl>`;

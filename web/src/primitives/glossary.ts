@@ -86,6 +86,11 @@ let openPopup: TermPopup | undefined;
 class TermPopup {
   private element?: HTMLElement;
   private current?: HTMLElement;
+  /** places the popup again when it changes size after opening (a formula's fonts arriving), or when
+   * what holds its term does (a widget drawing above its caption moves the term) */
+  private readonly resizes = new ResizeObserver(() => this.place());
+  /** what holds the open popup's term: its widget, or the page */
+  private holder?: Element;
   /** opened by a click or tap (or Enter): stays until closed, whatever the pointer does */
   private pinned = false;
   private hovered = false;
@@ -139,7 +144,17 @@ class TermPopup {
     term.setAttribute('aria-controls', popup.id);
     term.setAttribute('aria-describedby', definition.id);
     if (!popup.matches(':popover-open')) popup.showPopover();
+    this.watchHolder(term);
     this.place();
+  }
+
+  private watchHolder(term: HTMLElement | undefined): void {
+    const root = term?.getRootNode();
+    const holder = !term ? undefined : root instanceof ShadowRoot ? root.host : document.body;
+    if (holder === this.holder) return;
+    if (this.holder) this.resizes.unobserve(this.holder);
+    this.holder = holder;
+    if (holder) this.resizes.observe(holder);
   }
 
   close(): void {
@@ -149,6 +164,7 @@ class TermPopup {
     if (openPopup === this) openPopup = undefined;
     if (this.current) release(this.current);
     this.current = undefined;
+    this.watchHolder(undefined);
     if (this.element?.matches(':popover-open')) this.element.hidePopover();
   }
 
@@ -251,9 +267,7 @@ class TermPopup {
     popup.addEventListener('pointerout', (e) => {
       if (e.pointerType !== 'touch' && !this.contains(e.relatedTarget as Node | null)) this.leave();
     });
-    // placed again when its size changes after it opened (a formula's fonts arriving), so that it
-    // never grows over its term
-    new ResizeObserver(() => this.place()).observe(popup);
+    this.resizes.observe(popup);
     this.element = popup;
     return popup;
   }

@@ -65,13 +65,29 @@ export function pageModel(name: ShippedModel): Promise<RemoteModel> {
   return model;
 }
 
+/** one file of a shipped model, fetched */
+async function shippedFile(name: ShippedModel, file: string): Promise<Response> {
+  const url = modelFileUrl(name, file);
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  return response;
+}
+
+/** The curves of the run that trained a shipped model (induction: training.json, written by
+ * attnlab-train): every `steps[i]`, the held-out loss of each part and every head's prefix-matching
+ * score (layers × heads, row-major). */
+export interface TrainingLog {
+  steps: number[];
+  first: number[];
+  repeat: number[];
+  prefixMatching: number[][];
+}
+export async function shippedTrainingLog(name: ShippedModel): Promise<TrainingLog> {
+  return (await shippedFile(name, 'training.json')).json() as Promise<TrainingLog>;
+}
+
 async function loadShipped(name: ShippedModel): Promise<RemoteModel> {
-  const get = async (file: string) => {
-    const url = modelFileUrl(name, file);
-    const response = await fetch(url);
-    if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-    return response;
-  };
+  const get = (file: string) => shippedFile(name, file);
   const [engine, weights, config, vocab] = await Promise.all([
     pageEngine(),
     get('model.safetensors').then(async (r) => new Uint8Array(await r.arrayBuffer())),

@@ -244,6 +244,11 @@ export const WIDGETS: readonly WidgetEntry[] = [
     { key: 'hf-pattern', attribute: 'pattern', type: 'enum', values: HEAD_PATTERNS, default: 'induction' },
     { key: 'hf-seed', attribute: 'seed', type: 'int', min: 0, max: 99999, default: 1 },
   ] },
+  { tag: 'attn-in-context', load: () => import('../widgets/in-context'), fields: [
+    // a fresh random sequence, then part of it again; at most the induction model's context less [BOS]
+    { key: 'icl', attribute: 'letters', label: 'letters', type: 'text', maxLength: 40, default: 'kQzTwmRbXePzTwmRb' },
+    { key: 'icl-seed', attribute: 'seed', label: 'seed', type: 'int', min: 0, max: 99999, default: 7 },
+  ] },
   { tag: 'attn-programmed', load: () => import('../widgets/programmed'), fields: [
     // the program compiled, and the letters it reads (longer than the programs' 10: the engine says why it refuses them)
     { key: 'pg', attribute: 'program', type: 'enum', values: RASP_PROGRAMS, default: 'sort' },

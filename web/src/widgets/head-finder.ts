@@ -44,7 +44,7 @@ const PROBE_HALF = 48;
 const LISTED = 6;
 
 export default class HeadFinder extends EngineElement {
-  private readonly modelList = this.bound.model(MODEL, ['sort']);
+  private readonly modelList = this.bound.model(MODEL, ['induction', 'sort']);
   private readonly text = this.bound.text('text', { commit: 'change', placeholder: 'empty: random tokens, repeated' });
   private readonly pattern = this.bound.choices<HeadPattern>('pattern', { select: true });
   private readonly seed = this.bound.number('seed');
