@@ -87,15 +87,15 @@ describe('the deck, walked', () => {
     let again;
     for (let walk = 1; ; walk++) {
       const { tasks, atLoad, outside, onMeasuring, problems } = await walkTraced(again);
-      const busiest = Math.max(...tasks.map((t) => t.cpu));
+      const busiest = tasks.reduce((a, b) => (b.cpu > a.cpu ? b : a));
       const list = (long) => long.map((t) => `${Math.round(t.duration)} ms at ${Math.round(t.start)}${t.slide ? ` on #${t.slide}` : ''}`)
         .join(', ') || 'none';
       const walked = again ? `the slides ${[...again].join(', ')} again` : 'every slide';
       console.log(`walk ${walk}, ${walked} (load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}): ${tasks.length} main-thread tasks, `
-        + `the busiest ${busiest.toFixed(1)} ms of CPU; over 50 ms of wall time: ${list(atLoad)} before the walk (load, and the widgets drawing), `
+        + `the busiest ${busiest.cpu.toFixed(1)} ms of CPU (${busiest.gc.toFixed(1)} of it collecting garbage, ${busiest.wall.toFixed(1)} ms of wall time); over 50 ms of wall time: ${list(atLoad)} before the walk (load, and the widgets drawing), `
         + `${list(outside)} in the walk outside the measuring slides, ${onMeasuring} on them`);
       assert.ok(tasks.length > 1000, 'the trace covers the walk');
-      assert.deepEqual(tasks.filter((t) => t.cpu > 50).map((t) => t.cpu), [], 'no main-thread task spends 50 ms of CPU');
+      assert.deepEqual(tasks.filter((t) => t.cpu > 50), [], 'no main-thread task spends 50 ms of CPU (cpu, of it gc, and wall: ms)');
       assert.deepEqual(problems, []);
       if (outside.length === 0 || walk === WALKS) {
         assert.deepEqual(outside, [], 'no main-thread task lasts 50 ms outside the measuring slides');
