@@ -60,6 +60,15 @@ describe('in-context learning', () => {
     assert.deepEqual(await guessRow(widget), fresh.guesses);
     assert.equal(fresh.guesses.slice(-3).join(''), typed.slice(-3), 'the repeat is guessed letter by letter once it is under way');
 
+    // what it cannot read as letters: a special token's name, a character outside its alphabet; each
+    // column is one token as the model read it, the guesses still Node's
+    const odd = 'ab[EOS]abé';
+    await widget.getByRole('textbox', { name: 'letters' }).fill(odd);
+    const oddReading = nodeReading(model, odd);
+    await widget.locator('.verdict strong').filter({ hasText: oddReading.continuation }).waitFor();
+    assert.deepEqual(await widget.locator('table.letters tr').nth(0).locator('td').allTextContents(), ['a', 'b', '[EOS]', 'a', 'b', '[UNK]']);
+    assert.equal((await guessRow(widget)).length, 6);
+
     // letters longer than its context: the engine's reason, then it reads again
     await widget.getByRole('textbox', { name: 'letters' }).fill('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN');
     await widget.locator('.error').filter({ hasText: 'context' }).waitFor();

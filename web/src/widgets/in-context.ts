@@ -212,24 +212,25 @@ export default class InContext extends EngineElement {
     const last = log.prefixMatching[log.prefixMatching.length - 1];
     const head = argmax(last.slice(layer * config.n_heads, (layer + 1) * config.n_heads));
     const weights = trace![weightsName(layer, head)];
-    const labels = ['[BOS]', ...typed];
+    // one label a token, as the model read the text (a character it does not know is [UNK])
+    const labels = await Promise.all(prompt.map((id) => model.decode([id])));
     const predicted = await Promise.all(rowArgmax(logits).map((id) => model.decode([id])));
     const continuation = await model.decode(written.slice(prompt.length));
-    this.drawLetters(typed, predicted);
+    this.drawLetters(labels.slice(1), predicted);
     this.drawHead(prompt, weights, labels, layer, head, last[layer * config.n_heads + head], continuation);
     this.frozen.textContent = `Weights’ fingerprint before reading: ${before}, after: ${after} — `
       + (before === after ? 'unchanged: the prompt changed activations, not weights.' : 'CHANGED.');
   }
 
   /** the letters, and under each the model's guess at the letter after it (green where it is right) */
-  private drawLetters(typed: string, predicted: string[]): void {
+  private drawLetters(read: string[], predicted: string[]): void {
     const row = (name: string, cells: HTMLElement[]) => h('tr', {}, h('th', { textContent: name, attrs: { scope: 'row' } }), ...cells);
-    const guesses = predicted.slice(0, typed.length).map((guess, i) => {
-      const next = typed[i];
+    const guesses = predicted.slice(0, read.length).map((guess, i) => {
+      const next = read[i];
       return h('td', { className: guess === next ? 'right' : 'wrong', textContent: guess.replace(/^\[(EOS|PAD|UNK|SEP|MASK|BOS)\]$/, '·') });
     });
     this.lettersTable.replaceChildren(
-      row('letters', [...typed].map((c) => h('td', { textContent: c }))),
+      row('letters', read.map((c) => h('td', { textContent: c }))),
       row('guess before it', guesses));
   }
 
