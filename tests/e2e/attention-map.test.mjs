@@ -24,7 +24,7 @@ describe('the title slide\'s attention map', () => {
     const { page, problems, requests, close } = await openPage(browser, `${server.url}#title`, { init: watchTimes });
     const widget = page.locator('attn-attention-map');
     await page.locator('attn-attention-map[data-ready]').waitFor({ timeout: 60000 });
-    await page.locator('#engine-info', { hasText: 'SIMD' }).waitFor();
+    await page.locator('#engine-info', { hasText: 'SIMD' }).waitFor({ state: 'attached' });
     // the model's files load while the engine starts, so the picture follows the engine closely
     // (within the time the worker takes for every other slide's first render, queued with it)
     const { engine, picture } = await page.evaluate(() => window.__times);

@@ -33,7 +33,7 @@ const showing = (widget, stage) => widget.locator(`section.area[data-stage="${st
 
 describe('the worked example', () => {
   it("shows the deck's softmax row as the engine computes it, and where the deck prints other numbers", async () => {
-    const { page, widget, problems, requests, close } = await open('&stage=4');
+    const { page, widget, problems, requests, close } = await open('&stage=5');
     await showing(widget, 'softmax');
     const weights = engine.attention({ ...deckInput(), mask: 'none', trace: ['weights'] }).heads[0].weights.data;
     assert.deepEqual((await rows(widget, 'weights'))[0], fixed(weights.slice(0, 3), 4));
@@ -56,7 +56,7 @@ describe('the worked example', () => {
   });
 
   it('keeps its settings in the URL', async () => {
-    const { widget, problems, close } = await open('&causal=1&stage=3&scaled=0');
+    const { widget, problems, close } = await open('&causal=1&stage=4&scaled=0');
     await showing(widget, 'mask');
     assert.equal(await widget.getByRole('button', { name: 'causal mask' }).getAttribute('aria-pressed'), 'true');
     assert.equal(await widget.getByRole('button', { name: 'scale by 1/√d_k' }).getAttribute('aria-pressed'), 'false');
@@ -78,7 +78,7 @@ describe('the worked example', () => {
       await showing(widget, stage);
       assert.equal(await page.locator('#slide-counter').textContent(), counter, `still on the slide at ${stage}`);
     }
-    await page.waitForFunction(() => location.hash.includes('stage=5'));
+    await page.waitForFunction(() => location.hash.includes('stage=6'));
     await page.keyboard.press('ArrowRight');
     await page.waitForFunction((before) => document.querySelector('#slide-counter').textContent !== before, counter);
     assert.equal(await page.locator('section.slide.active').getAttribute('id') === 'worked-example', false);
@@ -117,7 +117,7 @@ describe('the worked example', () => {
   });
 
   it("grades a hand calculation: a planted wrong entry is marked with the engine's value, right ones accepted", async () => {
-    const { page, widget, problems, close } = await open('&stage=4&check=1');
+    const { page, widget, problems, close } = await open('&stage=5&check=1');
     await showing(widget, 'softmax');
     assert.equal(await widget.locator('figure[data-matrix="weights"] td', { hasText: '0.7679' }).count(), 0,
       "the engine's answer stays hidden until checked");
@@ -149,7 +149,7 @@ describe('the worked example', () => {
   });
 
   it('lights up the rows a hovered score comes from', async () => {
-    const { widget, problems, close } = await open('&stage=1');
+    const { widget, problems, close } = await open('&stage=2');
     await showing(widget, 'scores');
     await widget.locator('figure[data-matrix="scores"] tr[data-row="0"] td[data-col="1"]').hover();
     await widget.getByText('QKᵀ[“A”, “B”] ← row “A” of Q and row “B” of K').waitFor();
@@ -209,9 +209,9 @@ describe('the worked example', () => {
 
   it('fits the slide, even with the largest matrices', async () => {
     const largest = encodeLargest();
-    const { page, widget, close } = await open('&stage=0');
-    for (const hash of ['&stage=0', '&stage=5', `&ex=custom&mx=${largest}&stage=0`, `&ex=custom&mx=${largest}&stage=1`,
-      `&ex=custom&mx=${largest}&stage=5`, '&ex=writeup&stage=5&check=1', '&ex=writeup&stage=0']) {
+    const { page, widget, close } = await open('&stage=1');
+    for (const hash of ['&stage=1', '&stage=6', `&ex=custom&mx=${largest}&stage=1`, `&ex=custom&mx=${largest}&stage=2`,
+      `&ex=custom&mx=${largest}&stage=6`, '&ex=writeup&stage=6&check=1', '&ex=writeup&stage=1']) {
       await followHash(page, `#worked-example${hash}`);
       const { below, beyond } = await overflowPastSlide(widget);
       assert.ok(below <= 0, `${hash}: ${below} px below the slide`);
@@ -221,12 +221,12 @@ describe('the worked example', () => {
   });
 
   it('looks right at both sizes in both themes at softmax, on the write-up, grading and at the largest', async () => {
-    const { page, problems, close } = await open('&stage=4');
+    const { page, problems, close } = await open('&stage=5');
     for (const [name, hash] of [
-      ['worked-example-softmax', '&stage=4'],
-      ['worked-example-writeup', '&ex=writeup&stage=0'],
-      ['worked-example-check', '&stage=4&check=1'],
-      ['worked-example-largest', `&ex=custom&mx=${encodeLargest()}&stage=5`],
+      ['worked-example-softmax', '&stage=5'],
+      ['worked-example-writeup', '&ex=writeup&stage=1'],
+      ['worked-example-check', '&stage=5&check=1'],
+      ['worked-example-largest', `&ex=custom&mx=${encodeLargest()}&stage=6`],
     ]) {
       await followHash(page, `#worked-example${hash}`);
       assert.equal((await screenshotPage(page, name)).length, 4);

@@ -23,7 +23,7 @@ describe('the deck', () => {
     const ids = await slideIds(page);
     assert.ok(ids.length >= 10, `${ids.length} slides`);
     assert.equal(await counter(page), `1 / ${ids.length}`);
-    await page.locator('#engine-info', { hasText: 'SIMD on' }).waitFor({ timeout: 60000 });
+    await page.locator('#engine-info', { hasText: 'SIMD on' }).waitFor({ state: 'attached', timeout: 60000 });
     const seen = [await activeSlide(page)];
     for (let presses = 0; presses < 200 && seen.length < ids.length; presses++) {
       await slideReady(page);
@@ -82,6 +82,46 @@ describe('the deck', () => {
     await page.locator('section#summary a[href="#why-sqrt-dk"]').click();
     await page.locator('section#why-sqrt-dk.active').waitFor();
     await page.waitForURL(/#why-sqrt-dk&dk=128/);
+    assert.deepEqual(problems, []);
+    await close();
+  });
+
+  it('gives each slide a link with its own settings only, and brings them back on Back', async () => {
+    const { page, problems, close } = await openPage(browser, `${server.url}#worked-example&stage=5`);
+    await page.locator('section#worked-example.active').waitFor();
+    await page.waitForURL(/#worked-example&stage=5$/);
+    // the stage is the worked example's: the next slide's link does not carry it
+    await page.keyboard.press('End');
+    await page.waitForURL(/#glossary$/);
+    await page.goto(`${server.url}#why-sqrt-dk&dk=128`);
+    await page.locator('section#why-sqrt-dk.active').waitFor();
+    const ids = await slideIds(page);
+    await page.locator('#next-slide').click();
+    await page.waitForURL(new RegExp(`#${ids[ids.indexOf('why-sqrt-dk') + 1]}$`));
+    // Back: the slide and its own setting, as they were
+    await page.goBack();
+    await page.locator('section#why-sqrt-dk.active').waitFor();
+    assert.equal(await page.locator('attn-scaling').getAttribute('dk'), '128');
+    assert.match(page.url(), /#why-sqrt-dk&dk=128$/);
+    assert.deepEqual(problems, []);
+    await close();
+  });
+
+  it('says which engine runs in the About panel, which keeps the keys it is given', async () => {
+    const { page, problems, close } = await openPage(browser, `${server.url}#positions`);
+    await page.locator('#engine-info', { hasText: 'SIMD' }).waitFor({ state: 'attached', timeout: 60000 });
+    // no engine line on the slides themselves
+    assert.equal(await page.locator('#deck-bar').textContent().then((t) => /SIMD|thread/.test(t)), false);
+    await page.locator('#about-toggle').click();
+    const about = page.locator('#about');
+    await about.waitFor();
+    assert.match(await about.locator('#engine-info').textContent(), /^engine \d+\.\d+\.\d+ · simd(-threads)? · SIMD on · \d threads?$/);
+    await about.screenshot({ path: `${SHOTS}about.png` });
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await activeSlide(page), 'positions', 'the deck stays while the panel is open');
+    await page.keyboard.press('Escape');
+    await about.waitFor({ state: 'hidden' });
+    assert.equal(await page.locator('#overview').isHidden(), true, 'Escape closed the panel only');
     assert.deepEqual(problems, []);
     await close();
   });
@@ -205,11 +245,11 @@ describe('the deck', () => {
 
   it('uses the threaded build where the page is isolated and the single-thread one elsewhere', async () => {
     const isolated = await openPage(browser, server.url);
-    await isolated.page.locator('#engine-info', { hasText: 'simd-threads' }).waitFor({ timeout: 60000 });
+    await isolated.page.locator('#engine-info', { hasText: 'simd-threads' }).waitFor({ state: 'attached', timeout: 60000 });
     await isolated.close();
     const plain = await serve(DIST, { isolated: false });
     const { page, problems, close } = await openPage(browser, plain.url);
-    await page.locator('#engine-info', { hasText: '· simd · SIMD on · 1 thread' }).waitFor({ timeout: 60000 });
+    await page.locator('#engine-info', { hasText: '· simd · SIMD on · 1 thread' }).waitFor({ state: 'attached', timeout: 60000 });
     assert.deepEqual(problems, []);
     await close();
     plain.close();

@@ -52,7 +52,7 @@ describe('the offline file', () => {
   });
 
   it('computes the worked example as the engine does', async () => {
-    const { page, problems, refused, close } = await open('worked-example&stage=4');
+    const { page, problems, refused, close } = await open('worked-example&stage=5');
     const weights = engine.attention({
       x: [1, 0, 1, 0, 0, 1, 0, 1, 1, 1, 0, 0], n: 3, d: 4, dK: 2, dV: 2, mask: 'none',
       wQ: [1, 0, 0, 1, 1, 0, 0, 1], wK: [0, 1, 1, 0, 0, 1, 1, 0], wV: [1, 1, 0, 0, 1, 0, 0, 1], trace: ['weights'],

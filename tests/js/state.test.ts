@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  attributesFor, decodeHash, encodeHash, fieldFor, FIELDS, parseValue, withValue, type Field, type PageState,
+  attributesFor, decodeHash, encodeHash, fieldFor, FIELDS, followLink, linkTo, parseValue, withValue, type Field, type PageState,
 } from '../../web/src/runtime/state';
 
 const field = (element: string, attribute: string): Field => {
@@ -84,5 +84,22 @@ describe('the page state in the URL', () => {
     const attributes = new Map(attributesFor('attn-attention-steps', state));
     expect(attributes.get('causal')).toBe('1');
     expect(attributes.get('query')).toBeNull();
+  });
+
+  it('gives a slide\'s link its own widgets\' settings only, and keeps the others when a link is followed', () => {
+    let state: PageState = { slide: 'flash-attention', values: new Map() };
+    state = withValue(state, field('attn-attention-steps', 'step'), 5);
+    state = withValue(state, field('attn-flash', 'step'), 9);
+    state = withValue(state, field('attn-explorer', 'model'), 'sort');
+    // the flash slide's link: its tiles, not the worked example's stage nor the model it has no widget for
+    expect(encodeHash(linkTo(state, ['attn-flash']))).toBe('#flash-attention&fl-step=9');
+    // a setting several widgets share goes with every slide that has one of them
+    expect(decodeHash(encodeHash(linkTo(state, ['attn-multi-head']))).values).toEqual(new Map([['model', 'sort']]));
+    // back to the worked example at stage 2: the flash slide's tiles and the model are kept
+    const back = followLink(state, decodeHash('#worked-example&stage=2'), ['attn-attention-steps']);
+    expect(back.slide).toBe('worked-example');
+    expect([...back.values].sort()).toEqual([['fl-step', 9], ['model', 'sort'], ['stage', 2]]);
+    // a link that leaves its slide's settings out sets them back to their defaults
+    expect(followLink(state, decodeHash('#flash-attention'), ['attn-flash']).values.has('fl-step')).toBe(false);
   });
 });

@@ -21,19 +21,20 @@ setTimeout(() => {
   showEngineInfo();
 }, 0);
 
-/** starts the engine and says in the deck's bar which build runs, with how many threads */
+/** starts the engine and says in the About panel which build runs, with how many threads; a
+ * failure to load it is said in the deck's bar, where it is seen */
 function showEngineInfo(): void {
-  const footer = document.querySelector('#engine-info');
+  const info = document.querySelector('#engine-info');
+  const problem = document.querySelector<HTMLElement>('#engine-problem');
   pageEngine().then(
     async (engine) => {
-      const info = await engine.info();
-      if (footer) {
-        footer.textContent = `engine ${info.version} · ${info.build} · SIMD ${info.simd ? 'on' : 'off'} · `
-          + `${info.threadsUsed} thread${info.threadsUsed === 1 ? '' : 's'}`;
-      }
+      const { version, build, simd, threadsUsed } = await engine.info();
+      if (info) info.textContent = `engine ${version} · ${build} · SIMD ${simd ? 'on' : 'off'} · ${threadsUsed} thread${threadsUsed === 1 ? '' : 's'}`;
     },
     (error: unknown) => {
-      if (footer) footer.textContent = `The engine could not be loaded: ${String(error)}`;
+      const message = `The engine could not be loaded: ${String(error)}`;
+      if (info) info.textContent = message;
+      if (problem) Object.assign(problem, { textContent: message, hidden: false });
     },
   );
 }

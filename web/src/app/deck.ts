@@ -6,7 +6,7 @@ import { keyBelongsToControl } from '../primitives/keys';
 import { KeyMap, slideScale, SLIDE, type Command } from './navigation';
 import { openModelDialog } from '../runtime/model-dialog';
 import { MODEL_FIELD } from '../runtime/registry';
-import { attributesFor, decodeHash, encodeHash, fieldFor, FIELDS, withValue, type PageState, type Value } from '../runtime/state';
+import { attributesFor, decodeHash, encodeHash, fieldFor, FIELDS, followLink, linkTo, withValue, type PageState, type Value } from '../runtime/state';
 
 /** A widget whose picture advances in steps, like a slide's fragments. */
 export interface Stepper extends Element {
@@ -53,6 +53,10 @@ export class Deck {
     document.querySelector('#overview-toggle')?.addEventListener('click', () => this.run({ kind: 'overview' }));
     document.querySelector('#theme-toggle')?.addEventListener('click', () => this.run({ kind: 'theme' }));
     document.querySelector('#glossary-toggle')?.addEventListener('click', () => this.run({ kind: 'glossary' }));
+    const about = document.querySelector<HTMLDialogElement>('#about');
+    document.querySelector('#about-toggle')?.addEventListener('click', () => about?.showModal());
+    // the dialog is modal: keys pressed in it are not the deck's (Escape closes it, and only it)
+    about?.addEventListener('keydown', (e) => e.stopPropagation());
     document.querySelector('#open-model')?.addEventListener('click', () => void openModelDialog().then((name) => name !== undefined && this.useModel(name)));
     root.addEventListener('click', (e) => {
       // links to another slide ("#causal-mask") move within the deck
@@ -143,11 +147,16 @@ export class Deck {
     requestAnimationFrame(() => setTimeout(() => {
       const write = this.urlWrite;
       this.urlWrite = undefined;
-      const hash = encodeHash(this.state);
+      const hash = encodeHash(linkTo(this.state, this.settingsOn(this.slides[this.current])));
       if (write === undefined || hash === location.hash) return;
       if (write === 'push') window.history.pushState(null, '', hash);
       else window.history.replaceState(null, '', hash);
     }, 0));
+  }
+
+  /** the tags of the widgets on a slide that take part in the page state */
+  private settingsOn(slide: HTMLElement | undefined): string[] {
+    return slide ? [...new Set([...slide.querySelectorAll('[data-state]')].map((widget) => widget.localName))] : [];
   }
 
   private stacked(): boolean {
@@ -198,10 +207,11 @@ export class Deck {
   private restore(): void {
     // the URL is the reader's now (back, forward, a link): a write still waiting would undo it
     this.urlWrite = undefined;
-    const next = decodeHash(location.hash);
-    this.state = next;
+    const link = decodeHash(location.hash);
+    const index = this.indexOf(link.slide);
+    this.state = followLink(this.state, link, this.settingsOn(this.slides[index]));
     this.applySettings();
-    this.show(this.indexOf(next.slide), 'none');
+    this.show(index, 'none');
   }
 
   /** every widget taking part in the page state gets its settings as attributes */

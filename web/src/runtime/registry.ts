@@ -66,7 +66,7 @@ export const WIDGETS: readonly WidgetEntry[] = [
     { key: 'causal', attribute: 'causal', type: 'bool', default: false },
     { key: 'scaled', attribute: 'scaled', type: 'bool', default: true },
     { key: 'q', attribute: 'query', type: 'int', min: 0, max: 7, default: 0 },
-    { key: 'stage', attribute: 'step', label: 'stage shown', type: 'int', min: 0, max: 5, default: 0 },
+    { key: 'stage', attribute: 'step', label: 'stage shown', type: 'int', min: 1, max: 6, default: 1 },
     { key: 'ex', attribute: 'example', type: 'enum', values: WORKED_EXAMPLES, default: 'deck' },
     // the reader's own matrices (math/worked-example.ts encodeCustom); empty: start from the deck's
     { key: 'mx', attribute: 'matrices', type: 'text', maxLength: 2400, default: '' },

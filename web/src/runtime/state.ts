@@ -119,6 +119,23 @@ export function withValue(state: PageState, field: Field, value: Value): PageSta
   return { ...state, values };
 }
 
+/** the state a link to the shown slide carries: the slide and the settings of its widgets (their
+ * tags) only, so that a link does not carry what the reader changed on other slides */
+export function linkTo(state: PageState, widgets: readonly string[]): PageState {
+  const keys = new Set(FIELDS.filter((f) => widgets.includes(f.element)).map((f) => f.key));
+  return { slide: state.slide, values: new Map([...state.values].filter(([key]) => keys.has(key))) };
+}
+
+/** The page state once a link is followed (back, forward, a link typed or clicked): its settings,
+ * the settings of its slide's widgets it does not give back at their defaults, and every other
+ * slide's as they were. */
+export function followLink(state: PageState, link: PageState, widgets: readonly string[]): PageState {
+  const keys = new Set(FIELDS.filter((f) => widgets.includes(f.element)).map((f) => f.key));
+  const values = new Map([...state.values].filter(([key]) => !keys.has(key)));
+  for (const [key, value] of link.values) values.set(key, value);
+  return { slide: link.slide, values };
+}
+
 /** the attributes a widget should carry for this state: [name, text or null to remove] */
 export function attributesFor(element: string, state: PageState): [string, string | null][] {
   return fieldsOf(element).map((field) => {

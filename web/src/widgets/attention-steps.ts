@@ -3,7 +3,7 @@
 // deck's, the write-up's, or matrices the reader types in. Hovering a cell lights up what it was
 // computed from; a check mode grades a reader's hand calculation of a stage; where a document
 // prints other numbers than the engine computes, the stage says so.
-// Attributes: example, matrices (the reader's own), causal, scaled, query, step (0–5), check.
+// Attributes: example, matrices (the reader's own), causal, scaled, query, step (1–6), check.
 import type { RemoteEngine } from '../runtime/engine';
 import { DECK_EXAMPLE, WRITEUP_EXAMPLE, type PrintedMatrices, type WorkedExample } from '../math/seminar';
 import type { WorkedExampleName } from '../runtime/registry';
@@ -92,7 +92,7 @@ export default class AttentionSteps extends EngineElement {
   private readonly scaled = this.bound.toggle('scaled', 'scale by 1/√d_k');
   private readonly checking = this.bound.toggle('check', 'check my hand calculation');
   private readonly stage = this.bound.choices<number>('step', {
-    showName: false, choices: STAGES.map((stage, i) => ({ value: i, text: `${i + 1} ${stage.name.replace(/^./, (c) => c.toUpperCase())}` })),
+    showName: false, choices: STAGES.map((stage, i) => ({ value: i + 1, text: `${i + 1} ${stage.name.replace(/^./, (c) => c.toUpperCase())}` })),
   });
   private readonly formula = h('span', 'formula');
   private readonly problem = h('p', { className: 'problem', attrs: { role: 'alert' } });
@@ -142,7 +142,8 @@ export default class AttentionSteps extends EngineElement {
     const name = this.value<WorkedExampleName>('example');
     const causal = this.value<boolean>('causal');
     const scaled = this.value<boolean>('scaled');
-    const step = this.value<number>('step');
+    // the stages count from 1, as every stepped widget's steps do
+    const step = this.value<number>('step') - 1;
     const checking = this.value<boolean>('check');
 
     const example = this.exampleOf(name);
