@@ -65,7 +65,7 @@ val benchmark(const val& options) {
     const BenchmarkKernel kernel = benchmark_kernel_from_string(get_string(options, "kernel", ""));
     BenchmarkOptions o;
     const Index n = get_index(options, "n", 1, benchmark_max_length(kernel));
-    if (has(options, "d")) o.d = get_index(options, "d", 1, 1024);
+    if (const std::optional<val> d = optional(options, "d")) o.d = index_from_js(*d, "d", 1, 1024);
     o.min_repeats = static_cast<int>(get_index(options, "repeats", 1, 1000, o.min_repeats));
     o.min_ms = get_number(options, "minMs", o.min_ms);
     o.warm_up = get_bool(options, "warmUp", o.warm_up);
@@ -154,8 +154,10 @@ val norms(const val& options) {
   return guarded([&] {
     const Index d = get_index(options, "d", 2, kMaxWidth);
     const Matrix x = get_matrix(options, "x", 1, d);
-    const RowVector gamma = has(options, "gamma") ? RowVector(get_matrix(options, "gamma", 1, d)) : RowVector::Ones(d);
-    const RowVector beta = has(options, "beta") ? RowVector(get_matrix(options, "beta", 1, d)) : RowVector::Zero(d);
+    const std::optional<val> given_gamma = optional(options, "gamma");
+    const RowVector gamma = given_gamma ? RowVector(matrix_from_js(*given_gamma, "gamma", 1, d)) : RowVector::Ones(d);
+    const std::optional<val> given_beta = optional(options, "beta");
+    const RowVector beta = given_beta ? RowVector(matrix_from_js(*given_beta, "beta", 1, d)) : RowVector::Zero(d);
     const double eps = get_number(options, "eps", 1e-5);
     require(std::isfinite(eps) && eps > 0.0 && eps <= 1.0, "eps must be a number in (0, 1]");
     const float e = static_cast<float>(eps);

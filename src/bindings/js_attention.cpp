@@ -35,16 +35,16 @@ AttentionCall read_attention_call(const val& options) {
   AttentionCall call;
   const Index n = get_index(options, "n", 1, kMaxLength);
   const Index d = get_index(options, "d", 1, kMaxWidth);
-  const bool cross = has(options, "memory");
-  const Index m = cross ? get_index(options, "m", 1, kMaxLength) : n;
+  const std::optional<val> memory = optional(options, "memory");
+  const Index m = memory ? get_index(options, "m", 1, kMaxLength) : n;
   call.x = get_matrix(options, "x", n, d);
-  if (cross) call.memory = get_matrix(options, "memory", m, d);
+  if (memory) call.memory = matrix_from_js(*memory, "memory", m, d);
   call.mask = get_mask(options, m);
   call.scaled = get_bool(options, "scaled", true);
-  if (has(options, "wQ")) {
+  if (const std::optional<val> w_q = optional(options, "wQ")) {
     const Index dk = get_index(options, "dK", 1, kMaxWidth);
     const Index dv = get_index(options, "dV", 1, kMaxWidth);
-    call.w_q = get_matrix(options, "wQ", d, dk);
+    call.w_q = matrix_from_js(*w_q, "wQ", d, dk);
     call.w_k = get_matrix(options, "wK", d, dk);
     call.w_v = get_matrix(options, "wV", d, dv);
     return call;
@@ -59,10 +59,9 @@ AttentionCall read_attention_call(const val& options) {
   config.rope_base = static_cast<float>(get_number(options, "ropeBase", 10000.0));
   config.rope_pairing = get_rope_pairing(options);
   config.alibi = get_bool(options, "alibi", false);
-  if (has(options, "flash")) {
-    const val flash = get(options, "flash");
-    config.flash_rows = get_index(flash, "blockRows", 1, 4096);
-    config.flash_cols = get_index(flash, "blockCols", 1, 4096);
+  if (const std::optional<val> flash = optional(options, "flash")) {
+    config.flash_rows = get_index(*flash, "blockRows", 1, 4096);
+    config.flash_cols = get_index(*flash, "blockCols", 1, 4096);
   }
   config.validate();
   const Index qkv = d + 2 * config.kv_width();

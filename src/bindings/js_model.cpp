@@ -23,8 +23,9 @@ std::uint64_t get_max_parameter_bytes(const val& options, std::uint64_t fallback
 
 // options[key], required: a whole number of bytes (a file's size or an offset in it), 0 … 2⁵³
 std::uint64_t get_byte_count(const val& options, const char* key) {
-  require(has(options, key), key, " is required");
-  const double bytes = get_number(options, key, 0);
+  const std::optional<val> given = optional(options, key);
+  require(given.has_value(), key, " is required");
+  const double bytes = number_from_js(*given, key);
   require(bytes >= 0 && bytes <= 0x1p53 && bytes == std::floor(bytes), key, " must be a whole number of bytes");
   return static_cast<std::uint64_t>(bytes);
 }
@@ -41,14 +42,13 @@ SamplingOptions get_sampling(const val& options, Index vocab, std::uint32_t defa
     throw Error(message);
   }
   s.temperature = static_cast<float>(temperature);
-  if (has(options, "topK")) {
-    const double k = get_number(options, "topK", 0);
+  if (const std::optional<val> top_k = optional(options, "topK")) {
+    const double k = number_from_js(*top_k, "topK");
     require(k == std::floor(k), "topK must be a whole number");
-    require(k >= 1 && k <= static_cast<double>(vocab), "topK must be between 1 and the vocabulary size ", vocab,
-            ", got ", static_cast<long long>(k));
+    require(k >= 1 && k <= static_cast<double>(vocab), "topK must be between 1 and the vocabulary size ", vocab, ", got ", k);
     s.top_k = static_cast<Index>(k);
   }
-  if (has(options, "topP")) s.top_p = static_cast<float>(get_number(options, "topP", 1.0));
+  if (const std::optional<val> top_p = optional(options, "topP")) s.top_p = static_cast<float>(number_from_js(*top_p, "topP"));
   s.seed = get_seed(options, "seed", default_seed);
   validate_sampling(s, vocab);
   return s;
@@ -63,11 +63,11 @@ std::shared_ptr<ModelHandle> model_from_config(const val& options) {
     require_parameter_bytes(config, max_bytes);  // before the vocabulary is read
     const std::uint32_t seed = get_seed(options, "seed", 0);
     std::optional<Tokenizer> tokenizer;
-    require(!(has(options, "vocab") && has(options, "tokenizer")),
-            "give vocab (vocab.json) or tokenizer (a Hugging Face tokenizer.json), not both");
-    if (has(options, "vocab")) tokenizer = Tokenizer::from_json(get_string(options, "vocab", ""), config.vocab_size);
-    if (has(options, "tokenizer"))
-      tokenizer = Tokenizer::from_hf_json(get_string(options, "tokenizer", ""), config.vocab_size);
+    const std::optional<val> vocab = optional(options, "vocab");
+    const std::optional<val> hf_tokenizer = optional(options, "tokenizer");
+    require(!(vocab && hf_tokenizer), "give vocab (vocab.json) or tokenizer (a Hugging Face tokenizer.json), not both");
+    if (vocab) tokenizer = Tokenizer::from_json(string_from_js(*vocab, "vocab"), config.vocab_size);
+    if (hf_tokenizer) tokenizer = Tokenizer::from_hf_json(string_from_js(*hf_tokenizer, "tokenizer"), config.vocab_size);
     return std::make_shared<ModelHandle>(Transformer::random(config, seed, max_bytes), std::move(tokenizer));
   }, options);
 }
@@ -79,7 +79,8 @@ std::shared_ptr<CheckpointLoading> checkpoint_loading(const val& options) {
     const std::uint64_t cap = get_max_parameter_bytes(
         options, config.family == CheckpointFamily::attnlab ? kDefaultMaxParameterBytes : kDefaultMaxCheckpointBytes);
     std::optional<Tokenizer> tokenizer;
-    if (has(options, "vocab")) tokenizer = Tokenizer::from_json(get_string(options, "vocab", ""), config.config.vocab_size);
+    if (const std::optional<val> vocab = optional(options, "vocab"))
+      tokenizer = Tokenizer::from_json(string_from_js(*vocab, "vocab"), config.config.vocab_size);
     return std::make_shared<CheckpointLoading>(std::move(config), cap, std::move(tokenizer));
   }, options);
 }
@@ -142,7 +143,7 @@ val CheckpointLoading::describe() const {
   return guarded([&] {
     val out = val::object();
     out.set("family", to_string(loader_.config().family));
-    out.set("config", val::global("JSON").call<val>("parse", config_to_json(loader_.config().config)));
+    out.set("config", parse_json(config_to_json(loader_.config().config)));
     out.set("parameterBytes", static_cast<double>(loader_.parameter_bytes()));
     return out;
   });
@@ -154,7 +155,7 @@ const Tokenizer& ModelHandle::tokenizer() const {
 }
 
 val ModelHandle::config() const {
-  return guarded([&] { return val::global("JSON").call<val>("parse", config_to_json(model_.config())); });
+  return guarded([&] { return parse_json(config_to_json(model_.config())); });
 }
 
 val ModelHandle::tokenize(const val& text) const {
@@ -201,11 +202,11 @@ val ModelHandle::forward(const val& options) const {
     const std::vector<int> tokens = get_ints(options, "tokens", 0, top);
     const std::optional<TraceRequest> trace = get_trace(options);
     std::optional<bool> causal;  // absent: the architecture's own mask
-    if (has(options, "causal")) causal = get_bool(options, "causal", true);
+    if (const std::optional<val> given = optional(options, "causal")) causal = bool_from_js(*given, "causal");
+    const std::optional<val> source = optional(options, "source");
     ModelActivations kept;
-    const Matrix logits = has(options, "source")
-                              ? model_.forward(get_ints(options, "source", 0, top), tokens, trace ? &kept : nullptr, causal)
-                              : model_.forward(tokens, trace ? &kept : nullptr, causal);
+    const Matrix logits = source ? model_.forward(ints_from_js(*source, "source", 0, top), tokens, trace ? &kept : nullptr, causal)
+                                 : model_.forward(tokens, trace ? &kept : nullptr, causal);
     val out = val::object();
     out.set("logits", to_js(logits));
     if (trace) out.set("trace", trace_to_js(pick_trace(kept, *trace)));
@@ -318,11 +319,13 @@ val ModelHandle::generate(const val& options) const {
     require(!tokens.empty(), "generate: the prompt is empty");
     const Index max_new = get_index(options, "maxNew", 0, model_.config().n_ctx);
     const SamplingOptions sampling = get_sampling(options, model_.config().vocab_size, 0);
-    const int stop = has(options, "stop") ? static_cast<int>(get_index(options, "stop", 0, top)) : -1;
+    const std::optional<val> given_stop = optional(options, "stop");
+    const int stop = given_stop ? static_cast<int>(index_from_js(*given_stop, "stop", 0, top)) : -1;
     const bool seq2seq = model_.config().architecture == Architecture::encoder_decoder;
-    require(seq2seq == has(options, "source"), seq2seq ? "generate: an encoder-decoder model needs a source"
-                                                       : "generate: only an encoder-decoder model reads a source");
-    return to_js(seq2seq ? attnlab::generate(model_, get_ints(options, "source", 0, top), tokens, max_new, sampling, stop)
+    const std::optional<val> source = optional(options, "source");
+    require(seq2seq == source.has_value(), seq2seq ? "generate: an encoder-decoder model needs a source"
+                                                   : "generate: only an encoder-decoder model reads a source");
+    return to_js(seq2seq ? attnlab::generate(model_, ints_from_js(*source, "source", 0, top), tokens, max_new, sampling, stop)
                          : attnlab::generate(model_, tokens, max_new, sampling, stop));
   }, options);
 }
@@ -339,8 +342,7 @@ val ModelHandle::save() const {
   return guarded([&] {
     const std::vector<std::uint8_t> weights = params_to_safetensors(model_.config(), model_.params());
     val out = val::object();
-    const val view(emscripten::typed_memory_view(weights.size(), weights.data()));
-    out.set("weights", val::global("Uint8Array").new_(view));
+    out.set("weights", byte_array(weights));
     out.set("config", config_to_json(model_.config()));
     if (tokenizer_) out.set("vocab", tokenizer_->to_json());
     return out;
@@ -351,7 +353,8 @@ std::shared_ptr<AttentionStepsHandle> ModelHandle::attention_steps(const val& op
   return guarded([&] {
     const int top = static_cast<int>(model_.config().vocab_size) - 1;
     const std::vector<int> tokens = get_ints(options, "tokens", 0, top);
-    const std::vector<int> source = has(options, "source") ? get_ints(options, "source", 0, top) : std::vector<int>{};
+    const std::optional<val> given = optional(options, "source");
+    const std::vector<int> source = given ? ints_from_js(*given, "source", 0, top) : std::vector<int>{};
     return std::make_shared<AttentionStepsHandle>(layer_attention_steps(
         model_, tokens, get_index(options, "layer", 0, 255), source, get_bool(options, "cross", false)));
   }, options);

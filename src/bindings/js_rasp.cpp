@@ -11,8 +11,9 @@ namespace {
 
 // options.program, required: one of rasp_program_names()
 RaspProgram get_program(const val& options) {
-  require(has(options, "program"), "program is required (reverse, histogram or sort)");
-  return rasp_program(get_string(options, "program", ""));
+  const std::optional<val> program = optional(options, "program");
+  require(program.has_value(), "program is required (reverse, histogram or sort)");
+  return rasp_program(string_from_js(*program, "program"));
 }
 
 const char* kind_name(RaspHeadKind kind) { return kind == RaspHeadKind::aggregate ? "aggregate" : "selectorWidth"; }
@@ -78,8 +79,9 @@ val describe_program(const val& options) {
 val program_input(const val& options) {
   return guarded([&] {
     const RaspProgram program = get_program(options);
-    require(has(options, "text"), "text is required");
-    const std::string text = get_string(options, "text", "");
+    const std::optional<val> given = optional(options, "text");
+    require(given.has_value(), "text is required");
+    const std::string text = string_from_js(*given, "text");
     const RaspRun run = run_rasp(program, text);  // refuses what the program cannot read
     std::vector<std::string> labels = {"BOS"};
     for (int c : rasp_characters(program, text)) labels.emplace_back(1, program.alphabet[static_cast<size_t>(c)]);

@@ -15,9 +15,10 @@ std::shared_ptr<TrainerHandle> create_trainer(const val& options) {
     o.schedule.warmup_steps = get_index(options, "warmupSteps", 0, o.schedule.total_steps, o.schedule.warmup_steps);
     o.batch_size = get_index(options, "batchSize", 1, 512, o.batch_size);
     o.schedule.peak = static_cast<float>(get_number(options, "learningRate", o.schedule.peak));
-    if (!has(options, "size")) return std::make_shared<TrainerHandle>(Trainer(task, o));
+    const std::optional<val> given_size = optional(options, "size");
+    if (!given_size) return std::make_shared<TrainerHandle>(Trainer(task, o));
     // a model of another size for the task: its width, heads, depth (of each stack) and FFN width
-    const val size = get(options, "size");
+    const val& size = *given_size;
     const ModelConfig demo = task->model_config();
     // read in turn, so that a bad dModel is reported before bad heads (one call's arguments have no order)
     const Index d_model = get_index(size, "dModel", 1, 1024, demo.d_model);

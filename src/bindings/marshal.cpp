@@ -16,6 +16,8 @@ EM_VAL attnlab_js_json(EM_VAL object, const char* key);
 EM_VAL attnlab_js_well_formed(EM_VAL text);
 EM_VAL attnlab_js_numbers(EM_VAL source, void* target, double capacity, int element_bytes);
 EM_VAL attnlab_js_bytes(EM_VAL source, std::uint8_t* target, double capacity);
+EM_VAL attnlab_js_typed_copy(const void* data, double count, int kind);
+EM_VAL attnlab_js_parse_json(const char* text);
 [[noreturn]] void attnlab_js_throw(char* message);
 }
 
@@ -53,7 +55,20 @@ val get(const val& options, const char* key) {
   return value_of(attnlab_js_property(options.as_handle(), key), key);
 }
 
-bool has(const val& options, const char* key) { return !absent(get(options, key)); }
+std::optional<val> optional(const val& options, const char* key) {
+  val v = get(options, key);
+  if (absent(v)) return std::nullopt;
+  return v;
+}
+
+Index index_from_js(const val& value, const std::string& name, Index min, Index max) {
+  require(type_of(value) == "number", name, " must be a number");
+  const double x = value.as<double>();
+  require(std::isfinite(x) && x == std::floor(x), name, " must be a whole number, got ", x);
+  require(x >= static_cast<double>(min) && x <= static_cast<double>(max),
+          name, " must be between ", min, " and ", max, ", got ", x);
+  return static_cast<Index>(x);
+}
 
 Index get_index(const val& options, const char* key, Index min, Index max, Index fallback) {
   const val v = get(options, key);
@@ -61,22 +76,19 @@ Index get_index(const val& options, const char* key, Index min, Index max, Index
     require(fallback >= min, std::string(key), " is required");
     return fallback;
   }
-  require(type_of(v) == "number", std::string(key), " must be a number");
-  const double x = v.as<double>();
-  require(std::isfinite(x) && x == std::floor(x),
-          std::string(key), " must be a whole number, got ", x);
-  require(x >= static_cast<double>(min) && x <= static_cast<double>(max),
-          std::string(key), " must be between ", min, " and ", max, ", got ", static_cast<long long>(x));
-  return static_cast<Index>(x);
+  return index_from_js(v, key, min, max);
+}
+
+double number_from_js(const val& value, const std::string& name) {
+  require(type_of(value) == "number", name, " must be a number");
+  const double x = value.as<double>();
+  require(std::isfinite(x), name, " must be finite");
+  return x;
 }
 
 double get_number(const val& options, const char* key, double fallback) {
   const val v = get(options, key);
-  if (absent(v)) return fallback;
-  require(type_of(v) == "number", std::string(key), " must be a number");
-  const double x = v.as<double>();
-  require(std::isfinite(x), std::string(key), " must be finite");
-  return x;
+  return absent(v) ? fallback : number_from_js(v, key);
 }
 
 std::uint32_t get_seed(const val& options, const char* key, std::uint32_t fallback) {
@@ -86,11 +98,14 @@ std::uint32_t get_seed(const val& options, const char* key, std::uint32_t fallba
   return static_cast<std::uint32_t>(x);
 }
 
+bool bool_from_js(const val& value, const std::string& name) {
+  require(type_of(value) == "boolean", name, " must be true or false");
+  return value.as<bool>();
+}
+
 bool get_bool(const val& options, const char* key, bool fallback) {
   const val v = get(options, key);
-  if (absent(v)) return fallback;
-  require(type_of(v) == "boolean", std::string(key), " must be true or false");
-  return v.as<bool>();
+  return absent(v) ? fallback : bool_from_js(v, key);
 }
 
 std::string string_from_js(const val& text, const std::string& name) {
@@ -104,38 +119,44 @@ std::string get_string(const val& options, const char* key, const std::string& f
 }
 
 RopePairing get_rope_pairing(const val& options) {
-  const char* key = has(options, "ropePairing") ? "ropePairing" : "pairing";
-  return rope_pairing_from_string(get_string(options, key, "interleaved"));
+  if (const std::optional<val> pairing = optional(options, "ropePairing"))
+    return rope_pairing_from_string(string_from_js(*pairing, "ropePairing"));
+  return rope_pairing_from_string(get_string(options, "pairing", "interleaved"));
 }
 
 std::string get_json(const val& options, const char* key) {
-  require(has(options, key), std::string(key), " is required");
+  // marshal.js reads the value once and says null when it is absent
   const val text = value_of(attnlab_js_json(options.as_handle(), key), key);
+  require(!text.isNull(), std::string(key), " is required");
   require(type_of(text) == "string", std::string(key), " cannot be written as JSON");
   return text.as<std::string>();
 }
 
-Matrix get_matrix(const val& options, const char* key, Index rows, Index cols) {
-  require_size(rows, cols, key);
-  const val v = get(options, key);
-  require(!absent(v), std::string(key), " is required");
+Matrix matrix_from_js(const val& value, const std::string& name, Index rows, Index cols) {
+  require_size(rows, cols, name);
   Matrix m(rows, cols);
-  const std::int64_t length = copy_numbers(v, key, m.data(), m.size());
-  require(length == m.size(), std::string(key), " has ", length, " numbers, expected ", rows, "×", cols, " = ",
-          m.size());
-  require_finite(m, key);
+  const std::int64_t length = copy_numbers(value, name, m.data(), m.size());
+  require(length == m.size(), name, " has ", length, " numbers, expected ", rows, "×", cols, " = ", m.size());
+  require_finite(m, name);
   return m;
 }
 
+Matrix get_matrix(const val& options, const char* key, Index rows, Index cols) {
+  const val v = get(options, key);
+  require(!absent(v), std::string(key), " is required");
+  return matrix_from_js(v, key, rows, cols);
+}
+
 RowVector get_vector(const val& options, const char* key, Index max_length) {
-  require(has(options, key), std::string(key), " is required");
-  const val length = options[key]["length"];
-  require(length.typeOf().as<std::string>() == "number",
-          std::string(key), " must be a Float32Array or an array of numbers");
-  const double n = length.as<double>();
-  require(n >= 1 && n <= static_cast<double>(max_length),
-          std::string(key), " must hold 1 to ", max_length, " numbers, got ", static_cast<long long>(n));
-  return get_matrix(options, key, 1, static_cast<Index>(n));
+  const val v = get(options, key);
+  require(!absent(v), std::string(key), " is required");
+  // copied into room for the longest, which also reads the length: once, inside marshal.js
+  RowVector room(max_length);
+  const std::int64_t length = copy_numbers(v, key, room.data(), max_length);
+  require(length >= 1 && length <= max_length, std::string(key), " must hold 1 to ", max_length, " numbers, got ", length);
+  RowVector x = room.head(length);
+  require_finite(x, key);
+  return x;
 }
 
 Mask get_mask(const val& options, Index m) {
@@ -144,28 +165,31 @@ Mask get_mask(const val& options, Index m) {
           "mask must be \"none\" or \"causal\", got \"", kind, "\"");
   Mask mask;
   mask.causal = kind == "causal";
-  if (has(options, "keyPadding")) {
-    const Matrix flags = get_matrix(options, "keyPadding", 1, m);
+  if (const std::optional<val> padding = optional(options, "keyPadding")) {
+    const Matrix flags = matrix_from_js(*padding, "keyPadding", 1, m);
     for (Index j = 0; j < m; ++j) mask.key_padding.push_back(flags(0, j) != 0.0f);
   }
   return mask;
 }
 
-std::vector<int> get_ints(const val& options, const char* key, int min, int max) {
-  const val v = get(options, key);
-  require(!absent(v), std::string(key), " is required");
+std::vector<int> ints_from_js(const val& value, const std::string& name, int min, int max) {
   std::vector<double> values(static_cast<size_t>(kMaxLength));
-  const std::int64_t length = copy_numbers(v, key, values.data(), kMaxLength);
-  require(length <= kMaxLength, std::string(key), " has ", length, " entries, more than the limit of ", kMaxLength);
+  const std::int64_t length = copy_numbers(value, name, values.data(), kMaxLength);
+  require(length <= kMaxLength, name, " has ", length, " entries, more than the limit of ", kMaxLength);
   std::vector<int> ints;
   for (std::int64_t i = 0; i < length; ++i) {
     const double x = values[static_cast<size_t>(i)];
-    require(std::isfinite(x) && x == std::floor(x), std::string(key), "[", i, "] is not an integer");
-    require(x >= min && x <= max, std::string(key), "[", i, "] = ", static_cast<long long>(x), " is outside ", min,
-            "…", max);
+    require(std::isfinite(x) && x == std::floor(x), name, "[", i, "] is not an integer");
+    require(x >= min && x <= max, name, "[", i, "] = ", x, " is outside ", min, "…", max);
     ints.push_back(static_cast<int>(x));
   }
   return ints;
+}
+
+std::vector<int> get_ints(const val& options, const char* key, int min, int max) {
+  const val v = get(options, key);
+  require(!absent(v), std::string(key), " is required");
+  return ints_from_js(v, key, min, max);
 }
 
 std::vector<std::uint8_t> get_bytes(const val& options, const char* key) {
@@ -178,14 +202,23 @@ std::vector<std::uint8_t> get_bytes(const val& options, const char* key) {
   return bytes;
 }
 
+// the kinds of attnlab_js_typed_copy
+enum TypedArrayKind : int { kFloat32 = 0, kInt32 = 1, kUint8 = 2 };
+
 val float_array(const float* data, Index count) {
-  const val view(emscripten::typed_memory_view(static_cast<size_t>(count), data));
-  return val::global("Float32Array").new_(view);
+  return val::take_ownership(attnlab_js_typed_copy(data, static_cast<double>(count), kFloat32));
 }
 
 val to_js(const std::vector<int>& values) {
-  const val view(emscripten::typed_memory_view(values.size(), values.data()));
-  return val::global("Int32Array").new_(view);
+  return val::take_ownership(attnlab_js_typed_copy(values.data(), static_cast<double>(values.size()), kInt32));
+}
+
+val byte_array(const std::vector<std::uint8_t>& bytes) {
+  return val::take_ownership(attnlab_js_typed_copy(bytes.data(), static_cast<double>(bytes.size()), kUint8));
+}
+
+val parse_json(const std::string& text) {
+  return val::take_ownership(attnlab_js_parse_json(text.c_str()));
 }
 
 val to_js(const std::vector<std::string>& values) {

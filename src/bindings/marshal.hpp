@@ -28,7 +28,9 @@ constexpr Index kMaxWidth = 4096;
 // becomes an attnlab::Error, so the caller's exceptions never cross C++ frames. Every getter below
 // reads its key exactly once.
 val get(const val& options, const char* key);
-bool has(const val& options, const char* key);
+// options[key] when the caller gave one (neither undefined nor null): an option that is read
+// only when given is read once, here, and converted from the value returned
+std::optional<val> optional(const val& options, const char* key);
 // options[key] as an integer in [min, max]; absent → fallback, or an error when fallback < min
 Index get_index(const val& options, const char* key, Index min, Index max, Index fallback = -1);
 // options[key] as a finite number; absent → fallback
@@ -41,14 +43,21 @@ std::string get_string(const val& options, const char* key, const std::string& f
 RopePairing get_rope_pairing(const val& options);
 // a JS string as UTF-8, each lone UTF-16 surrogate (which has no UTF-8) replaced by U+FFFD
 std::string string_from_js(const val& text, const std::string& name);
+// the same checks as the getters, for a value already read (named `name` in messages)
+double number_from_js(const val& value, const std::string& name);
+bool bool_from_js(const val& value, const std::string& name);
+Index index_from_js(const val& value, const std::string& name, Index min, Index max);
 // JSON.stringify(options[key]), which is required
 std::string get_json(const val& options, const char* key);
 // options[key], a Float32Array or array of numbers holding a row-major (rows,cols) matrix, finite
 Matrix get_matrix(const val& options, const char* key, Index rows, Index cols);
+// the same for a value already read (named `name` in messages)
+Matrix matrix_from_js(const val& value, const std::string& name, Index rows, Index cols);
 // options[key], a Float32Array or array of 1 … max_length finite numbers
 RowVector get_vector(const val& options, const char* key, Index max_length);
 // options[key], an array of at most kMaxLength integers within [min, max]
 std::vector<int> get_ints(const val& options, const char* key, int min, int max);
+std::vector<int> ints_from_js(const val& value, const std::string& name, int min, int max);
 // options[key], the bytes of a Uint8Array (a real one: its size is known before anything is read)
 std::vector<std::uint8_t> get_bytes(const val& options, const char* key);
 // options.mask ("none" | "causal") and options.keyPadding (m flags), for n×m scores
@@ -59,6 +68,9 @@ val to_js(const ConstMatrixRef& x);
 val to_js(const std::vector<int>& values);          // Int32Array
 val to_js(const std::vector<std::string>& values);  // array of strings
 val float_array(const float* data, Index count);    // Float32Array copy
+val byte_array(const std::vector<std::uint8_t>& bytes);  // Uint8Array copy
+// JSON.parse(text) as the module found it (a page that replaced it later changes nothing)
+val parse_json(const std::string& text);
 
 // What options.trace asks for: the names it lists, or every name (`names` empty) when it is true.
 struct TraceRequest {

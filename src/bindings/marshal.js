@@ -39,10 +39,33 @@ mergeInto(LibraryManager.library, {
     return attnlabOutcome(function() { return Emval.toValue(object)[UTF8ToString(key)]; });
   },
 
-  // JSON.stringify(object[key]): a string, or undefined for what JSON cannot hold
-  attnlab_js_json__deps: ['$attnlabOutcome', '$Emval'],
+  // JSON.stringify(object[key]), read once: a string, undefined for what JSON cannot hold, null
+  // when the key is absent (undefined or null)
+  attnlab_js_json__deps: ['$attnlabOutcome', '$Emval', '$attnlabStringify'],
   attnlab_js_json: function(object, key) {
-    return attnlabOutcome(function() { return JSON.stringify(Emval.toValue(object)[UTF8ToString(key)]); });
+    return attnlabOutcome(function() {
+      var value = Emval.toValue(object)[UTF8ToString(key)];
+      return value === undefined || value === null ? null : attnlabStringify(value);
+    });
+  },
+
+  // JSON's functions as the module found them: a page that replaces them later neither changes a
+  // result nor throws through C++ frames (the typed arrays are bound in captured_globals.js)
+  $attnlabStringify: '=JSON.stringify',
+  $attnlabParse: '=JSON.parse',
+
+  // JSON.parse of the engine's own JSON (a UTF-8 C string)
+  attnlab_js_parse_json__deps: ['$Emval', '$attnlabParse'],
+  attnlab_js_parse_json: function(text) {
+    return Emval.toHandle(attnlabParse(UTF8ToString(text)));
+  },
+
+  // a copy of `count` entries at data as a Float32Array (kind 0), Int32Array (1) or Uint8Array (2):
+  // a view of the heap, then a copy of it (no species lookup on the way)
+  attnlab_js_typed_copy__deps: ['$Emval'],
+  attnlab_js_typed_copy: function(data, count, kind) {
+    var Type = [Float32Array, Int32Array, Uint8Array][kind];
+    return Emval.toHandle(new Type(new Type(HEAPU8.buffer, data >>> 0, count)));
   },
 
   // the string with each lone UTF-16 surrogate replaced by U+FFFD, so that its UTF-8 is valid

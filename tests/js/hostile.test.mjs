@@ -96,6 +96,74 @@ for (const threads of [1, 'auto']) {
       assert.equal(engine.alibiSlopes({ heads: 2 }).length, 2);
     });
 
+    it('reads each option of a call once: a getter runs once, whatever the engine checks first', () => {
+      /** options behind a proxy that counts the reads of each key */
+      const counted = (options) => {
+        const reads = {};
+        const proxy = new Proxy(options, { get(target, key, receiver) {
+          if (typeof key === 'string') reads[key] = (reads[key] ?? 0) + 1;
+          return Reflect.get(target, key, receiver);
+        } });
+        return { proxy, reads };
+      };
+      const d = 4;
+      const qkv = d + 2 * d;
+      const fill = (count, value) => new Array(count).fill(value);
+      const multiHead = {
+        x: fill(3 * d, 0.5), memory: fill(2 * d, 0.25), n: 3, m: 2, d, heads: 2, ropePairing: 'rotate_half',
+        flash: { blockRows: 2, blockCols: 2 }, cAttnWeight: fill(d * qkv, 0.1), cAttnBias: fill(qkv, 0), cProjWeight: fill(d * d, 0.1), cProjBias: fill(d, 0),
+      };
+      const calls = {
+        'single-head attention': [(o) => engine.attention(o), { ...DECK, keyPadding: [1, 1, 0] }],
+        'multi-head cross-attention': [(o) => engine.attention(o), multiHead],
+        'norms': [(o) => engine.norms(o), { x: [1, 2, 3, 4], d: 4, gamma: [1, 1, 1, 1], beta: [0, 0, 0, 0] }],
+        'a benchmark': [(o) => engine.benchmark(o), { kernel: 'single_head', n: 4, d: 8, repeats: 1, minMs: 0, warmUp: false }],
+        'a softmax row': [(o) => engine.softmaxRow(o), { scores: [1, 2, 3], scale: 0.5, temperature: 2 }],
+        'softmax forms': [(o) => engine.softmaxForms(o), { scores: [1, 2, 3], scale: 2 }],
+        'an activation curve': [(o) => engine.activationCurve(o), { activation: 'gelu', x: [-1, 0, 1] }],
+        'RoPE': [(o) => engine.ropeApply(o), { x: fill(8, 1), n: 2, d: 4, pairing: 'rotate_half' }],
+        'a model': [(o) => engine.createModel(o).dispose(), { config: { ...SMALL_MODEL }, seed: 1, vocab: vocabJson(WORDS) }],
+        'sampling': [(o) => model.nextTokenProbabilities(o), { tokens: [1, 2], topK: 3, topP: 0.9, temperature: 0.7 }],
+        'generation': [(o) => model.generate(o), { tokens: [1, 2], maxNew: 2, stop: 0, topK: 2, seed: 4 }],
+        'a forward with a trace': [(o) => model.forward(o), { tokens: [1, 2], causal: true, trace: ['logits'] }],
+        'a programmed model\'s input': [(o) => engine.programInput(o), { program: 'sort', text: 'bab' }],
+      };
+      for (const [name, [call, options]] of Object.entries(calls)) {
+        const { proxy, reads } = counted(options);
+        call(proxy);
+        const twice = Object.entries(reads).filter(([, count]) => count > 1);
+        assert.deepEqual(twice, [], `${name}: options read more than once`);
+        assert.ok(Object.keys(reads).length >= 2, `${name}: its options were read`);
+      }
+    });
+
+    it('uses JSON and the typed arrays as it found them: a page that replaced them changes nothing and leaks nothing', () => {
+      const handles = () => engine.raw.count_emval_handles();
+      const calls = () => [model.config, model.forward({ tokens: [1, 2] }).logits.data, engine.alibiSlopes({ heads: 2 }),
+        model.generate({ tokens: [1], maxNew: 2 }), model.save().weights.length];
+      const expected = calls();
+      const globals = ['Float32Array', 'Int32Array', 'Uint8Array'];
+      const saved = { parse: JSON.parse, ...Object.fromEntries(globals.map((name) => [name, globalThis[name]])) };
+      let last;
+      let before;
+      let handlesBefore;
+      try {
+        JSON.parse = () => { throw new Error('JSON.parse replaced'); };
+        for (const name of globals) globalThis[name] = function replaced() { throw new Error(`${name} replaced`); };
+        calls();
+        before = engine.memoryInUse();
+        handlesBefore = handles();
+        for (let i = 0; i < 200; i++) last = calls();
+      } finally {
+        JSON.parse = saved.parse;
+        for (const name of globals) globalThis[name] = saved[name];
+      }
+      assert.equal(engine.memoryInUse() - before, 0, 'heap bytes left behind');
+      assert.equal(handles() - handlesBefore, 0, 'JS values kept referenced');
+      assert.deepEqual(last, expected);
+      assert.ok(last[1] instanceof Float32Array && last[2] instanceof Float32Array && last[3] instanceof Int32Array);
+    });
+
     it('leaves the heap and the handle table where they were after 10,000 rejected calls of each kind', () => {
       const handles = () => engine.raw.count_emval_handles();
       const saved = model.save();
