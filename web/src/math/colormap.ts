@@ -50,6 +50,11 @@ export function colourMaps(background: Rgb): ColourMaps {
   };
 }
 
+/** The strength a mask's open cell (a key the query may see) is drawn at on the sequential map: a
+ * clear blue in both themes, as attention that may flow; a closed cell (−∞) is the background, as
+ * the weight it gets. The same in every picture of a mask, on either page. */
+export const MASK_OPEN = 0.65;
+
 /** the maps on a white page (where no element says otherwise) */
 export const LIGHT_PAGE = colourMaps([255, 255, 255]);
 

@@ -189,4 +189,9 @@ export function foreground(element: Element): string {
   return getComputedStyle(element).color || '#222';
 }
 
+/** the colour of a picture's grid, axes and guides: the theme's border colour, quiet on either page */
+export function gridColour(element: Element): string {
+  return getComputedStyle(element).getPropertyValue('--border').trim() || foreground(element);
+}
+
 export const CANVAS_FONT = '12px system-ui, "DejaVu Sans", sans-serif';

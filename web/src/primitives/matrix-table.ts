@@ -23,14 +23,14 @@ figure.matrix { margin: 0; }
 figure.matrix figcaption { font-size: 13px; color: var(--attn-muted); margin-bottom: 4px; white-space: nowrap; }
 table.matrix { border-collapse: separate; border-spacing: 2px; font-variant-numeric: tabular-nums; }
 table.matrix td { min-width: 3.6em; padding: 3px 6px; text-align: right; border-radius: 4px; font-size: 14px; }
-table.matrix th { font-weight: 500; font-size: 12px; color: var(--attn-muted); padding: 0 4px; }
+table.matrix th { font-weight: 500; font-size: 14px; color: var(--attn-muted); padding: 0 4px; }
 table.matrix tr.highlight td { outline: 2px solid var(--attn-accent); }
 table.matrix tr.clickable { cursor: pointer; }
 /* untinted numbers get a matrix's brackets, so neighbouring matrices read as separate */
 table.matrix.plain { border-left: 2px solid var(--attn-muted); border-right: 2px solid var(--attn-muted); border-radius: 6px; }
 table.matrix.plain td { min-width: 1.8em; }
 table.matrix td:has(input) { padding: 0; min-width: 0; }
-table.matrix input { width: 3.4em; box-sizing: border-box; padding: 1px 3px; font-size: 13px; line-height: 1.2; text-align: right; }
+table.matrix input { width: 3.4em; box-sizing: border-box; padding: 1px 3px; font-size: 14px; line-height: 1.2; text-align: right; }
 table.matrix input[aria-invalid="true"] { border-color: var(--bad); border-width: 2px; }
 `;
 

@@ -6,7 +6,7 @@
 // text, frame and gridlines take the theme's own.
 import { formatNumber, formatSignificant } from '../math/format';
 import { axisTicks, formatTick, spreadLabels, thinTicks } from '../math/ticks';
-import { CANVAS_FONT, sharpCanvas, type SharpCanvas } from './canvas';
+import { CANVAS_FONT, gridColour, sharpCanvas, type SharpCanvas } from './canvas';
 import { ScreenReaderTable, type TableRows } from './screen-reader-table';
 
 export interface Series {
@@ -17,7 +17,7 @@ export interface Series {
   colour: string;
   /** "line" (default), "points", or both; "dashed" for fits and reference lines */
   style?: 'line' | 'points' | 'line+points' | 'dashed';
-  /** picked out: drawn over the others, bolder, while the series not picked out fade */
+  /** picked out: drawn over the others, bolder, while the series not picked out thin */
   emphasised?: boolean;
   /** written beside its last point, where the eye already is */
   label?: string;
@@ -55,8 +55,9 @@ export const SERIES_COLOURS = {
   blue: '#0072B2', orange: '#C48500', green: '#009E73', vermillion: '#D55E00', purple: '#CC79A7', sky: '#3594D4',
 } as const;
 
-/** a series not picked out while another is */
-const FADED = 0.4;
+/** the width of a series' line: picked out, plain, and not picked out while another is (thinner
+ * rather than paler: a paled colour loses its contrast with the dark page) */
+const LINE_WIDTH = { picked: 3, plain: 2, thin: 1.25 } as const;
 const MARGIN = { left: 24, top: 8, right: 10, bottom: 38 };
 /** the strip of exact zeros below a log axis */
 const ZERO_STRIP = 24;
@@ -107,7 +108,7 @@ function axisColours(element: Element): { text: string; muted: string; grid: str
   return {
     text,
     muted: style.getPropertyValue('--muted').trim() || text,
-    grid: style.getPropertyValue('--border').trim() || text,
+    grid: gridColour(element),
   };
 }
 
@@ -124,7 +125,7 @@ export class Plot {
     this.element.style.margin = '0';
     this.heading = document.createElement('h4');
     this.heading.className = 'plot-title';
-    this.heading.style.cssText = 'margin:0 0 2px;font-size:13px;font-weight:600';
+    this.heading.style.cssText = 'margin:0 0 2px;font-size:14px;font-weight:600';
     this.picture = sharpCanvas(`${options.yLabel} against ${options.xLabel}`);
     this.picture.canvas.style.display = 'block';
     this.legend = document.createElement('figcaption');
@@ -242,9 +243,9 @@ export class Plot {
     for (const s of series) {
       const style = s.style ?? 'line';
       const bold = picking && s.emphasised;
-      g.globalAlpha = picking && !s.emphasised ? FADED : 1;
+      const thin = picking && !s.emphasised;
       g.strokeStyle = g.fillStyle = s.colour;
-      g.lineWidth = bold ? 3 : 2;
+      g.lineWidth = LINE_WIDTH[bold ? 'picked' : thin ? 'thin' : 'plain'];
       g.setLineDash(style === 'dashed' ? [6, 4] : []);
       const at = (i: number) => usable(s.x[i], xLog) && usable(s.y[i], yLog);
       if (style !== 'points') {
@@ -260,7 +261,7 @@ export class Plot {
       }
       g.setLineDash([]);
       if (style !== 'points' && style !== 'line+points') continue;
-      const radius = (s.x.length > 24 ? 2.2 : 3.2) + (bold ? 1.5 : 0);
+      const radius = (s.x.length > 24 ? 2.2 : 3.2) + (bold ? 1.5 : thin ? -0.7 : 0);
       for (let i = 0; i < s.x.length; i++) {
         g.beginPath();
         if (at(i)) {
@@ -298,9 +299,8 @@ export class Plot {
     g.textAlign = 'left';
     g.textBaseline = 'middle';
     ends.forEach(({ series, x, y }, i) => {
-      g.globalAlpha = picking && !series.emphasised ? FADED : 1;
       g.strokeStyle = series.colour;
-      g.lineWidth = 2;
+      g.lineWidth = picking && !series.emphasised ? LINE_WIDTH.thin : LINE_WIDTH.plain;
       g.beginPath();
       g.moveTo(x + 3, y);
       g.lineTo(x + 4 + LABEL_DASH, ys[i]);
@@ -308,6 +308,5 @@ export class Plot {
       g.fillStyle = text;
       g.fillText(series.label!, x + 4 + LABEL_DASH + 3, ys[i]);
     });
-    g.globalAlpha = 1;
   }
 }

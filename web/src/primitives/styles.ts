@@ -22,16 +22,16 @@ export const baseStyles = `
 }
 .panel { background: var(--panel); border: 1px solid var(--border); border-radius: 8px; padding: 12px 14px; }
 .row { display: flex; flex-wrap: wrap; gap: 18px; align-items: flex-start; }
-.muted { color: var(--muted); font-size: 13px; }
+.muted { color: var(--muted); font-size: 14px; }
 .top { display: flex; gap: 12px; align-items: flex-start; }
 .top .hint { flex: 1; }
 .hint { margin: 0 0 8px; color: var(--muted); font-size: 14px; }
-.share { position: relative; font-size: 13px; }
+.share { position: relative; font-size: 14px; }
 .share summary { cursor: pointer; color: var(--muted); list-style: none; border: 1px solid var(--border); border-radius: 6px; padding: 1px 8px; }
 .share summary::-webkit-details-marker { display: none; }
 .share > div { position: absolute; right: 0; top: calc(100% + 4px); z-index: 5; width: 26em; display: flex; flex-wrap: wrap; gap: 6px;
   background: var(--panel); border: 1px solid var(--border); border-radius: 8px; padding: 8px; box-shadow: 0 4px 14px rgb(0 0 0 / 0.15); }
-.share input { flex: 1 1 100%; font-size: 12px; }
+.share input { flex: 1 1 100%; font-size: 14px; }
 @media print { .share { display: none; } }
 .hint::before { content: "Look for: "; font-weight: 600; }
 .status:empty { display: none; }
@@ -43,8 +43,9 @@ export const baseStyles = `
 .sr-table table, .sr-table caption, .sr-table tr { display: block; }
 .sr-table th, .sr-table td { display: contents; }
 [hidden] { display: none !important; }
-/* a phone: pictures shrink to the width they have, keeping their shape */
-@media (max-width: 799px) { canvas { max-width: 100%; height: auto; } }
+/* a phone: pictures keep their size, so that their labels stay readable, and a widget wider than
+   the screen scrolls sideways inside its own box, as a formula does */
+@media (max-width: 799px) { :host { overflow-x: auto; } .katex-display { overflow: auto hidden; } }
 button, select, input { font: inherit; color: inherit; }
 button { border: 1px solid var(--border); background: transparent; border-radius: 6px; padding: 4px 10px; cursor: pointer; }
 button:disabled { opacity: 0.5; cursor: default; }

@@ -43,17 +43,17 @@ const styles = `${matrixTableStyles}
 .area .arrow { align-self: center; font-size: 20px; color: var(--muted); }
 .title { display: flex; gap: 14px; align-items: baseline; margin: 0 0 2px; }
 .title h4 { margin: 0; font-size: 14px; font-weight: 600; white-space: nowrap; }
-.title .line { font-size: 13px; margin: 0; }
+.title .line { font-size: 14px; margin: 0; }
 .tables { display: flex; flex-wrap: wrap; gap: 6px 18px; align-items: flex-start; }
-.side { flex: 1 1 200px; min-width: 0; font-size: 13px; display: flex; flex-direction: column; gap: 6px; padding-top: 20px; }
+.side { flex: 1 1 200px; min-width: 0; font-size: 14px; display: flex; flex-direction: column; gap: 6px; padding-top: 20px; }
 .side p { margin: 0; }
 .note { border-left: 3px solid var(--accent); padding: 2px 8px; }
 .note table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
 .note td, .note th { padding: 0 6px 0 0; text-align: left; font-weight: normal; white-space: nowrap; }
 .note th { color: var(--muted); }
 table.matrix { border-spacing: 2px; }
-table.matrix td { padding: 1px 5px; font-size: 13px; line-height: 1.25; min-width: 3.2em; }
-table.matrix th { font-size: 12px; line-height: 1.25; }
+table.matrix td { padding: 1px 5px; font-size: 14px; line-height: 1.25; min-width: 3.2em; }
+table.matrix th { font-size: 14px; line-height: 1.25; }
 figure.matrix figcaption { font-size: 12px; margin-bottom: 1px; }
 .roomy table.matrix td { padding: 3px 8px; font-size: 16px; min-width: 3.6em; }
 .roomy table.matrix.plain td { min-width: 1.8em; }
@@ -68,7 +68,7 @@ table.matrix td.source input { border-color: var(--accent); }
 table.matrix td.right { background: color-mix(in srgb, var(--good) 22%, transparent); }
 table.matrix td.wrong { background: color-mix(in srgb, var(--bad) 22%, transparent); }
 .mark { display: block; font-size: 11px; line-height: 1.2; text-align: left; padding: 1px 3px; white-space: nowrap; }
-.roomy .mark { font-size: 13px; }
+.roomy .mark { font-size: 14px; }
 .check-bar { display: flex; gap: 10px; align-items: center; margin-top: 4px; }
 `;
 

@@ -8,7 +8,8 @@ import { LETTERS } from '../runtime/registry';
 import type { MatrixData } from '../engine/index';
 import { formatNumber, formatSignificant } from '../math/format';
 import { at, largestDifference, row } from '../math/matrix';
-import { CANVAS_FONT, foreground, sharpCanvas } from '../primitives/canvas';
+import { CANVAS_FONT, foreground, sharpCanvas, themeColours } from '../primitives/canvas';
+import { css, MASK_OPEN, textOn } from '../math/colormap';
 import { h } from '../primitives/controls';
 import { term } from '../primitives/glossary';
 import { EngineElement } from '../runtime/engine-element';
@@ -18,7 +19,7 @@ const styles = `
 .toolbar input[type="text"] { width: 11em; font-family: ui-monospace, "DejaVu Sans Mono", monospace; }
 .main { display: flex; flex-wrap: wrap; gap: 22px; align-items: flex-start; }
 .main h4 { margin: 0 0 4px; font-size: 14px; font-weight: 600; }
-table.positions { border-collapse: collapse; font-size: 13px; line-height: 1.35; font-variant-numeric: tabular-nums; }
+table.positions { border-collapse: collapse; font-size: 14px; line-height: 1.35; font-variant-numeric: tabular-nums; }
 table.positions th, table.positions td { padding: 1px 8px; text-align: right; border-bottom: 1px solid var(--border); white-space: nowrap; }
 table.positions td.token { text-align: center; font-family: ui-monospace, "DejaVu Sans Mono", monospace; }
 table.positions tr.earlier td { background: var(--panel); }
@@ -96,7 +97,10 @@ export default class CausalMask extends EngineElement {
       const style = getComputedStyle(canvas);
       const fg = foreground(canvas);
       const accent = style.getPropertyValue('--accent').trim() || fg;
-      g.font = cell >= 24 ? CANVAS_FONT : '10px system-ui, "DejaVu Sans", sans-serif';
+      const muted = style.getPropertyValue('--muted').trim() || fg;
+      const colours = themeColours(canvas);
+      const open = colours.sequential(MASK_OPEN);
+      g.font = CANVAS_FONT;
       g.textAlign = 'center';
       g.textBaseline = 'middle';
       for (let i = 0; i < n; i++) {
@@ -107,13 +111,12 @@ export default class CausalMask extends EngineElement {
           const x = label + j * cell;
           const y = label + i * cell;
           const hidden = isMasked(i, j);
-          g.globalAlpha = hidden ? 0.8 : 0.12;
-          g.fillStyle = fg;
+          // every mask's colours: an open cell as attention that may flow, a closed one the background it gets
+          g.fillStyle = css(hidden ? colours.sequential(0) : open);
           g.fillRect(x + 0.5, y + 0.5, cell - 1, cell - 1);
-          g.globalAlpha = 1;
-          // small cells hold no text: the shading and the caption say it
+          // small cells hold no text: the colour and the caption say it
           if (cell < 22) continue;
-          g.fillStyle = hidden ? style.getPropertyValue('--panel').trim() || '#fff' : fg;
+          g.fillStyle = hidden ? muted : textOn(open);
           g.fillText(hidden ? '−∞' : '0', x + cell / 2, y + cell / 2 + 0.5);
         }
       }
@@ -136,8 +139,8 @@ export default class CausalMask extends EngineElement {
       this.verdict,
       h('div', 'main',
         h('div', {}, h('h4', { textContent: 'M in the model (rows: queries, columns: keys)' }), this.maskPicture.canvas,
-          h('p', 'muted caption', 'Solid cells: −∞, the ', term('query', 'query'), ' cannot see that ', term('key', 'key'),
-            '; faint cells: 0. Outlined: the changed ', term('token', 'token'), '’s column.'),
+          h('p', 'muted caption', 'Blue cells: 0, the ', term('query', 'query'), ' may see that ', term('key', 'key'),
+            '; empty cells: −∞, it cannot (its weight is 0). Outlined: the changed ', term('token', 'token'), '’s column.'),
           this.maskTable.element),
         h('div', {}, h('h4', { textContent: 'Each position’s logits, after vs before the change' }),
           h('table', 'positions', h('thead', {}, h('tr', {}, th('position'), th('token'), th('max |Δ logit|'), th(''))), this.rows))),

@@ -63,29 +63,31 @@ const styles = `
 .controls { display: flex; flex-wrap: wrap; gap: 6px 20px; align-items: center; margin: 0 0 4px; font-size: 14px; }
 .actions button { padding: 1px 9px; font-size: 14px; }
 .actions { display: inline-flex; gap: 6px; margin-left: auto; }
-.progress { display: flex; gap: 10px; align-items: center; margin: 0 0 4px; font-size: 13px; color: var(--muted); min-height: 20px; }
+.progress { display: flex; gap: 10px; align-items: center; margin: 0 0 4px; font-size: 14px; color: var(--muted); min-height: 20px; }
 .progress progress { width: 100px; flex: none; }
 .plots { display: flex; flex-wrap: wrap; gap: 2px 12px; align-items: flex-start; }
 .plots figure { margin: 0; max-width: 100%; }
 .dot { display: inline-block; width: 9px; height: 9px; border-radius: 50%; margin-right: 4px; vertical-align: baseline; }
 .bar { display: inline-block; width: 14px; height: 3px; margin-right: 4px; vertical-align: middle; }
-table.costs { border-collapse: collapse; font-size: 13px; font-variant-numeric: tabular-nums; }
-table.costs th, table.costs td { padding: 0 4px; border-bottom: 1px solid var(--border); text-align: center; line-height: 1.5; }
-table.costs th { font-weight: 600; color: var(--muted); font-size: 12px; }
+table.costs { border-collapse: collapse; font-size: 14px; font-variant-numeric: tabular-nums; }
+table.costs th, table.costs td { padding: 0 3px; border-bottom: 1px solid var(--border); text-align: center; line-height: 1.5; }
+table.costs th { font-weight: 600; color: var(--muted); font-size: 14px; }
 table.costs th:first-child, table.costs td:first-child { text-align: left; }
 table.costs td.cost { white-space: nowrap; }
-table.costs button { min-width: 3.8em; padding: 0 5px; font-size: 13px; font-variant-numeric: tabular-nums; }
+table.costs button { min-width: 3.8em; padding: 0 5px; font-size: 14px; font-variant-numeric: tabular-nums; }
 table.costs tr.chosen td:first-child { font-weight: 600; }
-.lower { display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: flex-start; margin: 4px 0 0; }
+/* the costs beside the RNN's steps: the costs' longest names wrap rather than push the steps below */
+.lower { display: flex; gap: 4px 12px; align-items: flex-start; margin: 4px 0 0; }
+@media (max-width: 799px) { .lower { flex-wrap: wrap; } }
 /* a phone: the table of costs scrolls sideways rather than spill past the screen */
 .costs-box { max-width: 100%; overflow-x: auto; }
-table.steps { border-collapse: collapse; font-size: 13px; font-variant-numeric: tabular-nums; width: 160px; }
+table.steps { border-collapse: collapse; font-size: 14px; font-variant-numeric: tabular-nums; width: 140px; }
 table.steps caption { font-size: 12px; font-weight: 600; color: var(--muted); text-align: left; }
-table.steps tfoot td { font-size: 12px; color: var(--muted); text-align: left; border: 0; line-height: 1.3; padding-top: 2px; }
+table.steps tfoot td { font-size: 14px; color: var(--muted); text-align: left; border: 0; line-height: 1.3; padding-top: 2px; }
 table.steps th, table.steps td { padding: 0 5px; border-bottom: 1px solid var(--border); text-align: right; line-height: 1.5; }
-table.steps th { font-weight: 600; color: var(--muted); font-size: 12px; }
-.note, .summary { margin: 3px 0 0; font-size: 13px; }
-.note { color: var(--muted); font-size: 12px; }
+table.steps th { font-weight: 600; color: var(--muted); font-size: 14px; }
+.note, .summary { margin: 3px 0 0; font-size: 14px; }
+.note { color: var(--muted); font-size: 14px; }
 `;
 
 /** a point's median in each pass so far, the rate of its fastest, and the calls timed over every pass */

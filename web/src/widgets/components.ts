@@ -19,11 +19,11 @@ const styles = `
 .toolbar { margin-bottom: 4px; }
 .toolbar input[type="text"] { width: 20em; }
 .notes:empty { display: none; }
-.notes { margin: 0 0 4px; font-size: 13px; color: var(--bad); }
+.notes { margin: 0 0 4px; font-size: 14px; color: var(--bad); }
 .grid { display: grid; grid-template-columns: repeat(4, auto); gap: 2px 14px; justify-content: start; }
 .grid .heading { display: flex; gap: 8px; align-items: baseline; }
-.grid h4 { margin: 0; font-size: 13px; font-weight: 600; white-space: nowrap; }
-.grid .range { font-size: 12px; color: var(--muted); font-variant-numeric: tabular-nums; }
+.grid h4 { margin: 0; font-size: 14px; font-weight: 600; white-space: nowrap; }
+.grid .range { font-size: 14px; color: var(--muted); font-variant-numeric: tabular-nums; }
 .grid .readout { display: none; }
 /* a wide model: one line a stage, its title beside the token's row */
 .grid.rows { grid-template-columns: minmax(0, 22em) auto; gap: 3px 12px; align-items: center; }
@@ -36,7 +36,7 @@ const styles = `
   .grid { grid-template-columns: repeat(2, minmax(0, 1fr)); } .grid h4 { white-space: normal; }
   .grid.rows { grid-template-columns: minmax(0, 1fr); } .axis { grid-column: 1; }
 }
-.words { display: flex; flex-wrap: wrap; gap: 4px; max-height: 3.9em; overflow-y: auto; margin: 4px 0; font-size: 13px; }
+.words { display: flex; flex-wrap: wrap; gap: 4px; max-height: 3.9em; overflow-y: auto; margin: 4px 0; font-size: 14px; }
 .words:empty { display: none; }
 .words button { padding: 1px 6px; max-width: 10em; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .footer { display: flex; flex-wrap: wrap; gap: 4px 24px; align-items: baseline; margin: 4px 0 0; }

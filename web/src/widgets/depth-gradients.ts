@@ -45,11 +45,11 @@ const styles = `
 .plots { display: flex; flex-wrap: wrap; gap: 4px 14px; align-items: flex-start; }
 /* as wide as its picture (a title wraps under it), narrower on a phone */
 .plots figure { margin: 0; max-width: 100%; }
-.plots .plot-title { font-size: 13px; }
+.plots .plot-title { font-size: 14px; }
 .ratios { display: flex; flex-wrap: wrap; gap: 10px; margin: 6px 0 0; }
 .ratios .panel { flex: 1 1 0; min-width: 15em; display: flex; align-items: baseline; gap: 10px; padding: 4px 12px; }
 .ratios strong { font-size: 26px; line-height: 1.15; white-space: nowrap; font-variant-numeric: tabular-nums; }
-.ratios span { font-size: 13px; }
+.ratios span { font-size: 14px; }
 .summary { margin: 6px 0 0; font-size: 14px; }
 `;
 

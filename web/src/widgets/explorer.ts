@@ -27,7 +27,7 @@ const styles = `
 .reading { font-size: 15px; }
 .reading strong { color: var(--accent); }
 .notes:empty { display: none; }
-.notes { margin: 0 0 6px; font-size: 13px; color: var(--bad); overflow-wrap: anywhere; }
+.notes { margin: 0 0 6px; font-size: 14px; color: var(--bad); overflow-wrap: anywhere; }
 .words-row { display: flex; gap: 10px; align-items: baseline; margin: 0 0 8px; font-size: 14px; }
 .words-row > span { color: var(--muted); white-space: nowrap; }
 .words { display: flex; flex-wrap: wrap; gap: 4px; max-height: 58px; overflow-y: auto; }
@@ -40,10 +40,10 @@ const styles = `
 .thumbs { display: grid; gap: 6px 12px; justify-content: start; }
 .thumbs figure { margin: 0; }
 .thumbs .readout { display: none; }
-.thumbs button { width: 100%; margin-top: 2px; font-size: 13px; padding: 2px 4px; }
+.thumbs button { width: 100%; margin-top: 2px; font-size: 14px; padding: 2px 4px; }
 .thumbs .current .heatmap canvas { outline: 2px solid var(--accent); outline-offset: 1px; }
 .thumbs.grid { gap: 3px; align-items: center; max-height: 400px; overflow-y: auto; }
-.thumbs.grid .number { font-size: 12px; color: var(--muted); text-align: center; padding: 0 4px; }
+.thumbs.grid .number { font-size: 14px; color: var(--muted); text-align: center; padding: 0 4px; }
 .thumbs.grid canvas { cursor: pointer; display: block; }
 .thumbs.grid figure { line-height: 0; }
 .distribution h3 { margin: 0 0 6px; font-size: 15px; font-weight: 600; overflow-wrap: anywhere; }

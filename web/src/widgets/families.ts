@@ -11,10 +11,11 @@ import type { OpenedModel } from '../runtime/opened-models';
 import { LETTERS, SEMINAR_SENTENCE } from '../runtime/registry';
 import type { MatrixData } from '../engine/index';
 import { openedModelTitle } from '../math/architecture';
+import { css, MASK_OPEN } from '../math/colormap';
 import { formatNumber } from '../math/format';
 import { at, row } from '../math/matrix';
 import { argmax } from '../math/ranking';
-import { foreground, sharpCanvas, type SharpCanvas } from '../primitives/canvas';
+import { foreground, sharpCanvas, themeColours, type SharpCanvas } from '../primitives/canvas';
 import { h } from '../primitives/controls';
 import { EngineElement } from '../runtime/engine-element';
 import { Heatmap } from '../primitives/heatmap';
@@ -24,25 +25,25 @@ const styles = `
 .families { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 10px; margin-bottom: 8px; }
 /* a phone: one family under another, each as wide as the screen */
 @media (max-width: 799px) { .families { grid-template-columns: minmax(0, 1fr); } }
-.family { border: 1px solid var(--border); border-radius: 6px; padding: 5px 8px; background: var(--panel); font-size: 12.5px; line-height: 1.35; }
+.family { border: 1px solid var(--border); border-radius: 6px; padding: 5px 8px; background: var(--panel); font-size: 14px; line-height: 1.3; }
 .family h4 { margin: 0 0 4px; font-size: 14px; }
 .family p { margin: 2px 0; }
 .family .patterns { display: flex; gap: 8px; align-items: flex-end; margin: 4px 0; }
 .family figure { margin: 0; text-align: center; }
-.family figcaption { font-size: 11px; color: var(--muted); }
+.family figcaption { font-size: 12px; color: var(--muted); }
 /* the model list in the decoder-only column's title row (the slide has no room for a row of its
    own): its entries name models, so the list goes without its label, and a long name is cut */
 .family .heading { display: flex; flex-wrap: wrap; gap: 2px 6px; justify-content: space-between; align-items: center; margin: 0 0 4px; }
 .family .heading h4 { margin: 0; }
-.family .model-list .control { font-size: 12px; }
+.family .model-list .control { font-size: 14px; }
 .family .model-list .control > span { display: none; }
 .family .model-list { justify-content: flex-end; }
-.family .model-list select { max-width: 9.8em; padding: 0 2px; }
+.family .model-list select { max-width: 8.4em; padding: 0 1px; }
 .toolbar { margin: 4px 0 6px; }
 .toolbar input[type="text"] { width: 8em; font-family: ui-monospace, "DejaVu Sans Mono", monospace; }
 .result { font-size: 15px; margin: 0 0 4px; }
 .cross { display: flex; gap: 6px 18px; align-items: flex-start; flex-wrap: wrap; }
-.cross .explain { max-width: 230px; font-size: 13px; }
+.cross .explain { max-width: 230px; font-size: 14px; }
 .result code { font-size: 16px; }
 .verdict { font-weight: 600; }
 .verdict.same { color: var(--good); }
@@ -79,17 +80,20 @@ const FAMILIES = [
 /** the first head's masked scores in the first layer: what each position may look at */
 const MASKED = 'layer0.attn.head0.masked';
 
-/** which cells a masked score matrix lets through (finite) */
+/** which cells a masked score matrix lets through (finite), in the colours of every mask */
 function drawPattern(picture: SharpCanvas, masked: MatrixData): void {
   const canvas = picture.canvas;
   picture.draw(masked.cols * PATTERN_CELL + 1, masked.rows * PATTERN_CELL + 1, (g) => {
-    g.fillStyle = foreground(canvas);
+    const colours = themeColours(canvas);
     for (let i = 0; i < masked.rows; i++)
       for (let j = 0; j < masked.cols; j++) {
-        g.globalAlpha = Number.isFinite(at(masked, i, j)) ? 0.75 : 0.08;
+        g.fillStyle = css(colours.sequential(Number.isFinite(at(masked, i, j)) ? MASK_OPEN : 0));
         g.fillRect(j * PATTERN_CELL + 1, i * PATTERN_CELL + 1, PATTERN_CELL - 1, PATTERN_CELL - 1);
       }
-    g.globalAlpha = 1;
+    // the closed cells are the background: a frame shows where the matrix ends
+    g.strokeStyle = foreground(canvas);
+    g.lineWidth = 1;
+    g.strokeRect(0.5, 0.5, masked.cols * PATTERN_CELL, masked.rows * PATTERN_CELL);
   });
 }
 

@@ -27,7 +27,7 @@ const COLOURS: Record<Activation, string> = {
 const X = Array.from({ length: 161 }, (_, i) => Number((-4 + i * 0.05).toFixed(2)));
 const GPT2_SMALL = { d: 768, dFF: 3072 };
 /** the size of each curve's plot */
-const PLOT = { width: 380, height: 172 };
+const PLOT = { width: 380, height: 150 };
 /** CSS pixels per entry of a strip */
 const CELL = 3.5;
 
@@ -44,18 +44,18 @@ const styles = `
 .curves { display: flex; flex-wrap: wrap; gap: 2px 16px; }
 /* the legend wraps under its plot rather than widening it */
 .curves > figure { flex: 0 1 ${PLOT.width}px; min-width: 0; }
-.token h4 { margin: 0; font-size: 13px; font-weight: 600; }
+.token h4 { margin: 0; font-size: 14px; font-weight: 600; }
 .token { margin-top: 2px; }
 .token h4 .note { font-weight: normal; color: var(--muted); }
 .strips { display: grid; grid-template-columns: max-content max-content max-content; gap: 2px 10px; align-items: center; margin: 2px 0 0; }
-.strips .label { font-size: 13px; white-space: nowrap; }
-.strips .shape { font-size: 12px; color: var(--muted); white-space: nowrap; font-variant-numeric: tabular-nums; }
+.strips .label { font-size: 14px; white-space: nowrap; }
+.strips .shape { font-size: 14px; color: var(--muted); white-space: nowrap; font-variant-numeric: tabular-nums; }
 .strips .heatmap .readout { display: none; }
 .strips canvas { display: block; }
 /* a phone: each strip under its name */
 @media (max-width: 799px) { .strips { grid-template-columns: minmax(0, 1fr); } }
-.hover { display: flex; gap: 12px; align-items: center; font-size: 12px; min-height: 1.45em; margin: 2px 0 0; color: var(--muted); font-variant-numeric: tabular-nums; }
-.params { margin: 2px 0 0; font-size: 13px; font-variant-numeric: tabular-nums; }
+.hover { display: flex; gap: 12px; align-items: center; font-size: 14px; min-height: 1.45em; margin: 2px 0 0; color: var(--muted); font-variant-numeric: tabular-nums; }
+.params { margin: 2px 0 0; font-size: 14px; font-variant-numeric: tabular-nums; }
 .params p { margin: 0; }
 .params .count { font-weight: 600; }
 `;

@@ -20,7 +20,7 @@ import {
 import { formatBytes, formatCount, formatDuration, formatNumber, formatSignificant } from '../math/format';
 import { at, largestDifference, maxAbsFinite } from '../math/matrix';
 import { BackgroundJob, type JobState } from '../primitives/background-job';
-import { CANVAS_FONT, foreground, sharpCanvas, themeColours } from '../primitives/canvas';
+import { CANVAS_FONT, foreground, gridColour, sharpCanvas, themeColours } from '../primitives/canvas';
 import { button, h } from '../primitives/controls';
 import { EngineElement } from '../runtime/engine-element';
 import { tickStep } from '../primitives/heatmap';
@@ -59,22 +59,22 @@ const styles = `
 .tile .control > span { display: none; }
 .animation { display: flex; flex-wrap: wrap; gap: 6px 12px; align-items: flex-start; }
 .animation canvas { display: block; flex: none; }
-.words { flex: 1 1 14em; min-width: 0; font-size: 13.5px; line-height: 1.4; }
+.words { flex: 1 1 14em; min-width: 0; font-size: 14px; line-height: 1.4; }
 .words p { margin: 0 0 6px; }
 h4 { margin: 0 0 4px; font-size: 14px; font-weight: 600; }
 .check { font-variant-numeric: tabular-nums; }
 .same { color: var(--good); font-weight: 600; }
 .moved { color: var(--bad); font-weight: 600; }
-.sweep { display: flex; flex-wrap: wrap; gap: 2px 10px; align-items: center; font-size: 13px; margin: 6px 0 2px; }
+.sweep { display: flex; flex-wrap: wrap; gap: 2px 10px; align-items: center; font-size: 14px; margin: 6px 0 2px; }
 .sweep h4 { margin: 0; }
-.sweep .control { font-size: 13px; }
+.sweep .control { font-size: 14px; }
 .sweep progress { width: 64px; }
-.sweep button { padding: 1px 8px; font-size: 13px; }
+.sweep button { padding: 1px 8px; font-size: 14px; }
 .sweep .state { color: var(--muted); }
 .plots { display: flex; flex-wrap: wrap; gap: 2px 12px; }
 .plots figure { width: ${PLOT_SIZE.width}px; max-width: 100%; }
 .plots figcaption { font-size: 12px; }
-.summary { margin: 2px 0 0; font-size: 13px; line-height: 1.35; font-variant-numeric: tabular-nums; }
+.summary { margin: 2px 0 0; font-size: 14px; line-height: 1.35; font-variant-numeric: tabular-nums; }
 .summary .not-run { color: var(--muted); font-style: italic; }
 `;
 
@@ -198,6 +198,7 @@ export default class Flash extends EngineElement {
     const canvas = this.grid.canvas;
     this.grid.draw(width, height, (g) => {
       const fg = foreground(canvas);
+      const muted = getComputedStyle(canvas).getPropertyValue('--muted').trim() || fg;
       const x = (j: number) => GRID.left + j * cell;
       const y = (i: number) => GRID.top + i * cell;
       // the rows of the current tile, across the numbers too
@@ -222,14 +223,12 @@ export default class Flash extends EngineElement {
       }
       // faint lines between the cells (where they are large enough), stronger ones between the tiles
       const line = (x0: number, y0: number, x1: number, y1: number) => { g.beginPath(); g.moveTo(x0, y0); g.lineTo(x1, y1); g.stroke(); };
-      g.strokeStyle = fg;
+      g.strokeStyle = gridColour(canvas);
       g.lineWidth = 1;
-      g.globalAlpha = 0.1;
       for (let k = 1; k < n && cell >= 6; k++) { line(x(k), y(0), x(k), y(n)); line(x(0), y(k), x(n), y(k)); }
-      g.globalAlpha = 0.55;
+      g.strokeStyle = muted;
       for (let k = blockCols; k < n; k += blockCols) line(x(k), y(0), x(k), y(n));
       for (let k = blockRows; k < n; k += blockRows) line(x(0), y(k), x(n), y(k));
-      g.globalAlpha = 1;
       g.strokeRect(x(0), y(0), GRID.side, GRID.side);
       if (current) {
         g.strokeStyle = CURRENT;

@@ -35,7 +35,7 @@ const styles = `
 .toolbar { margin-bottom: 4px; }
 .toolbar input[type="text"] { width: 22em; }
 .notes:empty { display: none; }
-.notes { margin: 0 0 4px; font-size: 13px; color: var(--bad); }
+.notes { margin: 0 0 4px; font-size: 14px; color: var(--bad); }
 /* KaTeX's struts reach a hair beyond the formula */
 .formula { margin-left: auto; padding-right: 4px; }
 .formula .eq { font-size: 15px; }
@@ -44,10 +44,10 @@ const styles = `
 .step { padding: 0 4px; border-radius: 8px; position: relative; }
 /* an outline takes no room: the slide has none to spare */
 .step.current { outline: 2px solid var(--accent); }
-.step h4 { margin: 0; font-size: 13px; line-height: 1.25; font-weight: 600; white-space: nowrap; }
+.step h4 { margin: 0; font-size: 14px; line-height: 1.25; font-weight: 600; white-space: nowrap; }
 .step h4 .shape { font-weight: normal; color: var(--muted); }
 .step.pending .heatmap { visibility: hidden; }
-.step .later { display: none; position: absolute; left: 12px; top: 40px; margin: 0; color: var(--muted); font-size: 13px; }
+.step .later { display: none; position: absolute; left: 12px; top: 40px; margin: 0; color: var(--muted); font-size: 14px; }
 .step.pending .later { display: block; }
 /* the explanation beside the plots reads out the hovered cell instead */
 .step .heatmap figcaption { display: none; }

@@ -24,13 +24,13 @@ const styles = `
 .toolbar input[type="range"] { width: 90px; }
 .toolbar input[type="number"] { width: 4.5em; }
 .line { margin: 0 0 6px; font-size: 14px; }
-.line h4 { margin: 0 0 2px; font-size: 13px; font-weight: 600; }
+.line h4 { margin: 0 0 2px; font-size: 14px; font-weight: 600; }
 .text { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 15px; line-height: 1.6; white-space: pre-wrap; word-break: break-all; }
 .text span { border-radius: 2px; }
 .text .prompt { color: var(--muted); }
 .text button { font: inherit; padding: 0; margin: 0; border: 0; background: none; color: inherit; cursor: pointer; border-bottom: 2px solid var(--accent); }
 .text button.chosen { outline: 2px solid var(--accent); }
-.caption { font-size: 12px; color: var(--muted); margin: 2px 0 0; max-width: 560px; }
+.caption { font-size: 14px; color: var(--muted); margin: 2px 0 0; max-width: 560px; }
 .pace { font-size: 14px; color: var(--muted); }
 `;
 
@@ -221,7 +221,7 @@ export default class Generation extends EngineElement {
         g.fillRect(x + slot * 0.25, base - bar(shaped[id]), slot * 0.5, bar(shaped[id]));
         g.fillStyle = fg;
         g.fillText(shortLabel(visible(labels.get(id) ?? '?'), 6), x + slot / 2, base + 14);
-        g.font = '10px system-ui, "DejaVu Sans", sans-serif';
+        g.font = CANVAS_FONT;
         g.fillText(shaped[id] > 0 && shaped[id] < 0.005 ? formatSignificant(shaped[id], 1) : formatNumber(shaped[id], 2), x + slot / 2, base + 27);
         g.font = CANVAS_FONT;
         if (id === drawn) {

@@ -25,8 +25,8 @@ h4 { margin: 0 0 4px; font-size: 14px; font-weight: 600; }
 .verdict strong { color: var(--accent); }
 ol { margin: 0; padding-left: 1.6em; font-size: 14px; font-variant-numeric: tabular-nums; }
 li { margin: 2px 0; }
-li button { margin-left: 6px; font-size: 13px; padding: 1px 8px; }
-.probe { font-size: 13px; color: var(--muted); margin: 6px 0 0; max-width: 40em; overflow-wrap: anywhere; }
+li button { margin-left: 6px; font-size: 14px; padding: 1px 8px; }
+.probe { font-size: 14px; color: var(--muted); margin: 6px 0 0; max-width: 40em; overflow-wrap: anywhere; }
 `;
 
 const MODEL: ShippedModel = 'fortunes';

@@ -27,13 +27,13 @@ const styles = `
 .table-box { overflow-x: auto; }
 .run { display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: center; margin: 0 0 4px; font-size: 14px; }
 .letters { border-collapse: collapse; font-family: ui-monospace, monospace; font-size: 14px; margin: 6px 0; }
-.letters th { font: 13px system-ui, sans-serif; color: var(--muted); text-align: right; padding-right: 6px; }
+.letters th { font: 14px system-ui, sans-serif; color: var(--muted); text-align: right; padding-right: 6px; }
 .letters td { padding: 1px 2px; text-align: center; min-width: 1em; }
 .letters td.right { color: var(--good, #009E73); font-weight: 700; }
 .letters td.wrong { color: var(--muted); }
 .verdict { margin: 4px 0; font-size: 14px; max-width: 30em; }
 .verdict strong { color: var(--accent); }
-.frozen { font-size: 13px; color: var(--muted); margin: 4px 0 0; font-variant-numeric: tabular-nums; }
+.frozen { font-size: 14px; line-height: 1.3; color: var(--muted); margin: 0; font-variant-numeric: tabular-nums; }
 `;
 
 /** measured every this many steps, on as many held-out sequences as attnlab-train's training.json */

@@ -18,8 +18,8 @@ import { ScreenReaderTable } from '../primitives/screen-reader-table';
 const styles = `
 .heads { display: flex; flex-wrap: wrap; gap: 4px 6px; margin: 0 0 4px; }
 .heads figure { margin: 0; }
-.heads h5 { margin: 0 0 2px; font-size: 12px; font-weight: 600; border-bottom: 4px solid; padding-bottom: 1px; white-space: nowrap; }
-.sharing { margin: 0 0 10px; font-size: 13px; color: var(--muted); }
+.heads h5 { margin: 0 0 2px; font-size: 14px; font-weight: 600; border-bottom: 4px solid; padding-bottom: 1px; white-space: nowrap; }
+.sharing { margin: 0 0 10px; font-size: 14px; color: var(--muted); }
 h4 { margin: 6px 0 4px; font-size: 14px; font-weight: 600; }
 table.budget { border-collapse: collapse; font-size: 14px; font-variant-numeric: tabular-nums; margin: 4px 0; }
 table.budget th, table.budget td { padding: 2px 10px; text-align: right; border-bottom: 1px solid var(--border); white-space: nowrap; }

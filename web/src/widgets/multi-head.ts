@@ -21,13 +21,13 @@ const styles = `
 .toolbar { margin-bottom: 6px; }
 .toolbar input[type="text"] { width: 27em; }
 .notes:empty { display: none; }
-.notes { margin: 0 0 4px; font-size: 13px; color: var(--bad); }
+.notes { margin: 0 0 4px; font-size: 14px; color: var(--bad); }
 .heads { display: flex; flex-wrap: wrap; gap: 14px; align-items: flex-start; }
-.heads h4 { margin: 0 0 2px; font-size: 13px; font-weight: 600; white-space: nowrap; border-bottom: 3px solid; padding-bottom: 1px; }
-.heads .readout { font-size: 12px; min-height: 1.45em; }
+.heads h4 { margin: 0 0 2px; font-size: 14px; font-weight: 600; white-space: nowrap; border-bottom: 3px solid; padding-bottom: 1px; }
+.heads .readout { font-size: 14px; min-height: 1.45em; }
 /* many heads: small pictures whose titles wrap under them, and no hover line, which would not fit */
 .heads.compact { gap: 6px 10px; }
-.heads.compact h4 { white-space: normal; font-size: 12px; line-height: 1.25; overflow-wrap: anywhere; min-height: 3.75em;
+.heads.compact h4 { white-space: normal; font-size: 14px; line-height: 1.25; overflow-wrap: anywhere; min-height: 3.75em;
   display: flex; align-items: flex-end; }
 .heads.compact .readout { display: none; }
 .summary { margin: 0 0 4px; font-size: 14px; }
@@ -36,9 +36,9 @@ const styles = `
 .flow figcaption { font-size: 12px; color: var(--muted); white-space: nowrap; font-variant-numeric: tabular-nums; }
 .flow .op { font-size: 15px; color: var(--muted); white-space: nowrap; }
 .flow .split { display: flex; flex-wrap: wrap; gap: 12px; }
-.wo-note { margin: 4px 0 0; font-size: 13px; }
+.wo-note { margin: 4px 0 0; font-size: 14px; }
 .wo-note:empty { display: none; }
-.dims { font-size: 13px; color: var(--muted); margin-left: 8px; }
+.dims { font-size: 14px; color: var(--muted); margin-left: 8px; }
 `;
 
 /** one colour per head, shared by its heatmap title and its block in Concat */

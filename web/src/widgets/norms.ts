@@ -20,7 +20,7 @@ const styles = `
 .legend span::before { content: ''; display: inline-block; width: 10px; height: 10px; margin-right: 5px; background: var(--swatch); border-radius: 2px; }
 .maps { display: flex; flex-wrap: wrap; gap: 6px 20px; margin-top: 6px; }
 .maps h4 { margin: 0 0 2px; font-size: 14px; font-weight: 600; }
-.maps p { margin: 0; font-size: 12px; color: var(--muted); max-width: 230px; }
+.maps p { margin: 0; font-size: 14px; color: var(--muted); max-width: 230px; }
 `;
 
 const SERIES = [
@@ -28,7 +28,7 @@ const SERIES = [
   { name: 'LayerNorm(x)', colour: SERIES_COLOURS.blue },
   { name: 'RMSNorm(x)', colour: SERIES_COLOURS.orange },
 ] as const;
-const BARS = { width: 420, height: 170 };
+const BARS = { width: 420, height: 146 };
 
 export default class Norms extends EngineElement {
   private readonly bars = sharpCanvas('the vector x and its LayerNorm and RMSNorm, one group of bars per dimension');

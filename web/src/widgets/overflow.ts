@@ -28,11 +28,11 @@ table.terms { border-collapse: collapse; font-size: 14px; font-variant-numeric: 
 table.terms th, table.terms td { padding: 2px 9px; text-align: right; border-bottom: 1px solid var(--border); white-space: nowrap; }
 table.terms thead th { font-weight: 600; }
 table.terms th.form { text-align: center; font-weight: 600; border-bottom: 2px solid var(--swatch); white-space: normal; }
-table.terms th.form small { display: block; font-weight: 400; color: var(--muted); font-size: 12px; }
+table.terms th.form small { display: block; font-weight: 400; color: var(--muted); font-size: 14px; }
 table.terms tr.sum td, table.terms tr.sum th { border-bottom: 0; color: var(--muted); }
 table.terms td.bad { color: var(--bad); font-weight: 700; }
-.note { margin: 2px 0 0; font-size: 13px; color: var(--muted); max-width: 44em; }
-@media (max-width: 799px) { table.terms { font-size: 12px; } table.terms th, table.terms td { padding: 2px 3px; } }
+.note { margin: 2px 0 0; font-size: 14px; color: var(--muted); max-width: 44em; }
+@media (max-width: 799px) { table.terms { font-size: 14px; } table.terms th, table.terms td { padding: 2px 3px; } }
 `;
 
 /** the two forms, as the table heads them */

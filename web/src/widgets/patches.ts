@@ -33,14 +33,14 @@ const styles = `
 @media (max-width: 799px) { .stage { flex-wrap: wrap; } }
 .image { margin: 0; flex: none; width: ${IMAGE_PX}px; }
 .image canvas { display: block; touch-action: none; cursor: crosshair; }
-.image p { margin: 3px 0 0; font-size: 13px; line-height: 1.4; font-variant-numeric: tabular-nums; min-height: 2.8em; }
+.image p { margin: 2px 0 0; font-size: 14px; line-height: 1.3; font-variant-numeric: tabular-nums; min-height: 2.8em; }
 .maps { display: flex; flex-wrap: wrap; gap: 2px 16px; align-items: flex-start; }
-.maps h4 { margin: 0; font-size: 13px; font-weight: 600; white-space: nowrap; }
-.maps .readout { font-size: 12px; min-height: 1.4em; }
+.maps h4 { margin: 0; font-size: 14px; font-weight: 600; white-space: nowrap; }
+.maps .readout { font-size: 14px; min-height: 1.4em; }
 .formula { margin: 0 0 4px; }
 .formula .eq { font-size: 16px; }
 .attention { display: flex; gap: 4px 20px; align-items: flex-start; }
-.caption { flex: 1 1 16em; margin: 16px 0 0; font-size: 13.5px; line-height: 1.45; color: var(--muted); max-width: 36em; }
+.caption { flex: 1 1 16em; margin: 16px 0 0; font-size: 14px; line-height: 1.45; color: var(--muted); max-width: 36em; }
 .caption .eq { font-size: 15px; color: var(--fg); white-space: nowrap; }
 `;
 

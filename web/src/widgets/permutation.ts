@@ -24,7 +24,7 @@ const styles = `
 .orders dt { color: var(--muted); }
 .orders dd { margin: 0; overflow-wrap: anywhere; }
 .maps { display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: flex-start; }
-.maps h4 { margin: 0 0 2px; font-size: 13px; font-weight: 600; }
+.maps h4 { margin: 0 0 2px; font-size: 14px; font-weight: 600; }
 .verdict { margin: 6px 0 0; font-size: 15px; font-variant-numeric: tabular-nums; }
 .verdict strong { color: var(--good); }
 .verdict.differs strong { color: var(--bad); }

@@ -16,15 +16,15 @@ const styles = `
 .program { margin: 0 0 8px; padding-left: 1.8em; font: 14px/1.5 ui-monospace, "DejaVu Sans Mono", monospace; }
 .program li { padding: 1px 4px; border-radius: 4px; }
 .program li.active { background: var(--panel); outline: 1px solid var(--accent); }
-.program .where { font: 12px system-ui, sans-serif; color: var(--muted); margin-left: 8px; white-space: nowrap; }
+.program .where { font: 14px system-ui, sans-serif; color: var(--muted); margin-left: 8px; white-space: nowrap; }
 .answer { border-collapse: collapse; margin: 0 0 8px; font: 16px ui-monospace, "DejaVu Sans Mono", monospace; }
-.answer th { font: 13px system-ui, sans-serif; color: var(--muted); text-align: right; padding-right: 8px; font-weight: 400; }
+.answer th { font: 14px system-ui, sans-serif; color: var(--muted); text-align: right; padding-right: 8px; font-weight: 400; }
 .answer td { min-width: 1.6em; text-align: center; border: 1px solid var(--border); padding: 1px 3px; }
 .answer .out td { color: var(--accent); font-weight: 600; }
 .heads { display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: flex-start; }
-.heads h4 { margin: 0 0 2px; font-size: 13px; font-weight: 600; max-width: 230px; }
-.verdict { margin: 4px 0 0; font-size: 13px; color: var(--muted); }
-.layout { margin: 4px 0 0; font-size: 12px; color: var(--muted); overflow-wrap: anywhere; }
+.heads h4 { margin: 0 0 2px; font-size: 14px; font-weight: 600; max-width: 230px; }
+.verdict { margin: 4px 0 0; font-size: 14px; color: var(--muted); }
+.layout { margin: 4px 0 0; font-size: 14px; color: var(--muted); overflow-wrap: anywhere; }
 `;
 
 /** where a line of the program sits in the model, as "L0·H1" and "L0·FFN" */

@@ -9,7 +9,7 @@ import type { HeadResult, MatrixData } from '../engine/index';
 import { formatNumber, formatSignificant, subscript } from '../math/format';
 import { at } from '../math/matrix';
 import { degrees, longestPair, pairAngles, pairPoint, ROPE_DEMO, ropeDemoInputs } from '../math/rope';
-import { CANVAS_FONT, foreground, sharpCanvas } from '../primitives/canvas';
+import { CANVAS_FONT, foreground, gridColour, sharpCanvas } from '../primitives/canvas';
 import { button, h } from '../primitives/controls';
 import { EngineElement } from '../runtime/engine-element';
 import { Heatmap } from '../primitives/heatmap';
@@ -110,9 +110,8 @@ export default class Rope extends EngineElement {
       const muted = getComputedStyle(canvas).getPropertyValue('--muted').trim() || fg;
       g.font = CANVAS_FONT;
       // axes and the unit circle
-      g.strokeStyle = muted;
+      g.strokeStyle = gridColour(canvas);
       g.lineWidth = 1;
-      g.globalAlpha = 0.45;
       g.beginPath();
       g.moveTo(cx - width / 2 + 4, cy); g.lineTo(cx + width / 2 - 4, cy);
       g.moveTo(cx, legend + 2); g.lineTo(cx, height - 2);
@@ -120,7 +119,6 @@ export default class Rope extends EngineElement {
       g.setLineDash([3, 4]);
       g.beginPath(); g.arc(cx, cy, scale, 0, 2 * Math.PI); g.stroke();
       g.setLineDash([]);
-      g.globalAlpha = 1;
       // where the query's and the key's pair point at each of the 32 positions
       for (const [matrix, colour] of [[q, QUERY_COLOUR], [k, KEY_COLOUR]] as const) {
         g.fillStyle = colour;

@@ -73,15 +73,15 @@ const styles = `
 .pane h3 { margin: 0 0 3px; font-size: 15px; line-height: 1.3; }
 .pane h3 .muted { font-weight: 400; }
 .pane .group { display: flex; margin: 0 0 4px; }
-.pane .group button { padding: 1px 8px; font-size: 13px; }
-.constants, .source, .setup, .fit { margin: 3px 0 0; font-size: 12.5px; line-height: 1.35; }
+.pane .group button { padding: 1px 8px; font-size: 14px; }
+.constants, .source, .setup, .fit { margin: 3px 0 0; font-size: 14px; line-height: 1.35; }
 .source, .setup { color: var(--muted); }
 .fit strong { font-variant-numeric: tabular-nums; font-size: 14px; }
-.run { display: flex; flex-wrap: wrap; gap: 2px 8px; align-items: center; margin: 4px 0; font-size: 12.5px; line-height: 1.3; color: var(--muted); }
+.run { display: flex; flex-wrap: wrap; gap: 2px 8px; align-items: center; margin: 4px 0; font-size: 14px; line-height: 1.3; color: var(--muted); }
 .run progress { width: 96px; }
-.run button { padding: 0 8px; font-size: 13px; color: var(--fg); }
+.run button { padding: 0 8px; font-size: 14px; color: var(--fg); }
 .run .status { flex: 1 1 100%; min-height: 2.6em; }
-table.sizes { border-collapse: collapse; font-size: 12.5px; font-variant-numeric: tabular-nums; margin: 4px 0 0; }
+table.sizes { border-collapse: collapse; font-size: 14px; font-variant-numeric: tabular-nums; margin: 4px 0 0; }
 table.sizes th, table.sizes td { padding: 0 5px; text-align: right; border-bottom: 1px solid var(--border); white-space: nowrap; }
 table.sizes th { font-weight: 600; color: var(--muted); }
 table.sizes tr.training td { color: var(--accent); font-weight: 600; }

@@ -6,7 +6,7 @@
 import type { RemoteEngine } from '../runtime/engine';
 import type { DotProductStatistics } from '../engine/index';
 import { formatNumber, formatSignificant } from '../math/format';
-import { CANVAS_FONT, foreground, sharpCanvas } from '../primitives/canvas';
+import { CANVAS_FONT, foreground, gridColour, sharpCanvas } from '../primitives/canvas';
 import { h } from '../primitives/controls';
 import { EngineElement } from '../runtime/engine-element';
 import { Plot, SERIES_COLOURS } from '../primitives/plot';
@@ -17,7 +17,7 @@ const styles = `
 .measured { margin: 0 0 8px; font-size: 14px; font-variant-numeric: tabular-nums; }
 .grid { display: grid; grid-template-columns: 380px 380px; gap: 6px 18px; }
 .grid h4 { margin: 0 0 2px; font-size: 14px; font-weight: 600; }
-@media (max-width: 799px) { .grid { grid-template-columns: minmax(0, 1fr); } table.stats { font-size: 13px; } table.stats th { white-space: normal; } table.stats th, table.stats td { padding: 2px 4px; } }
+@media (max-width: 799px) { .grid { grid-template-columns: minmax(0, 1fr); } table.stats { font-size: 14px; } table.stats th { white-space: normal; } table.stats th, table.stats td { padding: 2px 4px; } }
 table.stats { border-collapse: collapse; font-size: 14px; font-variant-numeric: tabular-nums; margin: 26px 0 10px; }
 table.stats th { white-space: nowrap; }
 table.stats th, table.stats td { padding: 2px 8px; text-align: right; border-bottom: 1px solid var(--border); }
@@ -100,9 +100,8 @@ export default class Scaling extends EngineElement {
       g.textBaseline = 'middle';
       for (const v of [0, 0.5, 1]) {
         const y = margin.top + (1 - v) * plotHeight;
-        g.globalAlpha = 0.18;
+        g.strokeStyle = gridColour(this.bars.canvas);
         g.beginPath(); g.moveTo(margin.left, y); g.lineTo(width - margin.right, y); g.stroke();
-        g.globalAlpha = 1;
         g.fillText(String(v), margin.left - 6, y);
       }
       const slot = plotWidth / KEYS;
@@ -118,6 +117,7 @@ export default class Scaling extends EngineElement {
         g.fillStyle = fg;
         g.fillText(`k${j + 1}`, margin.left + (j + 0.5) * slot, margin.top + plotHeight + 5);
       }
+      g.strokeStyle = fg;
       g.beginPath(); g.moveTo(margin.left, margin.top + plotHeight); g.lineTo(width - margin.right, margin.top + plotHeight); g.stroke();
     });
     this.barsTable.fill({

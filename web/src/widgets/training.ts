@@ -77,25 +77,25 @@ const styles = `
 .run progress { width: 130px; }
 .run .stats { font-variant-numeric: tabular-nums; }
 .note:empty { display: none; }
-.note { margin: 0 0 4px; font-size: 13px; color: var(--muted); }
+.note { margin: 0 0 4px; font-size: 14px; color: var(--muted); }
 .plots { display: flex; gap: 12px; margin: 0 0 4px; }
 .lower { display: flex; gap: 18px; align-items: flex-start; }
 .attention h4 { margin: 0 0 2px; font-size: 14px; font-weight: 600; }
-.attention .pick { display: flex; gap: 6px; align-items: center; margin: 0 0 2px; font-size: 13px; }
-.attention select { font-size: 13px; padding: 1px 2px; }
+.attention .pick { display: flex; gap: 6px; align-items: center; margin: 0 0 2px; font-size: 14px; }
+.attention select { font-size: 14px; padding: 1px 2px; }
 .attention .readout { display: none; }
 .results { flex: 1; min-width: 0; font-size: 14px; }
 .results p { margin: 0 0 4px; }
 .results label { display: flex; gap: 6px; align-items: center; }
 .results .accuracy strong { font-size: 20px; font-variant-numeric: tabular-nums; }
-.results .accuracy .muted { display: block; font-size: 12px; }
+.results .accuracy .muted { display: block; font-size: 14px; }
 .results input[type="text"] { width: 11em; font-family: ui-monospace, "DejaVu Sans Mono", monospace; }
 .results input.sentence { flex: 1; min-width: 0; font-family: inherit; }
 .results .answer { font-family: ui-monospace, "DejaVu Sans Mono", monospace; overflow-wrap: anywhere; }
 .results .right { color: var(--good); font-weight: 600; }
 .results .wrong { color: var(--bad); font-weight: 600; }
 .results .files { display: flex; flex-wrap: wrap; gap: 4px 5px; align-items: center; margin: 0 0 4px; }
-.results .files button { font-size: 12px; padding: 1px 6px; }
+.results .files button { font-size: 14px; padding: 1px 6px; }
 .results a { color: var(--accent); }
 /* a phone: the plots and the results under each other, at a readable size */
 @media (max-width: 799px) { .plots, .lower { flex-wrap: wrap; } }
