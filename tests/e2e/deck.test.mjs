@@ -197,6 +197,11 @@ describe('the deck', () => {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 1, `the page is ${overflow}px wider than the phone`);
     await page.screenshot({ path: `${SHOTS}phone.png` });
+    // scrolled to a slide, the bar counts it and the URL names it
+    const ids = await slideIds(page);
+    await page.locator('section#summary').evaluate((slide) => slide.scrollIntoView({ block: 'start' }));
+    await page.locator('#slide-counter', { hasText: `${ids.indexOf('summary') + 1} / ${ids.length}` }).waitFor();
+    await page.waitForURL(/#summary$/);
     assert.deepEqual(problems, []);
     await close();
   });

@@ -240,6 +240,11 @@ describe('every slide, in both themes and on a phone', () => {
         // the deck's bar has a row of its own, below the slides' scrolling box: it covers none of them
         const [bar, slides] = await page.evaluate(() => ['#deck-bar', '#stage'].map((s) => document.querySelector(s).getBoundingClientRect().toJSON()));
         assert.ok(bar.top >= slides.bottom - 1, `the bar (top ${bar.top}) lies over the slides (bottom ${slides.bottom})`);
+        // and every control of the bar is whole on the screen
+        const cut = await page.locator('#deck-bar button').evaluateAll((buttons) => buttons
+          .filter((b) => { const r = b.getBoundingClientRect(); return r.left < 0 || r.right > innerWidth || b.scrollWidth > b.clientWidth + 1; })
+          .map((b) => b.textContent));
+        assert.deepEqual(cut, [], 'controls of the bar cut off on the phone');
       }
       assert.deepEqual(problems, []);
       assert.equal(found.length, 0, `${found.length} problems:\n${found.join('\n')}`);

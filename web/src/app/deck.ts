@@ -67,6 +67,7 @@ export class Deck {
       this.show(this.indexOf((link.getAttribute('href') ?? '').slice(1)), 'push');
     });
     this.fit();
+    this.followScrolling();
   }
 
   get index(): number {
@@ -102,6 +103,18 @@ export class Deck {
   show(index: number, history: 'push' | 'replace' | 'none'): void {
     this.closeOverview();
     const changed = index !== this.current;
+    this.markCurrent(index);
+    const slide = this.slides[index];
+    if (history === 'push' && changed) this.writeUrl('push');
+    else if (history !== 'none') this.writeUrl('replace');
+    if (this.stacked()) {
+      if (changed && history !== 'replace') slide.scrollIntoView({ block: 'start' });
+    }
+    if (changed) this.arrive(slide);
+  }
+
+  /** the slide the counter, the title, the URL and the keys start from */
+  private markCurrent(index: number): void {
     this.current = index;
     this.slides.forEach((slide, i) => slide.classList.toggle('active', i === index));
     this.hideOthers();
@@ -110,12 +123,21 @@ export class Deck {
     const counter = document.querySelector('#slide-counter');
     if (counter) counter.textContent = `${index + 1} / ${this.slides.length}`;
     document.title = `${slide.dataset.title ?? ''} — attnlab`;
-    if (history === 'push' && changed) this.writeUrl('push');
-    else if (history !== 'none') this.writeUrl('replace');
-    if (this.stacked()) {
-      if (changed && history !== 'replace') slide.scrollIntoView({ block: 'start' });
-    }
-    if (changed) this.arrive(slide);
+  }
+
+  /** Stacked (a phone), the reader scrolls through the slides: the one at the top of the screen
+   * becomes the current one (its number in the bar, its link in the URL), without
+   * being drawn again, since every stacked slide is already shown. */
+  private followScrolling(): void {
+    const seen = new IntersectionObserver((entries) => {
+      if (!this.stacked()) return;
+      const entry = entries.find((e) => e.isIntersecting);
+      const index = entry ? this.slides.indexOf(entry.target as HTMLElement) : -1;
+      if (index < 0 || index === this.current) return;
+      this.markCurrent(index);
+      this.writeUrl('replace');
+    }, { root: this.stage, rootMargin: '0px 0px -90% 0px' });
+    for (const slide of this.slides) seen.observe(slide);
   }
 
   /** A slide just shown is drawn in two frames, each half the work: first its own text and
