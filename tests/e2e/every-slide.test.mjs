@@ -201,8 +201,6 @@ const PENDING = [
   { slide: 'architecture', problem: /^<attn-architecture> text / },
   // the slides' own text, longer than the slide (their owners are changing it)
   { slide: 'generation', problem: /^div\.text\.narrow reaches \d+ px below/ },
-  { slide: 'head-finder', problem: /^div\.text\.narrow reaches \d+ px below/ },
-  { slide: 'universality', problem: /^div\.text\.narrow reaches \d+ px below/ },
 ];
 const pending = (id, problem) => PENDING.some((p) => p.slide === id && p.problem.test(problem));
 
