@@ -19,11 +19,9 @@ constexpr std::pair<const char*, AttentionStage> kStageNames[] = {
     {"mask", AttentionStage::mask},     {"softmax", AttentionStage::softmax},
     {"mix", AttentionStage::mix},       {"flash", AttentionStage::flash},
     {"concat", AttentionStage::concat}, {"output", AttentionStage::output}};
-
-// Query rows per block of the fast path: a block's (rows, m) scores stay within about 64 KB,
-// so they are still in cache from QKᵀ through the softmax to A·V.
-Index fused_block_rows(Index m) { return std::clamp<Index>(16384 / std::max<Index>(m, 1), 8, 128); }
 }  // namespace
+
+Index fused_block_rows(Index m) { return std::clamp<Index>(16384 / std::max<Index>(m, 1), 8, 128); }
 
 std::string to_string(AttentionStage stage) { return enum_name(stage, kStageNames); }
 

@@ -60,6 +60,9 @@ inline constexpr Index kRowsWorthSplitting = 64;
 // the textbook computes it (the benchmark's naive kernel).
 void attention_forward(const ConstMatrixRef& q, const ConstMatrixRef& k, const ConstMatrixRef& v,
                        const Mask& mask, bool scaled, MatrixRef out, Index block_rows = 0);
+// query rows per block of the fast path against m keys: a block's (rows, m) scores stay within
+// about 64 KB, so they are still in cache from QKᵀ through the softmax to A·V
+Index fused_block_rows(Index m);
 
 // dQ += dS·K, dK += dSᵀ·Q, dV += Aᵀ·dOut with dS = softmax_backward(A, dOut·Vᵀ)·s
 //   differentiates out = softmax(QKᵀ·s + M)·V of attention_forward, given its weights A:(n,m)

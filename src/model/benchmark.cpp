@@ -44,6 +44,25 @@ std::string to_string(BenchmarkKernel kernel) { return enum_name(kernel, kKernel
 
 Index benchmark_max_length(BenchmarkKernel kernel) { return kernel == BenchmarkKernel::flash ? 32768 : 8192; }
 
+std::uint64_t benchmark_bytes(BenchmarkKernel kernel, Index n, Index d, int threads) {
+  const double nd = static_cast<double>(n) * d, dd = static_cast<double>(d) * d, t = threads;
+  // the fused path's scores: a block of rows against every key, per worker
+  const double row_blocks = t * static_cast<double>(std::min(n, fused_block_rows(n))) * n;
+  // a matrix product's packed blocks, per worker (Eigen's GEBP: within 1 MiB at these sizes)
+  const double products = t * 262144.0;
+  double floats = 0;
+  switch (kernel) {
+    case BenchmarkKernel::single_head: floats = 5 * nd + row_blocks + products; break;
+    case BenchmarkKernel::naive: floats = 5 * nd + static_cast<double>(n) * n + 2 * t * n + products; break;
+    case BenchmarkKernel::flash: floats = 5 * nd + t * (64.0 * 64 + 64.0 * d + 4 * 64); break;
+    case BenchmarkKernel::projections: floats = 6 * nd + 3 * dd + products; break;
+    case BenchmarkKernel::feed_forward: floats = 11 * nd + 8 * dd + 5.0 * d + products; break;
+    case BenchmarkKernel::head: floats = 8 * nd + 3 * dd + row_blocks + products; break;
+    case BenchmarkKernel::multi_head: floats = 12 * nd + 4 * dd + 4.0 * d + row_blocks + products; break;
+  }
+  return static_cast<std::uint64_t>(floats * sizeof(Scalar)) + (64u << 10);  // and small vectors, bookkeeping
+}
+
 BenchmarkResult run_benchmark(BenchmarkKernel kernel, Index n, const BenchmarkOptions& options) {
   const Index max_n = benchmark_max_length(kernel);
   require(n >= 1 && n <= max_n, "benchmark: n must be between 1 and ", max_n, " for ", to_string(kernel));
@@ -54,6 +73,9 @@ BenchmarkResult run_benchmark(BenchmarkKernel kernel, Index n, const BenchmarkOp
   const double min_ms = options.min_ms;
   require(min_repeats >= 1 && min_repeats <= 1000 && min_ms >= 0 && min_ms <= 60000,
           "benchmark: repeats must be 1…1000 and time 0…60000 ms");
+  const std::uint64_t bytes = benchmark_bytes(kernel, n, d, num_threads());
+  require(bytes <= kMaxBenchmarkBytes, "benchmark: ", to_string(kernel), " at n = ", n, ", d = ", d, " holds up to ", bytes,
+          " bytes, more than the limit of ", kMaxBenchmarkBytes);
   const double nd = static_cast<double>(n) * d;
   Rng rng(1);
   std::function<void()> call;

@@ -1,6 +1,7 @@
 #pragma once
 // Timing the attention kernels the same way everywhere (native, WebAssembly in Node and in
 // browsers): warm up, then the median of repeated calls. A measurement, never a pass/fail test.
+#include <cstdint>
 #include <string>
 
 #include "core/tensor.hpp"
@@ -43,6 +44,16 @@ Index benchmark_max_length(BenchmarkKernel kernel);
 // at most a minute.
 constexpr double kMaxBenchmarkCallFlops = 274877906944.0;
 constexpr double kMaxBenchmarkFlops = 4398046511104.0;
+
+// The most memory one benchmark may hold at once, so that it fits the WebAssembly heap beside a
+// model: 512 MiB (naive at n = 8192 forms its 256 MiB matrix; d = 1024 adds 160 MiB of inputs).
+constexpr std::uint64_t kMaxBenchmarkBytes = 512ull << 20;
+
+// An upper bound on the bytes a run holds at once, checked against kMaxBenchmarkBytes before
+// anything is allocated: inputs, weights, outputs (the last call's beside the new one), and each
+// kernel's scratch with `threads` workers (n·n scores for naive, row blocks of scores for the
+// fused path, 64 × 64 tiles for flash, the hidden layer and the heads' projections).
+std::uint64_t benchmark_bytes(BenchmarkKernel kernel, Index n, Index d, int threads);
 
 // runs the kernel on seeded random input of length n until both options.min_repeats calls and
 // options.min_ms milliseconds are done

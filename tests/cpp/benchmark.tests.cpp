@@ -1,7 +1,11 @@
 #include <catch2/catch.hpp>
 
+#include <vector>
+
 #include "core/check.hpp"
+#include "core/thread_pool.hpp"
 #include "model/benchmark.hpp"
+#include "allocation_tracker.hpp"
 
 using namespace attnlab;
 
@@ -35,11 +39,11 @@ TEST_CASE("benchmark runs every kernel and counts its flops", "[benchmark]") {
     CHECK_THROWS_WITH(run_benchmark(BenchmarkKernel::single_head, 8193, once), Catch::Contains("8192"));
     CHECK(benchmark_max_length(BenchmarkKernel::flash) == 32768);
     CHECK_THROWS_WITH(run_benchmark(BenchmarkKernel::flash, 32769, once), Catch::Contains("32768"));
-    // bounded work: flash at its longest n with d = 1024 would take 20 minutes a call
+    // bounded work: flash at its longest n with d = 512 would take 10 minutes a call
     BenchmarkOptions wide = once;
-    wide.d = 1024;
+    wide.d = 512;
     CHECK_THROWS_WITH(run_benchmark(BenchmarkKernel::flash, 32768, wide),
-                      Catch::Contains("one flash call at n = 32768, d = 1024 is 4398046511104 floating-point operations, "
+                      Catch::Contains("one flash call at n = 32768, d = 512 is 2199023255552 floating-point operations, "
                                       "more than the limit of 274877906944"));
     BenchmarkOptions many = once;
     many.min_repeats = 1000;
@@ -49,5 +53,31 @@ TEST_CASE("benchmark runs every kernel and counts its flops", "[benchmark]") {
     once.d = 0;
     once.min_repeats = 0;
     CHECK_THROWS_AS(run_benchmark(BenchmarkKernel::flash, 16, once), Error);
+  }
+  SECTION("memory: what a run holds stays within its bound, which is checked before allocating") {
+    const bool tracked = test::allocation_tracking_available();  // glibc only
+    const std::vector<BenchmarkKernel> kernels = {BenchmarkKernel::single_head, BenchmarkKernel::naive, BenchmarkKernel::flash,
+                                       BenchmarkKernel::projections, BenchmarkKernel::feed_forward, BenchmarkKernel::head,
+                                       BenchmarkKernel::multi_head};
+    for (const BenchmarkKernel kernel : tracked ? kernels : std::vector<BenchmarkKernel>{}) {
+      for (const auto& [n, d] : {std::pair<Index, Index>{2048, 512}, {4096, 64}, {300, 256}, {40, 8}}) {
+        INFO(to_string(kernel) << " n = " << n << " d = " << d);
+        once.d = d;
+        test::allocation_tracking_start();
+        run_benchmark(kernel, n, once);
+        const std::size_t peak = test::allocation_tracking_peak();
+        test::allocation_tracking_stop();
+        const std::uint64_t bound = benchmark_bytes(kernel, n, d, num_threads());
+        CHECK(peak <= bound);
+        // a bound, not a guess: within 3× of what the run held, once its buffers outweigh the workspaces
+        if (n >= 2048) CHECK(bound <= 3 * peak);
+      }
+    }
+    once.d = 1024;
+    test::allocation_tracking_start();
+    CHECK_THROWS_WITH(run_benchmark(BenchmarkKernel::flash, 32768, once),
+                      Catch::Contains("holds up to") && Catch::Contains("more than the limit of 536870912"));
+    if (tracked) CHECK(test::allocation_tracking_peak() < (1u << 16));  // refused before its matrices were allocated
+    test::allocation_tracking_stop();
   }
 }
