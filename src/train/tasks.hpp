@@ -124,8 +124,14 @@ class LetterSeq2SeqTask : public LetterSequenceTask {
 // "the cat sat on the mat because it was soft": two nouns, one animal and one thing, in one of many
 // templates, then "it was <adjective>". Adjectives of animals (hungry, tired, …) make "it" the
 // animal, adjectives of things (soft, broken, …) the thing. The model (encoder-only) predicts the
-// referent's word at the position of "it". Held out: a quarter of the (referent, adjective) pairs,
-// among them (mat, soft) and (cat, hungry), so the seminar's sentences are never trained on.
+// referent's word at the position of "it", and in training also the masked words around it, as
+// BERT is trained (Devlin et al., 2019): every word but "it" is hidden with probability 0.15 (by
+// [MASK] 80 % of the time, by a random word 10 %, left as it is 10 %) and predicted, so that every
+// word of a sentence has a reason to look at the others, not "it" alone. "it" predicts its referent
+// unless the referent or the adjective was hidden (nothing then says what "it" means). Held-out
+// examples are whole sentences asking for the referent only. Held out: a quarter of the
+// (referent, adjective) pairs, among them (mat, soft) and (cat, hungry), so the seminar's sentences
+// are never trained on.
 class CoreferenceTask : public Task {
  public:
   struct Sentence {
@@ -134,6 +140,7 @@ class CoreferenceTask : public Task {
     Index pronoun = 0;     // position of "it"
     Index referent = 0;    // position of the noun "it" means
     Index distractor = 0;  // position of the other noun
+    Index adjective = 0;   // position of the adjective, which decides
   };
 
   CoreferenceTask();
@@ -148,7 +155,10 @@ class CoreferenceTask : public Task {
   // reads any sentence of the language ("The cat sat on the mat because it was soft"); throws
   // attnlab::Error when it is not one
   Sentence parse(const std::string& text) const;
+  // the sentence whole, asking for the referent at "it" only
   Example example_of(const Sentence& sentence) const;
+  // the sentence with words masked, each asking for its own word (a training example)
+  Example masked_example_of(const Sentence& sentence, Rng& rng) const;
 
   // For every layer and head: the share of the sentences in which "it" puts at least `threshold`
   // of its attention on its referent.

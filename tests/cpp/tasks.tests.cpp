@@ -70,6 +70,7 @@ TEST_CASE("the coreference language", "[tasks]") {
     CHECK(mat.pronoun == 7);
     CHECK(mat.referent == 5);
     CHECK(mat.distractor == 1);
+    CHECK(mat.adjective == 9);
     const auto cat = task.parse("the cat sat on the mat because it was hungry");
     CHECK(cat.referent == 1);
     const auto dog = task.parse("the dog chased the ball because it was fast");
@@ -85,6 +86,50 @@ TEST_CASE("the coreference language", "[tasks]") {
   SECTION("an example asks for the referent's word at the position of \"it\" only") {
     const Example e = task.example_of(task.parse("the dog chased the ball because it was fast"));
     for (size_t i = 0; i < e.targets.size(); ++i) CHECK(e.targets[i] == (i == 6 ? e.tokens[1] : -1));
+  }
+  SECTION("a training example masks words as BERT's do; \"it\" asks for its referent while the cues are seen") {
+    Rng rng(4);
+    double others = 0, asked = 0, masked = 0, kept = 0, referent_asked = 0, referent_seen = 0;
+    for (int k = 0; k < 3000; ++k) {
+      const auto s = task.sentence(Split::train, rng);
+      const Example e = task.masked_example_of(s, rng);
+      REQUIRE(e.tokens.size() == s.tokens.size());
+      const auto seen = [&](Index i) { return e.tokens[static_cast<size_t>(i)] == s.tokens[static_cast<size_t>(i)]; };
+      CHECK(seen(s.pronoun));
+      for (size_t i = 0; i < e.tokens.size(); ++i) {
+        if (static_cast<Index>(i) == s.pronoun) continue;
+        others += 1;
+        // a word is changed only when it is asked for, and then its own word is the target
+        if (e.targets[i] < 0) {
+          CHECK(e.tokens[i] == s.tokens[i]);
+          continue;
+        }
+        CHECK(e.targets[i] == s.tokens[i]);
+        asked += 1;
+        if (e.tokens[i] == Tokenizer::kMask) masked += 1;
+        if (e.tokens[i] == s.tokens[i]) kept += 1;
+      }
+      const bool cues_seen = seen(s.referent) && seen(s.adjective);
+      referent_seen += cues_seen;
+      const int it = e.targets[static_cast<size_t>(s.pronoun)];
+      CHECK(it == (cues_seen ? s.tokens[static_cast<size_t>(s.referent)] : -1));
+      referent_asked += it >= 0;
+    }
+    CHECK(asked / others == Approx(0.15).margin(0.01));
+    CHECK(masked / asked == Approx(0.8).margin(0.03));
+    // left as they are: 10 %, and a random word that happens to be the same
+    CHECK(kept / asked == Approx(0.1).margin(0.03));
+    CHECK(referent_asked == referent_seen);
+    CHECK(referent_asked / 3000 > 0.65);
+  }
+  SECTION("a held-out example is the whole sentence, asking for the referent only") {
+    Rng a(9), b(9);
+    for (int k = 0; k < 50; ++k) {
+      const Example e = task.example(Split::held_out, a);
+      const Example whole = task.example_of(task.sentence(Split::held_out, b));
+      CHECK(e.tokens == whole.tokens);
+      CHECK(e.targets == whole.targets);
+    }
   }
   SECTION("held-out (referent, adjective) pairs never occur in training; the seminar sentence is held out") {
     const auto pair = [&](const CoreferenceTask::Sentence& s) {

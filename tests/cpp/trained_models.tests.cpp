@@ -1,6 +1,8 @@
 // The demo models the page ships (web/public/models), held to the bars they were trained for.
 #include <catch2/catch.hpp>
 
+#include <set>
+
 #include "model/trace.hpp"
 #include "io/model_file.hpp"
 #include "model/generate.hpp"
@@ -13,41 +15,138 @@ namespace {
 const std::string kModels = ATTNLAB_MODELS_DIR;
 }
 
+namespace {
+
+// ½ Σ_j |a_j − b_j|: how far apart two rows of attention weights are, from 0 (the same) to 1 (no
+// weight in common)
+double total_variation(const Matrix& a, Index row_a, const Matrix& b, Index row_b) {
+  return 0.5 * static_cast<double>((a.row(row_a) - b.row(row_b)).cwiseAbs().sum());
+}
+
+// the mean of the rows of w but `skipped`, as a 1×n matrix
+Matrix mean_of_other_rows(const Matrix& w, Index skipped) {
+  Matrix mean = (w.colwise().sum() - w.row(skipped)) / static_cast<Scalar>(w.rows() - 1);
+  return mean;
+}
+
+Index argmax_of_row(const Matrix& w, Index row) {
+  Index best = 0;
+  w.row(row).maxCoeff(&best);
+  return best;
+}
+
+// the head the deck shows for "it" (the title, self-attention in four steps, the explorer), and the
+// layer multi-head attention shows
+constexpr Index kReferentLayer = 1, kReferentHead = 3, kMultiHeadLayer = 0;
+
+std::string weights_of(Index layer, Index head) {
+  return "layer" + std::to_string(layer) + ".attn.head" + std::to_string(head) + ".weights";
+}
+
+}  // namespace
+
 TEST_CASE("the coreference model resolves \"it\" in held-out sentences", "[trained]") {
   const LoadedModel loaded = load_model_dir(kModels + "/coreference");
   const CoreferenceTask task;
   CHECK(loaded.tokenizer.to_json() == task.tokenizer().to_json());
+  const Index heads = loaded.model.config().n_heads;
 
   SECTION("at least 95 % of 1000 held-out sentences") {
     const double accuracy = held_out_accuracy(task, loaded.model, 1000, 2026);
     INFO("held-out accuracy " << accuracy);
     CHECK(accuracy >= 0.95);
   }
-  SECTION("layer 1, head 0: \"it\" puts at least half its attention on the referent in ≥ 90 % of them") {
+  SECTION("layer 1, head 3: the row of \"it\" on its referent, the other rows elsewhere, in 1000 of them") {
     Rng rng(2026);
     std::vector<CoreferenceTask::Sentence> sentences;
     for (int i = 0; i < 1000; ++i) sentences.push_back(task.sentence(Split::held_out, rng));
     const auto scores = task.referent_attention(loaded.model, sentences);
-    const auto head = std::find_if(scores.begin(), scores.end(), [](const auto& s) { return s.layer == 1 && s.head == 0; });
-    REQUIRE(head != scores.end());
-    INFO("layer 1 head 0: " << head->share);
-    CHECK(head->share >= 0.9);
-    // from "it", layer 0 spreads out over the sentence rather than looking at the referent
-    for (const auto& s : scores)
-      if (s.layer == 0) CHECK(s.share < 0.5);
+    for (const auto& s : scores) {
+      INFO("layer " << s.layer << " head " << s.head << ": " << s.share);
+      // ≥ 0.5 of "it"'s attention on the referent in ≥ 95 % of the sentences (the shipped run: 100 %)
+      if (s.layer == kReferentLayer && s.head == kReferentHead) CHECK(s.share >= 0.95);
+      // layer 0 has not read the adjective yet: a head there can only favour one kind of noun,
+      // the referent in about half of the sentences (the shipped run: at most 55 %)
+      if (s.layer == 0) CHECK(s.share <= 0.6);
+    }
+    double distance_sum = 0, fewest_distance = 1, other_rows = 0, other_rows_on_referent = 0;
+    double heads_apart_sum = 0, heads_apart_fewest = 1;
+    for (const CoreferenceTask::Sentence& s : sentences) {
+      ModelActivations kept;
+      const Trace trace(kept);
+      loaded.model.forward(s.tokens, &kept);
+      const Matrix& w = trace.get(weights_of(kReferentLayer, kReferentHead));
+      const double distance = total_variation(w, s.pronoun, mean_of_other_rows(w, s.pronoun), 0);
+      distance_sum += distance;
+      fewest_distance = std::min(fewest_distance, distance);
+      for (Index i = 0; i < w.rows(); ++i) {
+        if (i == s.pronoun) continue;
+        other_rows += 1;
+        if (argmax_of_row(w, i) == s.referent) other_rows_on_referent += 1;
+      }
+      // multi-head's layer: the least different pair of heads, row by row
+      double closest = 1;
+      for (Index a = 0; a < heads; ++a)
+        for (Index b = a + 1; b < heads; ++b) {
+          const Matrix& wa = trace.get(weights_of(kMultiHeadLayer, a));
+          const Matrix& wb = trace.get(weights_of(kMultiHeadLayer, b));
+          double apart = 0;
+          for (Index i = 0; i < wa.rows(); ++i) apart += total_variation(wa, i, wb, i);
+          closest = std::min(closest, apart / static_cast<double>(wa.rows()));
+        }
+      heads_apart_sum += closest;
+      heads_apart_fewest = std::min(heads_apart_fewest, closest);
+    }
+    const double n = static_cast<double>(sentences.size());
+    INFO("row of \"it\" against the mean of the others: mean " << distance_sum / n << ", least " << fewest_distance);
+    INFO("other rows whose largest weight is on the referent: " << other_rows_on_referent / other_rows);
+    INFO("layer 0's two closest heads, mean distance of their rows: mean " << heads_apart_sum / n << ", least " << heads_apart_fewest);
+    // the row of "it" is not what every row does (the shipped run: 0.79 on average, 0.44 at least)
+    CHECK(distance_sum / n >= 0.6);
+    CHECK(fewest_distance >= 0.3);
+    // the other rows look elsewhere, mostly: not one bright column (the shipped run: 25 %)
+    CHECK(other_rows_on_referent / other_rows <= 0.4);
+    // layer 0's heads differ from each other (the shipped run: 0.41 on average, 0.32 at least)
+    CHECK(heads_apart_sum / n >= 0.35);
+    CHECK(heads_apart_fewest >= 0.25);
   }
   SECTION("the seminar's sentence, and its twin with the other adjective") {
+    std::vector<Matrix> referent_heads;
     for (const auto& [text, expected] : {std::pair{"The cat sat on the mat because it was soft.", "mat"},
                                          std::pair{"The cat sat on the mat because it was hungry.", "cat"}}) {
+      INFO(text);
       const CoreferenceTask::Sentence s = task.parse(text);
       ModelActivations kept;
       const Trace trace(kept);
       const Matrix logits = loaded.model.forward(s.tokens, &kept);
-      Index best = 0;
-      logits.row(s.pronoun).maxCoeff(&best);
-      CHECK(loaded.tokenizer.token(static_cast<int>(best)) == expected);
-      CHECK(trace.get("layer1.attn.head0.weights")(s.pronoun, s.referent) >= 0.5f);
+      CHECK(loaded.tokenizer.token(static_cast<int>(argmax_of_row(logits, s.pronoun))) == expected);
+      const Matrix& w = trace.get(weights_of(kReferentLayer, kReferentHead));
+      CHECK(w(s.pronoun, s.referent) >= 0.9f);
+      CHECK(total_variation(w, s.pronoun, mean_of_other_rows(w, s.pronoun), 0) >= 0.5);
+      Index on_referent = 0;
+      for (Index i = 0; i < w.rows(); ++i)
+        if (i != s.pronoun && argmax_of_row(w, i) == s.referent) ++on_referent;
+      // fewer than half of the other rows look most at the referent (the shipped run: 1 of 9 with
+      // "soft", where only "mat" looks at itself; 4 of 9 with "hungry")
+      CHECK(2 * on_referent < w.rows() - 1);
+      referent_heads.push_back(w);
+      if (std::string(expected) != "mat") continue;
+      // multi-head attention's default: in layer 0 each head's row of "it" looks most at its own
+      // word, and any two of those rows are far apart (the shipped run: at least 0.66)
+      std::set<Index> words;
+      for (Index a = 0; a < heads; ++a) {
+        const Matrix& wa = trace.get(weights_of(kMultiHeadLayer, a));
+        words.insert(argmax_of_row(wa, s.pronoun));
+        for (Index b = a + 1; b < heads; ++b)
+          CHECK(total_variation(wa, s.pronoun, trace.get(weights_of(kMultiHeadLayer, b)), s.pronoun) >= 0.5);
+      }
+      CHECK(static_cast<Index>(words.size()) == heads);
     }
+    // "soft" → "hungry": the row of "it" is the one that moves (the shipped run: 0.99), the rows
+    // before it hardly (at most 0.11)
+    const CoreferenceTask::Sentence s = task.parse("the cat sat on the mat because it was soft");
+    CHECK(total_variation(referent_heads[0], s.pronoun, referent_heads[1], s.pronoun) >= 0.9);
+    for (Index i = 0; i < s.pronoun; ++i) CHECK(total_variation(referent_heads[0], i, referent_heads[1], i) < 0.2);
   }
 }
 

@@ -1,9 +1,10 @@
-// <attn-attention-map> on the title slide: the trained model's layer 1, head 0 drawn quickly as a
-// heatmap with the sentence's words, the row of "it" on "mat", and the weight under the pointer.
+// <attn-attention-map> on the title slide: the trained model's layer 1, head 3 drawn quickly as a
+// heatmap with the sentence's words, the row of "it" on "mat" while the other rows look elsewhere
+// (the weights Node computes), and the weight under the pointer.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, setUp } from './browser.mjs';
-import { canvasColours } from './widget-checks.mjs';
+import { canvasColours, headWeights, shippedModel } from './widget-checks.mjs';
 
 const { server, browser } = await setUp();
 
@@ -18,9 +19,10 @@ const watchTimes = () => {
 };
 
 const WORDS = ['the', 'cat', 'sat', 'on', 'the', 'mat', 'because', 'it', 'was', 'soft'];
+const model = await shippedModel('coreference');
 
 describe('the title slide\'s attention map', () => {
-  it('draws layer 1, head 0 soon after the page opens, with "it" looking at "mat"', async () => {
+  it('draws layer 1, head 3 soon after the page opens, with "it" looking at "mat" and the other words elsewhere', async () => {
     const { page, problems, requests, close } = await openPage(browser, `${server.url}#title`, { init: watchTimes });
     const widget = page.locator('attn-attention-map');
     await page.locator('attn-attention-map[data-ready]').waitFor({ timeout: 60000 });
@@ -40,6 +42,12 @@ describe('the title slide\'s attention map', () => {
     assert.deepEqual(rows[0].slice(1), WORDS);
     const itRow = rows.find((r) => r[0] === 'it');
     assert.ok(Number(itRow[1 + WORDS.indexOf('mat')]) >= 0.9, `"it" → "mat": ${itRow[6]}`);
+    // every weight is Node's, to the decimals shown; fewer than half of the other rows look most at "mat"
+    const expected = headWeights(model, WORDS.join(' '), 1, 3);
+    rows.slice(1).forEach((r, i) => r.slice(1).forEach((text, j) =>
+      assert.ok(Math.abs(Number(text) - expected[i][j]) <= 0.0005 + 1e-6, `(${r[0]}, ${WORDS[j]}): page ${text}, Node ${expected[i][j]}`)));
+    const onMat = rows.slice(1).filter((r) => r[0] !== 'it' && r.slice(1).map(Number).indexOf(Math.max(...r.slice(1).map(Number))) === WORDS.indexOf('mat'));
+    assert.ok(2 * onMat.length < WORDS.length - 1, `${onMat.length} other rows look most at "mat"`);
     const box = await widget.locator('canvas').boundingBox();
 
     // hovering the cell ("it", "mat") names it and shows its weight: the plot area is 290×270 CSS px

@@ -1,16 +1,19 @@
 // <attn-four-steps> on the self-attention slide: the trained coreference model's attention on the
 // seminar sentence, one step per → (projections, scores, softmax, weighted sum), each drawn as a
-// heatmap with the model's shapes.
+// heatmap with the model's shapes; layer 1, head 3's weights and outputs are Node's, the row of "it"
+// on "mat", the other rows' outputs other mixes.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openPage, setUp } from './browser.mjs';
 import { DIST } from './server.mjs';
-import { canvasColours, followHash, overflowPastSlide, screenshotPage, slideReady } from './widget-checks.mjs';
+import { canvasColours, followHash, headWeights, overflowPastSlide, screenshotPage, shippedModel, slideReady } from './widget-checks.mjs';
 
 const config = JSON.parse(readFileSync(join(DIST, 'models/coreference/config.json'), 'utf8'));
-const N = 'the cat sat on the mat because it was soft'.split(' ').length;
+const SENTENCE = 'the cat sat on the mat because it was soft';
+const N = SENTENCE.split(' ').length;
+const model = await shippedModel('coreference');
 const D_K = config.d_model / config.n_heads;
 
 const { server, browser } = await setUp();
@@ -61,6 +64,26 @@ describe('self-attention in four steps', () => {
       const sum = row.slice(1).reduce((s, text) => s + Number(text), 0);
       assert.ok(Math.abs(sum - 1) < 0.002, `row "${row[0]}" sums to ${sum}`);
     }
+    // layer 1, head 3 by default: Node's weights; the row of "it" on "mat", as the text below says
+    const weights = headWeights(model, SENTENCE, 1, 3);
+    table.slice(1).forEach((row, i) => row.slice(1).forEach((text, j) =>
+      assert.ok(Math.abs(Number(text) - weights[i][j]) <= 0.00005 + 1e-7, `α(${row[0]}, ${j}): page ${text}, Node ${weights[i][j]}`)));
+    const it = weights[7];
+    assert.equal(it.indexOf(Math.max(...it)), 5);
+    await page.mouse.move(0, 0);
+    await widget.locator('[data-testid="instance"]', { hasText: `The row of “it” puts ${(100 * it[5]).toFixed(1)} % of its weight on “mat”.` }).waitFor();
+    // α·V: each row its own mix of the values, not ten copies of "mat"'s: the rows differ from their
+    // mean by a fair share of the values' spread (the ten rows of a head attending all to "mat" would not)
+    const name = 'layer1.attn.head3.output';
+    const out = model.forward({ tokens: model.tokenize(SENTENCE).ids, trace: [name] }).trace[name];
+    const outRows = await widget.locator('.step[data-panel="out"] table tr').evaluateAll((trs) =>
+      trs.slice(1).map((tr) => [...tr.children].slice(1).map((c) => Number(c.textContent.replace('−', '-')))));
+    outRows.forEach((row, i) => row.forEach((value, j) =>
+      assert.ok(Math.abs(value - out.data[i * out.cols + j]) <= 0.00005 + 1e-6, `out(${i}, ${j}): page ${value}, Node ${out.data[i * out.cols + j]}`)));
+    const mean = outRows[0].map((_, j) => outRows.reduce((s, r) => s + r[j], 0) / N);
+    const spread = (rows) => Math.sqrt(rows.flat().reduce((s, v) => s + v * v, 0) / rows.flat().length);
+    const apart = spread(outRows.map((r) => r.map((v, j) => v - mean[j])));
+    assert.ok(apart > 0.3 * spread(outRows), `the rows of α·V stand ${apart} from their mean, the values ${spread(outRows)} from 0`);
 
     await page.keyboard.press('ArrowRight');
     await page.waitForFunction((before) => document.querySelector('#slide-counter').textContent !== before, counter);

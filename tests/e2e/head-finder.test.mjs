@@ -55,7 +55,7 @@ describe('the head finder', () => {
     await finder.getByRole('button', { name: 'open layer 1 head 0 in the explorer' }).click();
     await page.waitForFunction(() => location.hash.startsWith('#explorer'));
     const hash = new URLSearchParams(await page.evaluate(() => location.hash.slice(1)));
-    assert.equal(hash.get('xhead'), null, 'head 0 is the default');
+    assert.equal(hash.get('xhead'), '0', 'head 3 is the default');
     assert.equal(hash.get('xlayer'), null, 'layer 1 is the default');
     assert.equal(hash.get('model'), 'attnlab-2x80', 'named by its family and shape');
     const explorer = page.locator('attn-explorer');

@@ -28,7 +28,8 @@ const gpt2 = checkpoint(engine, 'gpt2', randomGpt2Checkpoint({ vocab_size, n_pos
 const llama = checkpoint(engine, 'llama', randomLlamaCheckpoint({ vocab_size }, 9), tokenizer);
 const SENTENCE = 'the cat sat on the mat and the cat sat on a mat';
 
-/** the explorer's bars: the weights the query token gives every token (layer, head as shown) */
+/** the explorer's bars: the weights the query token gives every token (layer, head as shown: by
+ * default layer 1, head 3) */
 const explorerBars = (widget) => widget.locator('.distribution output').allTextContents();
 
 /** Node's weights of the last token for `model` on the sentence, as the explorer prints them */
@@ -67,7 +68,7 @@ describe('a checkpoint opened in the deck', () => {
     assert.equal(name, 'gpt2-2x32');
 
     const explorer = page.locator('attn-explorer');
-    const want = nodeBars(gpt2.model, 1, 0);
+    const want = nodeBars(gpt2.model, 1, 3);
     assert.deepEqual(await eventually(() => explorerBars(explorer), (bars) => bars.length === want.length), want);
     assert.equal(await explorer.locator('[data-control="model"] select').inputValue(), name);
     // the tokenizer's pieces, readable: GPT-2's "Ġcat" is "␣cat"
@@ -109,7 +110,7 @@ describe('a checkpoint opened in the deck', () => {
     assert.match(description, /Llama family/);
     assert.match(description, /4 \(2 key\/value heads\)/);
     const explorer = page.locator('attn-explorer');
-    const want = nodeBars(llama.model, 1, 0);
+    const want = nodeBars(llama.model, 1, 3);
     assert.deepEqual(await eventually(() => explorerBars(explorer), (bars) => bars.length === want.length), want);
     assert.deepEqual(problems, []);
     await close();
@@ -135,7 +136,7 @@ describe('a checkpoint opened in the deck', () => {
   });
 
   it('opens one from the model list in embed.html and in a widget on another page', async () => {
-    const want = nodeBars(gpt2.model, 1, 0);
+    const want = nodeBars(gpt2.model, 1, 3);
     const scratch = mkdtempSync(join(tmpdir(), 'attnlab-lecture-'));
     cpSync(BUNDLE, join(scratch, 'vendor/attnlab'), { recursive: true });
     writeFileSync(join(scratch, 'index.html'), `<!doctype html><meta charset="utf-8"><title>Lecture</title><link rel="icon" href="data:,">
@@ -212,7 +213,7 @@ describe('a checkpoint opened in the deck', () => {
     await dialog.locator('input[type="file"]:not([webkitdirectory])').setInputFiles(gpt2.paths);
     await dialog.getByRole('button', { name: 'Load' }).click();
     const explorer = page.locator('attn-explorer');
-    const want = nodeBars(gpt2.model, 1, 0);
+    const want = nodeBars(gpt2.model, 1, 3);
     assert.deepEqual(await eventually(() => explorerBars(explorer), (bars) => bars.length === want.length), want);
     await context.close();
   });

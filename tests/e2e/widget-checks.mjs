@@ -29,6 +29,14 @@ export async function shippedModel(name) {
     config: readFileSync(join(folder, 'config.json'), 'utf8'), vocab: readFileSync(join(folder, 'vocab.json'), 'utf8') });
 }
 
+/** one head's attention weights on `text` as rows of numbers, as `model` (a shippedModel) computes
+ * them in Node */
+export function headWeights(model, text, layer, head) {
+  const name = `layer${layer}.attn.head${head}.weights`;
+  const m = model.forward({ tokens: model.tokenize(text).ids, trace: [name] }).trace[name];
+  return Array.from({ length: m.rows }, (_, i) => Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols)));
+}
+
 /** the values a package entry ("attnlab/widgets") exports, as its declarations tell TypeScript */
 export function declaredExports(entry) {
   const root = new URL('../../', import.meta.url);

@@ -359,10 +359,10 @@ for (const threads of [1, 'auto']) {
         config: readFileSync(new URL('config.json', folder), 'utf8'), vocab: readFileSync(new URL('vocab.json', folder), 'utf8') });
       for (const [text, expected] of [['the cat sat on the mat because it was soft', 'mat'], ['the cat sat on the mat because it was hungry', 'cat']]) {
         const sentence = engine.coreferenceSentence(text);
-        const { logits, trace } = model.forward({ tokens: sentence.tokens, trace: ['layer1.attn.head0.weights'] });
+        const { logits, trace } = model.forward({ tokens: sentence.tokens, trace: ['layer1.attn.head3.weights'] });
         const row = logits.data.subarray(sentence.pronoun * logits.cols, (sentence.pronoun + 1) * logits.cols);
         assert.equal(model.decode([row.indexOf(Math.max(...row))]), expected);
-        const weights = trace['layer1.attn.head0.weights'];
+        const weights = trace['layer1.attn.head3.weights'];
         assert.ok(weights.data[sentence.pronoun * weights.cols + sentence.referent] >= 0.5, `${text}: "it" attends to its referent`);
       }
       model.dispose();

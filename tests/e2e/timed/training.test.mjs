@@ -205,13 +205,13 @@ describe('training in the page', () => {
     assert.match(await trainedButton.getAttribute('title'), new RegExp(`demo size, seed 7, ${steps} of 1500 steps`));
     await page.screenshot({ path: `${SCREENSHOTS}training-explorer.png` });
 
-    // the same steps in Node: "it"'s attention in layer 1, head 0, and its reading of "it"
+    // the same steps in Node: "it"'s attention in layer 1, head 3 (the explorer's), and its reading of "it"
     const trainer = engine.createTrainer({ task: 'coreference', seed: 7 });
     for (let s = 0; s < steps; s++) trainer.step();
     const model = trainer.model();
     const sentence = engine.coreferenceSentence('the cat sat on the mat because it was soft');
-    const { trace, logits } = model.forward({ tokens: sentence.tokens, trace: ['layer1.attn.head0.weights'] });
-    const weights = trace['layer1.attn.head0.weights'];
+    const { trace, logits } = model.forward({ tokens: sentence.tokens, trace: ['layer1.attn.head3.weights'] });
+    const weights = trace['layer1.attn.head3.weights'];
     const row = Array.from(weights.data.slice(sentence.pronoun * weights.cols, (sentence.pronoun + 1) * weights.cols));
     const shown = await explorer.locator('.distribution li output').allTextContents();
     assert.equal(shown.length, row.length);

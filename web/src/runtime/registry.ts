@@ -75,9 +75,10 @@ export const WIDGETS: readonly WidgetEntry[] = [
   { tag: 'attn-four-steps', load: () => import('../widgets/four-steps'), fields: [
     MODEL_FIELD,
     { key: 'sa', attribute: 'sentence', type: 'text', maxLength: 600, default: SEMINAR_SENTENCE },
-    // the shipped coreference model's layer 1, head 0 (it has 2 layers of 4 heads)
+    // the shipped coreference model's layer 1, head 3, the head that looks from "it" at its referent
+    // (it has 2 layers of 4 heads)
     { key: 'sa-layer', attribute: 'layer', type: 'int', min: 0, max: MAX_LAYER, default: 1 },
-    { key: 'sa-head', attribute: 'head', type: 'int', min: 0, max: MAX_HEAD, default: 0 },
+    { key: 'sa-head', attribute: 'head', type: 'int', min: 0, max: MAX_HEAD, default: 3 },
     { key: 'sa-step', attribute: 'step', type: 'int', min: 1, max: 4, default: 1 },
   ] },
   { tag: 'attn-positional-encoding', load: () => import('../widgets/positional-encoding'), fields: [
@@ -104,9 +105,10 @@ export const WIDGETS: readonly WidgetEntry[] = [
     // long enough for 128 tokens of a real model's tokenizer
     { key: 'it', attribute: 'sentence', type: 'text', maxLength: 600, default: SEMINAR_SENTENCE },
     { key: 'tok', attribute: 'token', type: 'int', min: -1, max: 1023, default: -1 },
-    // layer and head: the shipped coreference model's layer 1, head 0 (it has 2 layers of 4 heads)
+    // layer and head: the shipped coreference model's layer 1, head 3, the head that looks from
+    // "it" at its referent (it has 2 layers of 4 heads)
     { key: 'xlayer', attribute: 'layer', type: 'int', min: 0, max: MAX_LAYER, default: 1 },
-    { key: 'xhead', attribute: 'head', type: 'int', min: 0, max: MAX_HEAD, default: 0 },
+    { key: 'xhead', attribute: 'head', type: 'int', min: 0, max: MAX_HEAD, default: 3 },
     { key: 'xview', attribute: 'view', type: 'enum', values: EXPLORER_VIEWS, default: 'heatmap' },
   ] },
   { tag: 'attn-multi-head', load: () => import('../widgets/multi-head'), fields: [

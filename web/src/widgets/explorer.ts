@@ -59,7 +59,7 @@ const styles = `
 
 const VIEW_NAMES: Record<ExplorerView, string> = { heatmap: 'Heatmap', head: 'Head view', model: 'Model view' };
 const HINTS = {
-  shipped: 'the row of “it” in layer 1: every head puts almost all its weight on the referent, and “soft ⇄ hungry” moves it from the mat to the cat.',
+  shipped: 'the row of “it” in layer 1, head 3 puts almost all its weight on the referent; “soft ⇄ hungry” moves it from the mat to the cat, and the rows before “it” hardly change.',
   trained: 'the model trained on the training slide: how far its row of “it” has come towards the referent, against the shipped model’s.',
   opened: ({ name, summary: { config } }: OpenedModel) => `${name}: ${config.n_layers} layers × ${config.n_heads} heads. `
     + 'Look for heads that attend to the previous token, to the first token, or (on repeated text) to the token after the last occurrence of the current one.',

@@ -64,7 +64,7 @@ const PLOT = { dims: { width: 160, height: 150 }, square: { width: 150, height: 
 const stepOf = (panel: Panel) => STEPS.findIndex((s) => s.panels.includes(panel)) + 1;
 /** panels whose columns are the keys (query × key), not dimensions */
 const byKey = (panel: Panel) => panel === 'e' || panel === 'alpha';
-const HINT = 'in layer 1, head 0, the row of “it” puts almost all its weight on “mat”, the noun it refers to.';
+const HINT = 'in layer 1, head 3, the row of “it” puts almost all its weight on “mat”, the noun it refers to; other rows look elsewhere.';
 
 export default class FourSteps extends EngineElement {
   private readonly modelList = this.bound.model('coreference');

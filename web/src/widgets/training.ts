@@ -60,7 +60,7 @@ const HINTS: Record<Task, string> = {
   copy: 'press Train; after [SEP], a head’s rows sharpen onto the letter to write next.',
   reverse: 'press Train; after [SEP], a head’s rows sharpen onto the mirrored letter.',
   sort: 'press Train: sorting takes thousands of steps to find the next letter in order.',
-  coreference: 'press Train; the row of “it” sharpens onto the noun it refers to.',
+  coreference: 'press Train; the rows of “it” sharpen, onto the noun it refers to or onto the adjective that decides it.',
 };
 /** what the held-out accuracy counts */
 const SOLVED: Record<Task, string> = {
