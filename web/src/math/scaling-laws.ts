@@ -76,7 +76,7 @@ export const TOY_EXPERIMENT = {
   ffnFactor: 4,
   /** held-out strings the loss is averaged over */
   evaluated: 200,
-  /** the first run's seed ("Run again" takes the next) */
+  /** the first run's seed ("Measure again" takes the next) */
   seed: 1,
 } as const;
 
