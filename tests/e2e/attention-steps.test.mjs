@@ -39,6 +39,8 @@ describe('the worked example', () => {
     assert.deepEqual((await rows(widget, 'weights'))[0], fixed(weights.slice(0, 3), 4));
     assert.deepEqual((await rows(widget, 'weights'))[0], ['0.0454', '0.7679', '0.1867']);
     const note = widget.locator('[data-testid="slips"]');
+    // the note names the seminar document and its rounding plainly
+    assert.match(await note.textContent(), /^The slide deck rounds its numbers to 2 decimals\. Rounded the same way, the engine’s are not the ones it prints here:/);
     assert.match(await note.textContent(), /A, row A\s*printed \(0\.05, 0\.78, 0\.17\)\s*engine \(0\.0454, 0\.7679, 0\.1867\)/);
     assert.match(await widget.locator('[data-testid="summary"]').textContent(), /Token A puts 4\.5% on A, 76\.8% on B, 18\.7% on C/);
 
@@ -104,6 +106,7 @@ describe('the worked example', () => {
     assert.deepEqual((await rows(widget, 'k'))[2], ['0.95', '0.45']);
     assert.deepEqual((await rows(widget, 'v'))[2], ['0.70', '0.45']);
     const note = await widget.locator('[data-testid="slips"]').textContent();
+    assert.match(note, /^The write-up \(§7\) rounds its numbers to 1–2 decimals\./);
     assert.match(note, /Q, row t3\s*printed \(0\.65, 1\.1\)\s*engine \(0\.6500, 0\.9500\)/);
     assert.match(note, /K, row t3\s*printed \(0\.95, 0\.5\)\s*engine \(0\.9500, 0\.4500\)/);
     assert.match(note, /V, row t3\s*printed \(0\.76, 0\.45\)\s*engine \(0\.7000, 0\.4500\)/);

@@ -1,6 +1,7 @@
 // <attn-components> on the components slide: the seminar sentence's vectors after each component of
-// one layer of the trained coreference model, from the engine's trace; each picture's range and the
-// statistics of the highlighted token equal what the package computes in Node from the same files.
+// one layer of the trained coreference model, from the engine's trace; the residual stream's pictures
+// share one range and LN(x) and the FFN's hidden layer have their own, each equal to what the package
+// computes in Node from the same files, as are the statistics of the highlighted token.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, setUp } from './browser.mjs';
@@ -9,6 +10,9 @@ import { canvasColours, shippedModel, slideReady } from './widget-checks.mjs';
 const SENTENCE = 'the cat sat on the mat because it was soft';
 const STAGES = ['embed.tokens', 'embed.positions', 'layer{L}.in', 'layer{L}.ln_1', 'layer{L}.attn.out',
   'layer{L}.residual_1', 'layer{L}.mlp.act', 'layer{L}.out'];
+
+/** the stages not in the residual stream, each drawn on its own scale */
+const OWN_SCALE = new Set(['layer{L}.ln_1', 'layer{L}.mlp.act']);
 
 const { server, browser } = await setUp();
 const model = await shippedModel('coreference');
@@ -43,8 +47,13 @@ describe('the components', () => {
         await slideReady(page);
       }
       const matrices = traced(layer);
-      const ranges = (await widget.locator('.grid .range').allTextContents()).map(number);
-      assert.deepEqual(ranges, matrices.map((m) => Number(maxAbs(m).toFixed(2))), `layer ${layer}: ±r of each picture`);
+      // the residual stream's vectors share one scale, the largest |entry| among them; LN(x) and the
+      // FFN's hidden layer each have their own, said beside their titles
+      const texts = await widget.locator('.grid .range').allTextContents();
+      const own = STAGES.map((s) => OWN_SCALE.has(s));
+      const shared = Math.max(...matrices.filter((_, k) => !own[k]).map(maxAbs));
+      assert.deepEqual(texts, matrices.map((m, k) => (own[k] ? `±${maxAbs(m).toFixed(2)}` : '')), `layer ${layer}: the pictures on their own scale`);
+      assert.match(await widget.locator('.footer').textContent(), new RegExp(` \\(r = ${shared.toFixed(2)}, or the r beside a title\\)`));
       const titles = await widget.locator('.grid h4').allTextContents();
       assert.deepEqual(titles.map((t) => t.match(/(\d+)×(\d+)$/).slice(1).map(Number)), matrices.map((m) => [m.rows, m.cols]));
       // "it" (position 7) by default: x, LN(x) and the output, to the three decimals shown

@@ -1,7 +1,8 @@
 // <attn-depth-gradients> on the residuals slide: the gradient over each layer's parameters of a
 // seeded stack of blocks, with residual connections and without, equal to what the package computes
-// in Node; without norms and without residuals it vanishes by orders of magnitude, with a LayerNorm
-// before every sub-layer it does not, and exact zeros (float32 underflow) are named, not dropped.
+// in Node; it opens without norms, where without residuals it vanishes by orders of magnitude (the
+// slide's claim holds), with a LayerNorm before every sub-layer it does not, and exact zeros (float32
+// underflow) are named, not dropped.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, setUp } from './browser.mjs';
@@ -34,7 +35,7 @@ async function checkTable(widget, layers, placement) {
 }
 
 describe('residual connections and the gradient through depth', () => {
-  it('draws the engine\'s gradients per layer for pre-LN: flat with residuals, and not vanishing without', async () => {
+  it('opens without norms, where the claim holds: without residuals the gradient vanishes by tens of orders of magnitude', async () => {
     const { page, problems, requests, close } = await openPage(browser, `${server.url}#residuals`);
     const widget = page.locator('attn-depth-gradients');
     await slideReady(page);
@@ -42,37 +43,15 @@ describe('residual connections and the gradient through depth', () => {
     assert.equal(counts.length, 2, 'the gradient plot and the stream plot');
     for (const c of counts) assert.ok(c > 8, `a plot shows ${c} colours`);
     assert.ok(await fitsSlide(widget), 'the widget fits its slide');
+    assert.equal(await widget.getByRole('button', { name: 'no norm' }).getAttribute('aria-pressed'), 'true');
 
-    const { withSkips, withoutSkips } = await checkTable(widget, 12, 'pre');
-    assert.ok(Math.max(...withSkips) < 2 * Math.min(...withSkips), `pre-LN with residuals is flat: ${withSkips}`);
-    // a LayerNorm in every sub-layer rescales what the sub-layer shrank: no vanishing at initialisation
-    assert.ok(withoutSkips[0] > withoutSkips[11], 'without residuals layer 1 gets more than layer 12');
-    const tiles = await widget.locator('.ratios strong').allTextContents();
-    assert.deepEqual(tiles, [`×${(withSkips[0] / withSkips[11]).toPrecision(2)}`, `×${(withoutSkips[0] / withoutSkips[11]).toPrecision(2)}`]);
-    assert.match(await widget.locator('.summary').textContent(), /^The claim fails here/);
-    assert.ok(await widget.locator('.legend .zero').isHidden(), 'no value underflowed');
-    assert.equal(await widget.getByRole('button', { name: 'pre-LN' }).getAttribute('aria-pressed'), 'true');
-
-    // post-LN from the button
-    await widget.getByRole('button', { name: 'post-LN' }).click();
-    await page.waitForFunction(() => location.hash.includes('dg-norm=post'));
-    await slideReady(page);
-    await checkTable(widget, 12, 'post');
-    assert.deepEqual(problems, []);
-    assert.deepEqual(requests.filter((url) => !url.startsWith(server.url)), []);
-    await close();
-  });
-
-  it('without norms, the gradient without residuals vanishes by tens of orders of magnitude', async () => {
-    const { page, problems, close } = await openPage(browser, `${server.url}#residuals&dg-norm=none`);
-    const widget = page.locator('attn-depth-gradients');
-    await slideReady(page);
     const { withSkips, withoutSkips } = await checkTable(widget, 12, 'none');
     assert.ok(withoutSkips[0] < 1e-3 * withoutSkips[11], `layer 1: ${withoutSkips[0]}, layer 12: ${withoutSkips[11]}`);
     assert.ok(withoutSkips[0] < 1e-3 * withSkips[0], 'far below the first layer with residuals');
     assert.ok(Math.max(...withSkips) < 2 * Math.min(...withSkips), 'with residuals it reaches every layer alike');
     assert.match(await widget.locator('.ratios strong').nth(1).textContent(), /^(\d\.\d × )?10⁻\S+$/);
     assert.match(await widget.locator('.summary').textContent(), /^The claim holds here/);
+    assert.deepEqual(requests.filter((url) => !url.startsWith(server.url)), []);
 
     // deeper from the slider: the table follows, and exact zeros (underflow) are named
     await widget.getByRole('slider', { name: 'layers L' }).fill('48');
@@ -89,6 +68,31 @@ describe('residual connections and the gradient through depth', () => {
     await close();
   });
 
+  it('one click away, pre-LN: flat with residuals, and not vanishing without, so the claim fails', async () => {
+    const { page, problems, close } = await openPage(browser, `${server.url}#residuals`);
+    const widget = page.locator('attn-depth-gradients');
+    await slideReady(page);
+    await widget.getByRole('button', { name: 'pre-LN' }).click();
+    await page.waitForFunction(() => location.hash.includes('dg-norm=pre'));
+    await slideReady(page);
+    const { withSkips, withoutSkips } = await checkTable(widget, 12, 'pre');
+    assert.ok(Math.max(...withSkips) < 2 * Math.min(...withSkips), `pre-LN with residuals is flat: ${withSkips}`);
+    // a LayerNorm in every sub-layer rescales what the sub-layer shrank: no vanishing at initialisation
+    assert.ok(withoutSkips[0] > withoutSkips[11], 'without residuals layer 1 gets more than layer 12');
+    const tiles = await widget.locator('.ratios strong').allTextContents();
+    assert.deepEqual(tiles, [`×${(withSkips[0] / withSkips[11]).toPrecision(2)}`, `×${(withoutSkips[0] / withoutSkips[11]).toPrecision(2)}`]);
+    assert.match(await widget.locator('.summary').textContent(), /^The claim fails here/);
+    assert.ok(await widget.locator('.legend .zero').isHidden(), 'no value underflowed');
+
+    // post-LN from the button
+    await widget.getByRole('button', { name: 'post-LN' }).click();
+    await page.waitForFunction(() => location.hash.includes('dg-norm=post'));
+    await slideReady(page);
+    await checkTable(widget, 12, 'post');
+    assert.deepEqual(problems, []);
+    await close();
+  });
+
   it('takes the depth from a shared link', async () => {
     const { page, problems, close } = await openPage(browser, `${server.url}#residuals&dg-l=5&dg-norm=post`);
     const widget = page.locator('attn-depth-gradients');
@@ -100,7 +104,7 @@ describe('residual connections and the gradient through depth', () => {
   });
 
   it('looks right at both sizes in both themes without norms at 48 layers', async () => {
-    const { paths, problems } = await screenshotSlide(browser, `${server.url}#residuals&dg-norm=none&dg-l=48`, 'depth-gradients-none-48');
+    const { paths, problems } = await screenshotSlide(browser, `${server.url}#residuals&dg-l=48`, 'depth-gradients-none-48');
     assert.equal(paths.length, 4);
     assert.deepEqual(problems, []);
   });

@@ -38,6 +38,13 @@ describe('self-attention in four steps', () => {
     const first = await canvasColours(widget.locator('.step:not(.pending)'));
     assert.equal(first.length, 3);
     for (const count of first) assert.ok(count > 20, `step 1 shows only ${count} colours`);
+    // no placeholders: the later steps' results are drawn already, faded until their step
+    const later = await canvasColours(widget.locator('.step.pending'));
+    assert.equal(later.length, 3);
+    for (const count of later) assert.ok(count > 4, `a later step shows only ${count} colours`);
+    assert.deepEqual(await widget.locator('.step.pending .heatmap').evaluateAll((maps) => maps.map((m) => Number(getComputedStyle(m).opacity) < 0.5)),
+      [true, true, true]);
+    assert.equal(await widget.getByText('press →').count(), 0, 'no "press →" placeholder');
 
     const expected = [[2, 'e', `${N}x${N}`], [3, 'alpha', `${N}x${N}`], [4, 'out', `${N}x${D_K}`]];
     for (const [step, panel, size] of expected) {

@@ -52,12 +52,15 @@ describe('numerical overflow in the softmax', () => {
     assert.ok(await fitsSlide(widget), 'the widget fits its slide');
     const [colours] = await canvasColours(widget);
     assert.ok(colours > 4, `the number line shows ${colours} colours`);
-    const start = await checkAgainstNode(widget, 4);
-    assert.ok(start.naive.weights.every(Number.isFinite));
+    // it opens past the threshold: the largest logit 90, exp(90) = ∞, its weight NaN
+    const start = await checkAgainstNode(widget, 9);
     const limit = start.overflowAbove.float32;
     assert.ok(Math.abs(limit - 88.7228) < 1e-4, `ln(FLT_MAX) = ${limit}`);
+    assert.ok(start.logits[0] > limit);
+    assert.ok(Number.isNaN(start.naive.weights[0]), 'the naive form has failed at the default');
     const verdict = widget.locator('.verdict');
-    assert.match(await verdict.textContent(), /largest logit 40\.00 ≤ 88\.72 = ln 3\.4028e38, the largest float32/);
+    assert.match(await verdict.textContent(), /exp\(90\.00\) = ∞ in float32: the logit is past 88\.72/);
+    assert.ok((await widget.locator('td.bad').count()) > 0, 'the failure is marked');
 
     const slider = widget.getByRole('slider', { name: 'scale s' });
     // 88: just below the threshold, every exp fits and the two forms agree

@@ -135,6 +135,33 @@ describe('an image as a sentence of patches', () => {
     await close();
   });
 
+  it('colours each row of weights up to its own largest, so that an untrained head\'s thin rows show', async () => {
+    const { page, problems, close } = await openPage(browser, `${server.url}#applications`);
+    const widget = page.locator('attn-patches');
+    await slideReady(page);
+    const image = await ringFromTable(widget);
+    const query = queryWeights(image, 4, 27);
+    assert.ok(Math.max(...query) < 0.5, `the default query's row is thin: its largest weight is ${Math.max(...query)}`);
+    assert.equal(await widget.locator('h4').filter({ hasText: 'attention weights' }).textContent(),
+      'attention weights: 64 × 64, each row up to its own max');
+    // in every row sampled, the cell of its largest weight has the legend's top colour
+    for (const q of [5, 27, 40]) {
+      const row = queryWeights(image, 4, q);
+      const top = row.indexOf(Math.max(...row));
+      const [cell, legend] = await widget.locator('figure.heatmap').nth(2).evaluate((figure, [i, j]) => {
+        const canvas = figure.querySelector('canvas');
+        const [left, y0, width, height] = figure.dataset.plot.split(' ').map(Number);
+        const k = canvas.width / canvas.offsetWidth;
+        const g = canvas.getContext('2d');
+        const pixel = (x, y) => Array.from(g.getImageData(Math.floor(x * k), Math.floor(y * k), 1, 1).data.slice(0, 3));
+        return [pixel(left + ((j + 0.5) * width) / 64, y0 + ((i + 0.5) * height) / 64), pixel(left + width + 20, y0 + 1)];
+      }, [q, top]);
+      assert.ok(cell.every((v, c) => Math.abs(v - legend[c]) <= 12), `row ${q}: its largest cell ${cell}, the legend's top ${legend}`);
+    }
+    assert.deepEqual(problems, []);
+    await close();
+  });
+
   it('draws with the pointer into the link, and the link brings the drawing back', async () => {
     const { page, problems, close } = await openPage(browser, `${server.url}#applications`);
     const widget = page.locator('attn-patches');

@@ -1,10 +1,11 @@
 // <attn-permutation> on its slide: without positions, the shuffled sentence's attention outputs are
-// the sentence's own rows, moved (difference ≈ 0); with the sinusoidal table added they are not; the
-// outputs shown are the engine's for the shipped model's word vectors.
+// the sentence's own rows, moved (difference ≈ 0, drawn on the outputs' scale as a blank); with the
+// sinusoidal table added they are not; the outputs shown are the engine's for the shipped model's
+// LayerNormed word vectors, and the rows of different words differ.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, setUp } from './browser.mjs';
-import { canvasColours, fitsSlide, screenshotSlide, shippedModel, slideReady } from './widget-checks.mjs';
+import { canvasColours, fitsSlide, heatmapCellColours, screenshotSlide, shippedModel, slideReady } from './widget-checks.mjs';
 
 const { server, browser } = await setUp();
 
@@ -22,9 +23,13 @@ describe('order matters: shuffle the words', () => {
     await slideReady(page);
     const counts = await canvasColours(widget);
     assert.equal(counts.length, 3);
-    for (const count of counts) assert.ok(count > 20, `a heatmap shows only ${count} colours`);
     assert.ok(await fitsSlide(widget), 'the widget fits its slide');
     assert.ok(await largest(widget) < 1e-5, `without positions the difference is ${await largest(widget)}`);
+    // on the outputs' scale the difference is a blank: a colour or two where the outputs show dozens
+    const [original, moved, difference] = await heatmapCellColours(widget);
+    assert.ok(original > 20 && moved > 20, `the outputs show ${original} and ${moved} colours`);
+    assert.ok(difference <= 3, `the difference shows ${difference} colours`);
+    assert.match(await widget.locator('.verdict').textContent(), /zero to float precision/);
     const shuffledBefore = await widget.locator('.orders dd').nth(1).textContent();
 
     // Attn(X) is the engine's: one head with W = I over the shipped model's word vectors
@@ -34,8 +39,19 @@ describe('order matters: shuffle the words', () => {
     const { loadAttnlab } = await import('../../build/package/index.js');
     const nodeEngine = await loadAttnlab({ threads: 1 });
     const d = words.cols;
+    const n = words.rows;
+    const normed = new Float32Array(n * d);
+    for (let i = 0; i < n; i++) normed.set(nodeEngine.norms({ x: words.data.subarray(i * d, (i + 1) * d), d }).layerNorm.data, i * d);
     const I = Array.from({ length: d * d }, (_, i) => (i % (d + 1) === 0 ? 1 : 0));
-    const expected = nodeEngine.attention({ x: words.data, n: words.rows, d, wQ: I, wK: I, wV: I, dK: d, dV: d }).output;
+    const expected = nodeEngine.attention({ x: normed, n, d, wQ: I, wK: I, wV: I, dK: d, dV: d }).output;
+    // the rows differ: any two different words' outputs are apart by more than 0.3 in some dimension
+    for (let a = 0; a < n; a++) {
+      for (let b = a + 1; b < n; b++) {
+        if (ids[a] === ids[b]) continue;
+        const gap = Math.max(...Array.from({ length: d }, (_, j) => Math.abs(expected.data[a * d + j] - expected.data[b * d + j])));
+        assert.ok(gap > 0.3, `rows ${a} and ${b} differ by ${gap}`);
+      }
+    }
     await page.waitForFunction(() => document.querySelector('attn-permutation').shadowRoot.querySelector('figure.heatmap table'));
     const shown = await outputsShown(widget);
     assert.equal(shown.length, expected.rows);

@@ -20,6 +20,10 @@ describe('why divide by √d_k', () => {
     assert.equal(counts.length, 3, 'variance plot, softmax bars, gradient plot');
     for (const count of counts) assert.ok(count > 20, `a canvas shows only ${count} colours`);
     assert.ok(await fitsSlide(widget), 'the widget fits its slide');
+    // the panels read (a), (b), (c) in the page's order, and the bars of (b) have a legend naming both rows
+    const letters = (await widget.locator('.grid h4').allTextContents()).map((t) => t.match(/^\(([abc])\)/)?.[1]).filter(Boolean);
+    assert.deepEqual(letters, ['a', 'b', 'c']);
+    assert.deepEqual(await widget.locator('.bar-legend > span').allTextContents(), ['unscaled, q·k', 'scaled, q·k/√dₖ']);
 
     const [variance, gradient] = await Promise.all([0, 1].map((k) => plotSeries(widget.locator('figure.plot').nth(k))));
     const [[, raw], [, scaled]] = variance['dₖ = 64'];

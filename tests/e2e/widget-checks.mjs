@@ -65,6 +65,19 @@ export const canvasColours = async (locator) => {
     }));
 };
 
+/** distinct colours among the cells of each heatmap (figure.heatmap, its cells where its data-plot
+ * says) inside `locator`: its axes and legend left out, so a matrix of one value has one */
+export const heatmapCellColours = (locator) => locator.locator('figure.heatmap').evaluateAll((figures) => figures.map((figure) => {
+  const canvas = figure.querySelector('canvas');
+  const [left, top, width, height] = figure.dataset.plot.split(' ').map(Number);
+  const k = canvas.width / canvas.offsetWidth;
+  // a pixel inside the edges: the cells' outer pixels blend with the background
+  const { data } = canvas.getContext('2d').getImageData(Math.ceil(left * k) + 1, Math.ceil(top * k) + 1, Math.floor(width * k) - 2, Math.floor(height * k) - 2);
+  const seen = new Set();
+  for (let i = 0; i < data.length; i += 4) seen.add(`${data[i]},${data[i + 1]},${data[i + 2]}`);
+  return seen.size;
+}));
+
 /** The page's main-thread tasks between two console.timeStamp marks of a Chrome trace (recorded
  * with browser.startTracing and the 'devtools.timeline' category): the wall time each took, the CPU
  * time its thread spent on it, and how much of that was the garbage collector's (a task the heap

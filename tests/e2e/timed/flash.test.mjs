@@ -2,9 +2,11 @@
 // after the last one each row's running max m and sum ℓ equal the row max and Σ e^{s−max} of the
 // naive computation by the package's engine in Node; timed in this browser, flash reaches n = 16,384
 // under 64 MB of peak heap while naive's peak holds its n×n matrix, flash's time grows like n², and
-// the timing pauses off screen and stops on Cancel, and no task on the page's thread takes 50 ms of CPU.
+// the timing pauses off screen and stops on Cancel, and no task on the page's thread takes 50 ms of CPU;
+// until its own timing has ended, the stored one (every point of the sweep) is drawn and named.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { openPage, SCREENSHOTS, setUp } from '../browser.mjs';
 import { canvasColours, eventually, fitsSlide, nextFrames, plotSeries, screenshotPage, slideReady, tasksBetween, untilIdle } from '../widget-checks.mjs';
 
@@ -60,6 +62,9 @@ async function measurementsTo(widget, longest) {
   return await eventually(() => measurements(widget), (rows) => rows?.some((r) => r.kernel === 'flash' && r.n === longest))
     ?? measurements(widget);
 }
+
+/** the stored timing the slide shows until it has its own */
+const STORED = JSON.parse(readFileSync(new URL('../../../web/src/math/stored/flash.json', import.meta.url), 'utf8'));
 
 describe('flash attention', () => {
   it('walks ⌈n/B_r⌉·⌈n/B_c⌉ tiles by key press, ending on naive\'s row max and normaliser', MEASURED, async () => {
@@ -118,12 +123,25 @@ describe('flash attention', () => {
     const widget = page.locator('attn-flash');
     await slideReady(page, 'section.slide');
     assert.equal(await sweepState(widget), 'paused');
+    // nothing timed here yet: the stored earlier timing is drawn, named with its date and machine,
+    // every point of the sweep to 16,384 (scripts/store-measurements.ts flash) in its table
+    assert.equal(await widget.evaluate((w) => w.dataset.shows), 'stored');
+    assert.equal(await widget.locator('.sweep h4').textContent(), 'Timed earlier (d = 64):');
+    assert.match(await widget.locator('.summary .stored').textContent(), new RegExp(`^Stored earlier timing \\(${STORED.measuredOn.date} on .+\\)`));
+    const plan = [256, 512, 1024, 2048, 4096, 8192, 16384].flatMap((n) => (n <= 8192 ? [`flash ${n}`, `naive ${n}`] : [`flash ${n}`]));
+    assert.deepEqual(STORED.points.map((p) => `${p.kernel} ${p.n}`), plan);
     await browser.startTracing(undefined, { categories: ['toplevel', 'devtools.timeline'] });
     await page.evaluate(() => {
       console.timeStamp('flash: shown');
       location.hash = '#flash-attention&fl-max=16384&fl-step=6';
     });
     await untilSweep(page, 'running', 60000);
+    // on screen, the stored timing's table is written (every point) while the timing here runs
+    const storedTable = widget.locator('.sr-only table').filter({ hasText: 'stored, measured' });
+    const storedRows = await eventually(() => storedTable.evaluate((table) =>
+      [...table.rows].slice(1).map((tr) => [...tr.cells].slice(0, 2).map((c) => c.textContent).join(' ')), undefined, { timeout: 1000 }),
+    (rows) => rows?.length > 0, { timeout: 60000 });
+    assert.deepEqual(storedRows.filter((r) => !r.startsWith('naive: not run')), plan);
     await untilSweep(page, 'done');
     await page.evaluate(() => console.timeStamp('flash: timed'));
     const tasks = tasksBetween(await browser.stopTracing(), 'flash: shown', 'flash: timed');
@@ -133,6 +151,7 @@ describe('flash attention', () => {
     assert.deepEqual(tasks.filter((t) => t.cpu > 50), [], 'no main-thread task spends over 50 ms of CPU while timing');
     await slideReady(page);
 
+    assert.equal(await widget.evaluate((w) => w.dataset.shows), 'here', 'the timing here replaced the stored one');
     const rows = await measurementsTo(widget, 16384);
     const flash = rows.filter((r) => r.kernel === 'flash');
     const naive = rows.filter((r) => r.kernel === 'naive');

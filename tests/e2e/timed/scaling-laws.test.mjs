@@ -1,10 +1,12 @@
 // <attn-scaling-laws> on its slide: the three laws of Kaplan et al. (2020) drawn with their published
 // exponents and constants, and the toy-scale experiment: five sizes trained on "sort" in the page's
 // worker, their held-out losses falling strictly with size, equal to the package's engine in Node,
-// with a negative fitted exponent; the page's own work stays in short tasks meanwhile, training waits
-// until the widget is on screen, and Cancel and Run again work.
+// with a negative fitted exponent; until then a stored earlier measurement (the same losses, made by
+// scripts/store-measurements.ts) is shown and named; the page's own work stays in short tasks
+// meanwhile, training waits until the widget is on screen, and Cancel and Measure again work.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { openPage, SCREENSHOTS, setUp } from '../browser.mjs';
 import { canvasColours, eventually, fitsSlide, longTasksBetween, nextFrames, plotSeries, recordLongTasks, screenshotPage, slideReady, tasksBetween, untilIdle } from '../widget-checks.mjs';
 
@@ -18,6 +20,9 @@ const PAPER = { N: { alpha: 0.076, scale: 8.8e13 }, D: { alpha: 0.095, scale: 5.
 /** the widget's experiment, as the engine is asked for it */
 const RUN = { task: 'sort', steps: 200, batchSize: 32, learningRate: 3e-3, warmupSteps: 20 };
 const SIZES = [[8, 1], [16, 2], [32, 4], [48, 4], [64, 4]].map(([dModel, heads]) => ({ dModel, heads, layers: 2, dFF: 4 * dModel }));
+
+/** the stored measurement the slide shows until it has its own (scripts/store-measurements.ts scaling-laws) */
+const STORED = JSON.parse(readFileSync(new URL('../../../web/src/math/stored/scaling-laws.json', import.meta.url), 'utf8'));
 
 const { server, browser, engine } = await setUp({ engine: true });
 
@@ -106,9 +111,13 @@ describe('scaling laws', () => {
     let shown = await progress(widget);
     assert.equal(shown.state, 'waiting');
     assert.equal(shown.done, 0);
-    assert.equal(shown.text, 'Trains 5 sizes once it is on screen.');
+    assert.equal(shown.text, 'Trains 5 sizes here once it is on screen.');
     assert.ok(!(await widget.evaluate((w) => w.hasAttribute('aria-busy'))), 'not busy in the background');
-    assert.deepEqual((await sizeRows(widget)).map((r) => r.loss), [NaN, NaN, NaN, NaN, NaN]);
+    // nothing measured here yet: the stored measurement, named as such, with its date and machine
+    assert.equal(await widget.evaluate((w) => w.dataset.shows), 'stored');
+    assert.deepEqual((await sizeRows(widget)).map((r) => r.loss), STORED.sizes.map((m) => Number(m.loss.toFixed(3))));
+    assert.match(await widget.locator('h3').nth(1).textContent(), /^Measured earlier \(toy scale, stored\)$/);
+    assert.match(await widget.locator('.setup').textContent(), new RegExp(`Shown: seed 1, measured ${STORED.measuredOn.date} on .+, Node`));
 
     // on screen: it trains, and the page's work while it does is this widget's
     await browser.startTracing(undefined, { categories: ['toplevel', 'devtools.timeline'] });
@@ -151,8 +160,13 @@ describe('scaling laws', () => {
     assert.ok(losses.every((loss) => loss > 0 && Number.isFinite(loss)), `losses ${losses}`);
     assert.ok(losses.every((loss, i) => i === 0 || loss < losses[i - 1]), `the loss falls strictly with size: ${losses}`);
     assert.ok(rows.every((r) => r.msPerStep > 0), 'every size is timed');
-    // the same training in Node gives the same losses (to the three decimals shown)
+    // the same training in Node gives the same losses (to the three decimals shown), and so did the
+    // command that stored the earlier measurement, which the run here has replaced
     nodeLosses.forEach((loss, i) => assert.ok(Math.abs(losses[i] - loss) < 2e-3, `d_model ${SIZES[i].dModel}: page ${losses[i]}, Node ${loss}`));
+    nodeLosses.forEach((loss, i) => assert.ok(Math.abs(STORED.sizes[i].loss - loss) < 1e-6, `stored d_model ${SIZES[i].dModel}: ${STORED.sizes[i].loss}, Node ${loss}`));
+    assert.deepEqual(STORED.sizes.map((m) => m.parameters), counts);
+    assert.equal(await widget.evaluate((w) => w.dataset.shows), 'here');
+    assert.match(await widget.locator('h3').nth(1).textContent(), /^Measured here/);
 
     // the plot holds the measured points (exact) and the fitted line; the exponent shown is their fit's
     const measured = await plotSeries(widget.locator('figure.plot').nth(1));
@@ -193,7 +207,7 @@ describe('scaling laws', () => {
     await close();
   });
 
-  it('pauses on another slide and goes on when back; Cancel keeps the sizes done, Run again takes the next seed', TRAINED, async () => {
+  it('pauses on another slide and goes on when back; Cancel keeps the sizes done, Measure again takes the next seed', TRAINED, async () => {
     const { page, problems, close } = await openPage(browser, `${server.url}#scaling-laws`);
     const widget = page.locator('attn-scaling-laws');
     let shown;
@@ -221,19 +235,21 @@ describe('scaling laws', () => {
     const kept = (await sizeRows(widget)).filter((r) => !Number.isNaN(r.loss)).length;
     assert.ok(kept >= 1 && kept < 5, `${kept} sizes kept`);
     assert.equal(shown.text, `Stopped after ${kept} of 5 sizes; the ${kept} measured are kept.`);
-    assert.ok(await widget.getByRole('button', { name: 'Run again' }).isVisible());
+    assert.ok(await widget.getByRole('button', { name: 'Measure again' }).isVisible());
     assert.ok(!(await widget.evaluate((w) => w.hasAttribute('aria-busy'))), 'not busy once cancelled');
+    assert.equal(await widget.evaluate((w) => w.dataset.shows), 'here', 'a stopped run shows the sizes it measured');
 
-    // Run again: the next seed, from the first size
-    await widget.getByRole('button', { name: 'Run again' }).click();
+    // Measure again: the next seed, from the first size; the stored measurement is shown meanwhile
+    await widget.getByRole('button', { name: 'Measure again' }).click();
     await untilState(page, 'training', 30000);
     assert.match(await widget.locator('.setup').textContent(), /Seed 2\./);
+    assert.equal(await widget.evaluate((w) => w.dataset.shows), 'stored');
     await page.waitForFunction(() => document.querySelector('attn-scaling-laws').shadowRoot.querySelector('progress').value > 200, null, { timeout: TRAINED.timeout });
+    await widget.getByRole('button', { name: 'Cancel' }).click();
+    await untilState(page, 'cancelled', 30000);
     const again = (await sizeRows(widget))[0].loss;
     assert.ok(Math.abs(again - trainedInNode(SIZES[0], 2)) < 2e-3, `seed 2: ${again}`);
     assert.notEqual(again, first);
-    await widget.getByRole('button', { name: 'Cancel' }).click();
-    await untilState(page, 'cancelled', 30000);
     assert.deepEqual(problems, []);
     await close();
   });

@@ -1,4 +1,5 @@
-// <attn-training> on its slide: the copy task trains live in the page's engine worker to the held-out
+// <attn-training> on its slide: before Train it shows the stored run of its settings, which the run
+// here then retraces; the copy task trains live in the page's engine worker to the held-out
 // accuracy docs/models.md documents (99.5 % of 200 unseen strings after 600 steps, seed 7), with no
 // main-thread task over 50 ms while it trains; the files it downloads are the model the package's
 // engine trains in Node with the same settings; Pause, Resume and Reset; a setting changed while
@@ -9,6 +10,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { openPage, SCREENSHOTS, setUp } from '../browser.mjs';
 import { canvasColours, eventually, fitsSlide, nextFrames, plotSeries, slideReady, tasksBetween, untilIdle } from '../widget-checks.mjs';
+
+/** the stored runs the slide shows before Train (scripts/store-measurements.ts training) */
+const STORED_RUNS = JSON.parse(readFileSync(new URL('../../../web/src/math/stored/training-runs.json', import.meta.url), 'utf8')).runs;
 
 /** the copy task's demo model after its 600 steps at seed 7 solves this share of the 200 held-out strings */
 const DOCUMENTED_ACCURACY = 0.995;
@@ -64,6 +68,13 @@ describe('training in the page', () => {
     assert.ok(colours.every((c) => c > 4), `canvases show ${colours} colours`);
     assert.deepEqual(await progress(widget), { value: 0, max: 600 });
     assert.ok(await fitsSlide(widget), 'the widget fits its slide before training');
+    // before Train, the curves of the stored run of these settings, said so
+    const stored = STORED_RUNS.copy;
+    assert.equal(await widget.evaluate((w) => w.dataset.curves), 'stored');
+    assert.match(await widget.locator('.stored').textContent(), new RegExp(`^The loss and accuracy above are a stored run of these settings \\(the engine in Node, ${stored.measuredOn.date}\\)`));
+    const shownBefore = await plotSeries(widget.locator('figure.plot').nth(0));
+    assert.deepEqual(shownBefore['batch, mean of 10'].map(([x]) => x), stored.loss.x);
+    shownBefore['held-out'].forEach(([x, y], i) => assert.ok(x === stored.heldOut.x[i] && Math.abs(y - stored.heldOut.y[i]) <= 1e-3 * y, `stored held-out ${x}: ${y}`));
 
     // the other slides' widgets render in the background first: what is measured below is the training
     await slideReady(page, '#deck');
@@ -93,6 +104,13 @@ describe('training in the page', () => {
     assert.ok(batch[0][1] > 2 && batch[batch.length - 1][1] < 0.05, `batch loss ${batch[0][1]} → ${batch[batch.length - 1][1]}`);
     const heldOut = loss[1];
     assert.ok(heldOut[heldOut.length - 1][1] < heldOut[0][1] / 20, 'the held-out loss fell');
+    // the run here replaced the stored one, and retraced it: the engine trains the same bits in the
+    // page as in Node, where scripts/store-measurements.ts made the stored run
+    assert.equal(await widget.evaluate((w) => w.dataset.curves), 'here');
+    assert.equal(await widget.locator('.stored').textContent(), '');
+    assert.deepEqual(heldOut.map(([x]) => x), stored.heldOut.x);
+    heldOut.forEach(([x, y], i) => assert.ok(Math.abs(y - stored.heldOut.y[i]) <= 1e-3 * y, `held-out at ${x}: here ${y}, stored ${stored.heldOut.y[i]}`));
+    assert.equal(stored.heldOutAccuracy, accuracy, 'the stored run\'s held-out accuracy is this run\'s');
     const rate = await seriesAt(widget, 2, 600);
     assert.deepEqual(rate['step 600'].map(([x]) => x), [600], 'the schedule marks the current step');
     const after = await canvasColours(widget);

@@ -60,6 +60,11 @@ export interface SweepPoint {
   n: number;
 }
 
+/** the timed kernels' width */
+export const TIMED_WIDTH = 64;
+/** the longest n the engine times naive attention at (its n×n weights, attnlab.d.mts) */
+export const NAIVE_LONGEST = 8192;
+
 /** The n the sweep starts at; it doubles up to the longest. */
 export const SWEEP_START = 256;
 

@@ -61,3 +61,39 @@ export function decreasesStrictly(values: readonly number[]): boolean {
   return values.every((v, i) => i === 0 || v < values[i - 1]);
 }
 
+/** The toy experiment the slide measures (and scripts/store-measurements.ts stored): one task, one
+ * step budget, five widths (heads and d_ff growing with them). The budget is short enough for a few
+ * seconds per size on two cores, and long enough that the loss falls with every size at every seed
+ * tried (1 … 20). */
+export const TOY_EXPERIMENT = {
+  task: 'sort',
+  steps: 200,
+  batch: 32,
+  learningRate: 3e-3,
+  warmup: 20,
+  layers: 2,
+  sizes: [{ dModel: 8, heads: 1 }, { dModel: 16, heads: 2 }, { dModel: 32, heads: 4 }, { dModel: 48, heads: 4 }, { dModel: 64, heads: 4 }],
+  ffnFactor: 4,
+  /** held-out strings the loss is averaged over */
+  evaluated: 200,
+  /** the first run's seed ("Measure again" takes the next) */
+  seed: 1,
+} as const;
+
+/** the engine's trainer options for one size of the toy experiment at a seed */
+export function toyTrainerOptions(size: { dModel: number; heads: number }, seed: number) {
+  const e = TOY_EXPERIMENT;
+  return { task: e.task, seed, steps: e.steps, batchSize: e.batch, learningRate: e.learningRate, warmupSteps: e.warmup,
+    size: { dModel: size.dModel, heads: size.heads, layers: e.layers, dFF: e.ffnFactor * size.dModel } };
+}
+
+/** one size of the toy experiment, measured */
+export interface ToyMeasurement {
+  parameters: number;
+  loss: number;
+  /** the median round trip of one training step */
+  msPerStep: number;
+  /** its engine calls, waits included */
+  ms: number;
+}
+

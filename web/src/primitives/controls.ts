@@ -33,7 +33,7 @@ export function button(text: string, onClick: () => void, props: Props<HTMLButto
 }
 
 /** Shows the buttons marked true and hides the others; when the button the keyboard is on is
- * hidden, the first one shown takes the focus (Cancel hands it to Continue, Run again to Cancel). */
+ * hidden, the first one shown takes the focus (Cancel hands it to Continue, Measure again to Cancel). */
 export function showButtons(buttons: readonly (readonly [HTMLButtonElement, boolean])[]): void {
   const focused = (buttons[0]?.[0].getRootNode() as unknown as DocumentOrShadowRoot | undefined)?.activeElement;
   for (const [b, shown] of buttons) b.hidden = !shown;

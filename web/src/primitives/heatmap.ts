@@ -24,6 +24,12 @@ export interface HeatmapOptions {
   /** names of the rows and columns (tokens); default: their numbers */
   rowLabels?: readonly string[];
   colLabels?: readonly string[];
+  /** the value the strongest colour stands for, when pictures share a scale or weights are small
+   * (default: 1 for weights, the largest |entry| for signed); the legend's ends say it */
+  range?: number;
+  /** weights only: each row coloured from 0 to its own largest entry, for rows spread too thin to
+   * show on one scale; the legend's top says "row max" (the readout and the table keep the values) */
+  rowScaled?: boolean;
   /** hide the legend (small multiples that share one) */
   legend?: boolean;
   /** hide the ticks and axis names (thumbnails; default: shown) */
@@ -120,8 +126,14 @@ export class Heatmap {
     this.picture.redraw();
   }
 
-  /** the value the strongest colour stands for: 1 for weights, the largest |entry| for signed */
+  private get rowScaled(): boolean {
+    return this.options.tint === 'weights' && this.options.rowScaled === true;
+  }
+
+  /** the value the strongest colour stands for: the range asked for, else 1 for weights and the
+   * largest |entry| for signed */
   get range(): number {
+    if (this.options.range !== undefined && this.options.range > 0) return this.options.range;
     return this.options.tint === 'weights' || !this.matrix ? 1 : maxAbsFinite(this.matrix) || 1;
   }
 
@@ -142,6 +154,7 @@ export class Heatmap {
   private legendEnds(): [string, string] {
     const range = this.range;
     const end = (v: number) => (range < 0.01 ? formatSignificant(v, 2) : formatNumber(v, 2));
+    if (this.rowScaled) return ['row max', end(0)];
     return [end(range), end(this.options.tint === 'weights' ? 0 : -range)];
   }
 
@@ -188,7 +201,7 @@ export class Heatmap {
     g.imageSmoothingEnabled = cw * scale < 1 || ch * scale < 1;
     g.imageSmoothingQuality = 'high';
     const colours = themeColours(this.element);
-    g.drawImage(cellImage(m, colours, tint, range), M.left, M.top, width, height);
+    g.drawImage(cellImage(m, colours, tint, range, this.rowScaled), M.left, M.top, width, height);
     const fg = foreground(this.element);
     if (this.highlight) {
       const { row, col } = this.highlight;
@@ -354,18 +367,21 @@ export function colourKey(tint: HeatmapOptions['tint'], low: string, high: strin
   return key;
 }
 
-/** the matrix as an image of one pixel per cell, in the heatmap's colours (grey for ±∞ and NaN) */
-export function cellImage(m: MatrixData, colours: ColourMaps, tint: HeatmapOptions['tint'], range: number): HTMLCanvasElement {
+/** the matrix as an image of one pixel per cell, in the heatmap's colours (grey for ±∞ and NaN);
+ * `rowScaled` weights run from 0 to each row's own largest */
+export function cellImage(m: MatrixData, colours: ColourMaps, tint: HeatmapOptions['tint'], range: number, rowScaled = false): HTMLCanvasElement {
   const image = document.createElement('canvas');
   image.width = m.cols;
   image.height = m.rows;
   const g = image.getContext('2d');
   if (!g || m.rows === 0 || m.cols === 0) return image;
   const pixels = g.createImageData(m.cols, m.rows);
+  const rowMax = rowScaled ? Array.from({ length: m.rows }, (_, i) => maxAbsFinite({ rows: 1, cols: m.cols, data: m.data.subarray(i * m.cols, (i + 1) * m.cols) }) || 1) : [];
   for (let k = 0; k < m.rows * m.cols; k++) {
     const v = m.data[k];
     const finite = Number.isFinite(v);
-    const [r, gr, b] = !finite ? [128, 128, 128] : tint === 'weights' ? colours.sequential(v / range) : colours.diverging(v, range);
+    const top = rowScaled ? rowMax[Math.floor(k / m.cols)] : range;
+    const [r, gr, b] = !finite ? [128, 128, 128] : tint === 'weights' ? colours.sequential(v / top) : colours.diverging(v, range);
     pixels.data.set([r, gr, b, finite ? 255 : 64], 4 * k);
   }
   g.putImageData(pixels, 0, 0);

@@ -28,7 +28,7 @@ export const TRAINING_SIZES = ['small', 'demo', 'large'] as const;
 /** the three laws of Kaplan et al. (2020): loss against parameters, data, compute */
 export const SCALING_LAWS_SHOWN = ['N', 'D', 'C'] as const;
 /** where each block's norm sits: before its sub-layers (pre-LN), after the residual sum (post-LN), or none */
-export const NORM_PLACEMENTS = ['pre', 'post', 'none'] as const;
+export const NORM_PLACEMENTS = ['none', 'pre', 'post'] as const;
 export const ACTIVATIONS = ['relu', 'gelu', 'gelu_tanh', 'swiglu'] as const;
 /** the built-in pictures of the vision slide, and the patch sizes that cut its 32×32 image evenly */
 export const PATCH_PICTURES = ['checkerboard', 'stripes', 'ring', 'letter', 'drawn'] as const;
@@ -146,9 +146,10 @@ export const WIDGETS: readonly WidgetEntry[] = [
     { key: 'nb', attribute: 'beta', label: 'β', type: 'number', min: -2, max: 2, default: 0 },
   ] },
   { tag: 'attn-depth-gradients', load: () => import('../widgets/depth-gradients'), fields: [
-    // the depth of the seeded stack and where its norms sit (both residual settings are drawn)
+    // the depth of the seeded stack and where its norms sit (both residual settings are drawn); it
+    // opens without norms, where the claim "residuals keep the gradient alive" holds
     { key: 'dg-l', attribute: 'layers', label: 'layers L', type: 'int', min: 2, max: 48, default: 12 },
-    { key: 'dg-norm', attribute: 'norm', label: 'norms', type: 'enum', values: NORM_PLACEMENTS, default: 'pre' },
+    { key: 'dg-norm', attribute: 'norm', label: 'norms', type: 'enum', values: NORM_PLACEMENTS, default: 'none' },
   ] },
   { tag: 'attn-ffn', load: () => import('../widgets/ffn'), fields: [
     // the non-linearity highlighted, and the token and layer of the trained model whose FFN is shown
@@ -257,9 +258,10 @@ export const WIDGETS: readonly WidgetEntry[] = [
     { key: 'pg-text', attribute: 'text', label: 'letters', type: 'text', maxLength: 40, default: 'banana' },
   ] },
   { tag: 'attn-overflow', load: () => import('../widgets/overflow'), fields: [
-    // the row of logits and the factor on all of them: at 10 the default row's largest is 100, past float32's 88.72
+    // the row of logits and the factor on all of them: it opens at 9, where the default row's largest
+    // is 90, past float32's 88.72, so the naive form has already failed (8.8 is one step back)
     { key: 'ov', attribute: 'logits', label: 'logits z', type: 'text', maxLength: 200, default: '10 9.5 8 4' },
-    { key: 'ov-s', attribute: 'scale', label: 'scale s', type: 'number', min: 0, max: 10, default: 4 },
+    { key: 'ov-s', attribute: 'scale', label: 'scale s', type: 'number', min: 0, max: 10, default: 9 },
   ] },
   { tag: 'attn-attention-map', load: () => import('../widgets/attention-map'), attributes: ['sentence', 'layer', 'head', 'compact'], fields: [] },
 ];

@@ -314,8 +314,8 @@ export default class AttentionSteps extends EngineElement {
 
   /** where the document prints other numbers than the engine computes for this stage */
   private slipNote(stage: Stage, { example, causal, scaled }: { example: Example; causal: boolean; scaled: boolean }): HTMLElement | undefined {
-    const printed = example.printed;
-    if (!printed) return undefined;
+    const { printed, source } = example;
+    if (!printed || !source) return undefined;
     // the documents work through the scaled, unmasked case only
     if (stage.switched && (causal || !scaled)) return undefined;
     const rows = stage.results.flatMap((m) => {
@@ -327,8 +327,14 @@ export default class AttentionSteps extends EngineElement {
       h('th', { textContent: `${SHORT[m]}, row ${example.tokens[slip.row]}` }),
       h('td', { textContent: `printed (${slip.printed.join(', ')})` }),
       h('td', { textContent: `engine (${slip.engine.map((v) => formatNumber(v, 4)).join(', ')})` })));
+    // the document's rounding, as its printed digits show it: "2 decimals", or "1–2 decimals"
+    const places = rows.flatMap(({ slip }) => slip.printed.map((text) => text.split('.')[1]?.length ?? 0));
+    const [fewest, most] = [Math.min(...places), Math.max(...places)];
+    const rounding = `${fewest === most ? fewest : `${fewest}–${most}`} decimal${most === 1 ? '' : 's'}`;
+    const named = source[0].toUpperCase() + source.slice(1);
     return h('div', { className: 'note', data: { testid: 'slips' } },
-      h('p', { textContent: `Here ${example.source} prints numbers the engine does not get:` }), h('table', {}, ...lines));
+      h('p', { textContent: `${named} rounds its numbers to ${rounding}. Rounded the same way, the engine’s are not the ones it prints here:` }),
+      h('table', {}, ...lines));
   }
 
   /** empty grids for the stage's results, kept while the reader types; graded on "Check" */

@@ -10,7 +10,7 @@ import type { RemoteEngine, RemoteModel } from '../runtime/engine';
 import { queryRow, readingNotes, readSentence, readText } from '../runtime/coreference-reading';
 import type { MatrixData, ModelConfig } from '../engine/index';
 import { formatNumber } from '../math/format';
-import { rowStatistics, wrappedRow } from '../math/matrix';
+import { maxAbsFinite, rowStatistics, wrappedRow } from '../math/matrix';
 import { button, h } from '../primitives/controls';
 import { EngineElement } from '../runtime/engine-element';
 import { colourKey, Heatmap } from '../primitives/heatmap';
@@ -62,6 +62,11 @@ const TITLES: Record<string, (c: Config) => string> = {
   'mlp.act': (c) => ACTIVATION[c.activation],
   out: () => '+ FFN(·): layer output',
 };
+/** the stages that are vectors of the residual stream (or added to it): drawn on one shared scale,
+ * so that their sizes compare; the norm's output and the FFN's hidden layer live on scales of their own */
+const STREAM_STAGES = new Set(['embed.tokens', 'embed.positions', 'in', 'attn.out', 'residual_1', 'out']);
+const roleOf = (name: string) => name.replace(/^layer\d+\./, '');
+
 /** a heatmap in the grid has this many CSS px across: a model whose vectors are wider gets one row a stage */
 const GRID_WIDTH = 190;
 /** a wide model's line of d_model entries (at least a pixel each for 768), and its height */
@@ -80,6 +85,8 @@ export default class Components extends EngineElement {
   private readonly axis = h('div', 'axis');
   private readonly words = h('div', { className: 'words', data: { control: 'token' } });
   private readonly stats = h('p', 'stats');
+  /** the one range of the residual stream's pictures, beside the colour key */
+  private readonly sharedRange = h('span');
   private pictures: { title: HTMLElement; range: HTMLElement; map: Heatmap }[] = [];
   /** the trace names of the last model asked (one token's forward lists them) */
   private traced?: { model: RemoteModel; names: Promise<string[]> };
@@ -91,7 +98,7 @@ export default class Components extends EngineElement {
 
   protected override layout(): HTMLElement[] {
     // the colour key shares the statistics' line, so that the slide keeps the grid's height
-    const key = h('span', 'muted', colourKey('signed', '−r', '+r'), ' (±r beside each title)');
+    const key = h('span', 'muted', colourKey('signed', '−r', '+r'), this.sharedRange);
     return [h('div', 'toolbar', this.modelList.element, this.sentence.element, this.layer.element, this.note),
       this.notes, this.words, this.grid, h('div', 'footer', this.stats, key)];
   }
@@ -109,20 +116,24 @@ export default class Components extends EngineElement {
     if (this.pictures.length !== stages.length || this.grid.classList.contains('rows') !== wide) this.makePictures(stages.length, wide);
 
     const { trace = {} } = await model.forward({ tokens: reading.tokens, trace: stages.map((s) => s.name) });
+    // a wide model: the token's own row, in lines of d_model entries (the FFN's hidden layer takes several)
+    const shown = stages.map(({ name }) => (wide ? wrappedRow(trace[name] as MatrixData, token, config.d_model) : trace[name] as MatrixData));
+    const inStream = stages.map(({ name }) => STREAM_STAGES.has(roleOf(name)));
+    const shared = Math.max(0, ...shown.filter((_, k) => inStream[k]).map((m) => maxAbsFinite(m))) || 1;
     stages.forEach(({ name, title }, k) => {
       const { title: heading, range, map } = this.pictures[k];
       const m = trace[name] as MatrixData;
-      // a wide model: the token's own row, in lines of d_model entries (the FFN's hidden layer takes several)
-      const shown = wide ? wrappedRow(m, token, config.d_model) : m;
-      map.configure(wide ? { width: ROW_WIDTH, height: ROW_HEIGHT * shown.rows } : { rowLabels: labels });
-      map.draw(shown);
+      map.configure({ ...(wide ? { width: ROW_WIDTH, height: ROW_HEIGHT * shown[k].rows } : { rowLabels: labels }), range: inStream[k] ? shared : undefined });
+      map.draw(shown[k]);
       heading.textContent = `${title}  ${m.rows}×${m.cols}`;
-      range.textContent = `±${formatNumber(map.range, 2)}`;
+      // the stream's shared r is said once, by the colour key; a picture on its own scale says its own
+      range.textContent = inStream[k] ? '' : `±${formatNumber(map.range, 2)}`;
       if (!wide) map.setHighlight({ row: token });
     });
     this.axis.replaceChildren(h('span', { textContent: `“${labels[token]}”: dimension 0` }),
       h('span', { textContent: `${config.d_model - 1}; a wider stage goes on in the lines below` }));
     this.showWords(wide ? labels : [], token);
+    this.sharedRange.textContent = ` (r = ${formatNumber(shared, 2)}, or the r beside a title)`;
 
     const byRole = (role: string) => stages.find((s) => s.name === `layer${layer}.${role}`)!.name;
     const show = (name: string, label: string, rms = false) => {

@@ -8,16 +8,20 @@
 // their fitted slopes; naive stops at the engine's limit, beyond which only the size of its n×n
 // matrix is drawn. The timing starts once the widget is on screen, one engine call per point (the
 // longest take seconds, and the page's other widgets wait for the shared engine meanwhile); it
-// pauses while the widget is out of view, and Cancel stops it.
+// pauses while the widget is out of view, and Cancel stops it. Until it has ended (or been stopped),
+// the plots show a stored earlier timing of the same sweep (math/stored-runs.ts), named with its
+// date, machine and build; "Measure again" times anew.
 // Settings: n, blockRows, blockCols, step (tiles done), maxN (the longest n timed).
 import type { RemoteEngine } from '../runtime/engine';
 import type { HeadResult } from '../engine/index';
 import { css } from '../math/colormap';
 import {
-  FIT_FROM, fittedSlope, normalisersFromWeights, rowMaxima, rowsAfter, squareThroughMiddle, sweepPlan, sweepShare, tileCount, timingOptions,
+  FIT_FROM, fittedSlope, NAIVE_LONGEST, normalisersFromWeights, rowMaxima, rowsAfter, squareThroughMiddle, sweepPlan, sweepShare, tileCount,
+  TIMED_WIDTH, timingOptions,
   type RowState, type SweepKernel, type SweepPoint,
 } from '../math/flash';
 import { formatBytes, formatCount, formatDuration, formatNumber, formatSignificant } from '../math/format';
+import { describeMeasuredOn, shortMeasuredOn, STORED_SWEEP } from '../math/stored-runs';
 import { at, largestDifference, maxAbsFinite } from '../math/matrix';
 import { BackgroundJob, type JobState } from '../primitives/background-job';
 import { CANVAS_FONT, foreground, gridColour, sharpCanvas, themeColours } from '../primitives/canvas';
@@ -29,10 +33,6 @@ import { ScreenReaderTable } from '../primitives/screen-reader-table';
 
 /** the small case: one head as wide as its input (d = d_k = 8), seeded; scores spread about ±2 */
 const SMALL = { d: 8, inputSeed: 11, weightSeed: 12, std: 0.5 } as const;
-/** the timed kernels' width */
-const TIMED_WIDTH = 64;
-/** the longest n the engine times naive attention at (its n×n weights, attnlab.d.mts) */
-const NAIVE_LONGEST = 8192;
 const MIB = 2 ** 20;
 
 const KERNEL_COLOURS: Record<SweepKernel, string> = { flash: SERIES_COLOURS.blue, naive: SERIES_COLOURS.vermillion };
@@ -76,6 +76,7 @@ h4 { margin: 0 0 4px; font-size: 14px; font-weight: 600; }
 .plots figcaption { font-size: 12px; }
 .summary { margin: 2px 0 0; font-size: 14px; line-height: 1.35; font-variant-numeric: tabular-nums; }
 .summary .not-run { color: var(--muted); font-style: italic; }
+.summary .stored { color: var(--muted); }
 `;
 
 /** what the engine returned for one small case: flash's tiles and output, and the naive computation */
@@ -121,6 +122,10 @@ export default class Flash extends EngineElement {
   private sweep?: BackgroundJob;
   /** the longest n asked for last: asking for another starts the timing again after a cancel */
   private longest = 0;
+  /** whether the plots show the timing here: once it has ended or been stopped with points; until
+   * then (and after "Measure again"), the stored earlier timing, said so */
+  private showsHere = false;
+  private readonly sweepTitle = h('h4');
 
   constructor() {
     super(styles, 'new maxima rescale ℓ; flash’s memory grows like n, naive’s like n².');
@@ -335,6 +340,11 @@ export default class Flash extends EngineElement {
   private reportSweep(): void {
     const state = this.sweep?.state ?? 'waiting';
     this.dataset.sweep = SWEEP_STATES[state];
+    if (!this.showsHere && (state === 'done' || (state === 'stopped' && this.measured.size > 0))) {
+      this.showsHere = true;
+      this.drawSweep();
+      return;
+    }
     const plan = sweepPlan(Number(this.value<string>('maxN')), NAIVE_LONGEST);
     const done = plan.filter((p) => this.measured.has(pointKey(p))).length;
     this.progress.value = sweepShare(plan, (p) => this.measured.has(pointKey(p)));
@@ -358,7 +368,10 @@ export default class Flash extends EngineElement {
       void this.sweep?.stop();
       return;
     }
-    if (state === 'done') this.measured.clear();
+    if (state === 'done') {
+      this.measured.clear();
+      this.showsHere = false;
+    }
     this.drawSweep();
     this.startSweep();
   }
@@ -367,7 +380,10 @@ export default class Flash extends EngineElement {
   private drawSweep(): void {
     const plan = sweepPlan(Number(this.value<string>('maxN')), NAIVE_LONGEST);
     const lengths = [...new Set(plan.map((p) => p.n))];
-    const results = plan.map((p) => ({ ...p, result: this.measured.get(pointKey(p)) }));
+    const stored = new Map<string, Measurement>(STORED_SWEEP.points.map((p) => [pointKey(p), p]));
+    const results = plan.map((p) => ({ ...p, result: (this.showsHere ? this.measured : stored).get(pointKey(p)) }));
+    this.dataset.shows = this.showsHere ? 'here' : 'stored';
+    this.sweepTitle.textContent = `Timed ${this.showsHere ? 'here' : 'earlier'} (d = ${TIMED_WIDTH}):`;
     const timed = results.flatMap(({ kernel, n, result }) => (result && !(result instanceof Error) ? [{ kernel, n, ...result }] : []));
     const points = (kernel: SweepKernel) => timed.filter((p) => p.kernel === kernel);
     const named = (kernel: SweepKernel, k: number | undefined) => `${kernel}${k === undefined ? '' : `, slope ${formatNumber(k, 2)}`}`;
@@ -409,11 +425,15 @@ export default class Flash extends EngineElement {
     }
     const notes = notRun.length === 0 ? [] : [` Naive not run at n = ${notRun.map(formatCount).join(' and ')} (the engine stops it at ${formatCount(NAIVE_LONGEST)}): `
       + `its n×n float32 matrix alone would take ${notRun.map((n) => formatBytes(4 * n * n)).join(' and ')}.`];
-    this.summary.replaceChildren(lines.join(' '), ...notes.map((text) => h('span', { className: 'not-run', textContent: text })),
+    // the stored timing is named before its numbers: when, where and on what build
+    const earlier = this.showsHere ? [] : [h('span', { className: 'stored', textContent: `Stored earlier timing (${shortMeasuredOn(STORED_SWEEP.measuredOn)}), `
+      + 'shown until the timing here ends: ', attrs: { title: describeMeasuredOn(STORED_SWEEP.measuredOn) } })];
+    this.summary.replaceChildren(...earlier, lines.join(' '), ...notes.map((text) => h('span', { className: 'not-run', textContent: text })),
       ...failed.map((text) => h('span', { className: 'error', textContent: ` ${text}` })));
 
     this.measurementsTable.fill({
-      caption: 'measured in this browser: median time and peak heap above what was in use before',
+      caption: `${this.showsHere ? 'measured in this browser' : `stored, measured ${describeMeasuredOn(STORED_SWEEP.measuredOn)}`}: `
+        + 'median time and peak heap above what was in use before',
       head: ['kernel', 'n', 'time (ms)', 'peak (bytes)'],
       rows: [
         ...timed.map((p) => [p.kernel, p.n, p.medianMs, p.peakBytes] as [string, number, number, number]),
@@ -428,7 +448,7 @@ export default class Flash extends EngineElement {
     return h('div', {},
       h('div', 'controls', this.nSlider.element, h('span', 'tile', 'tile', this.tileRows.element, '×', this.tileCols.element), ...this.stepper.elements),
       h('div', 'animation', this.grid.canvas, h('div', 'words', this.heading, this.explanation, this.check), this.rowsTable.element),
-      h('div', 'sweep', h('h4', { textContent: `Timed here (d = ${TIMED_WIDTH}):` }), this.longestChoice.element, this.action, this.progress, this.sweepState),
+      h('div', 'sweep', this.sweepTitle, this.longestChoice.element, this.action, this.progress, this.sweepState),
       h('div', 'plots', this.timePlot.element, this.memoryPlot.element),
       this.summary, this.measurementsTable.element);
   }

@@ -41,14 +41,15 @@ const styles = `
 .formula .eq { font-size: 15px; }
 .rows { display: flex; flex-direction: column; gap: 2px; }
 .line { display: flex; flex-wrap: wrap; gap: 12px; align-items: flex-start; }
-.step { padding: 0 4px; border-radius: 8px; position: relative; }
+.step { padding: 0 4px; border-radius: 8px; }
 /* an outline takes no room: the slide has none to spare */
 .step.current { outline: 2px solid var(--accent); }
 .step h4 { margin: 0; font-size: 14px; line-height: 1.25; font-weight: 600; white-space: nowrap; }
 .step h4 .shape { font-weight: normal; color: var(--muted); }
-.step.pending .heatmap { visibility: hidden; }
-.step .later { display: none; position: absolute; left: 12px; top: 40px; margin: 0; color: var(--muted); font-size: 14px; }
-.step.pending .later { display: block; }
+/* a later step's result is computed and drawn already, faded and grey until its step, so the slide
+   shows the whole computation from the start and → brings each part forward */
+.step.pending .heatmap { opacity: 0.3; filter: grayscale(1); }
+.step.pending h4 { color: var(--muted); }
 /* the explanation beside the plots reads out the hovered cell instead */
 .step .heatmap figcaption { display: none; }
 .step canvas { display: block; }
@@ -216,9 +217,7 @@ export default class FourSteps extends EngineElement {
         tint: name === 'alpha' ? 'weights' : 'signed', ...(byKey(name) ? PLOT.square : PLOT.dims), xName: false,
         onHover: (cell) => this.explain(cell && { panel: name, ...cell }),
       });
-      const element = h('div', { className: 'step', data: { panel: name, step: String(step) } },
-        h('h4', {}, title, shape), map.element,
-        h('p', { className: 'later', textContent: `computed at step ${step}: press →` }));
+      const element = h('div', { className: 'step', data: { panel: name, step: String(step) } }, h('h4', {}, title, shape), map.element);
       this.panels.set(name, { element, map, title, shape });
       return element;
     };

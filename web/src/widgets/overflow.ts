@@ -57,7 +57,7 @@ export default class Overflow extends EngineElement {
   private readonly results = h('div');
 
   constructor() {
-    super(styles, 'scale the logits until the largest passes float32’s threshold: the naive column turns to ∞ and NaN, the engine’s stays put.');
+    super(styles, 'the largest logit is past float32’s threshold: the naive column is ∞ and NaN, the engine’s is exact; lower the scale below it and the two agree.');
   }
 
   protected override layout(): HTMLElement {

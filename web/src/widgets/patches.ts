@@ -86,7 +86,10 @@ export default class Patches extends EngineElement {
   private readonly pickRow = ({ row }: { row: number }) => this.change({ query: row });
   private readonly flattened = new Heatmap({ xLabel: 'pixel', yLabel: 'patch', tint: 'signed', width: 64, height: 150, onClick: this.pickRow });
   private readonly embedded = new Heatmap({ xLabel: 'dimension', yLabel: 'patch', tint: 'signed', width: 112, height: 150, onClick: this.pickRow });
-  private readonly weights = new Heatmap({ xLabel: 'key patch', yLabel: 'query patch', tint: 'weights', width: 140, height: 140, onClick: this.pickRow });
+  // an untrained head spreads most rows thin (a white patch's over every white patch, none near 1):
+  // each row is coloured up to its own largest weight, so the pattern shows rather than a pale wash
+  private readonly weights = new Heatmap({ xLabel: 'key patch', yLabel: 'query patch', tint: 'weights', width: 140, height: 140, rowScaled: true,
+    onClick: this.pickRow });
   private readonly numbers = new ScreenReaderTable();
   private readonly pictures = this.bound.choices<Picture>('picture', {
     choices: PATCH_PICTURES.filter((p) => p !== 'drawn').map((p) => ({ value: p, text: p })), showName: false });
@@ -146,7 +149,7 @@ export default class Patches extends EngineElement {
       `x_{\\text{patch}} = \\mathrm{Flatten}(\\text{patch})\\,E,\\quad E \\in \\mathbb{R}^{${patch * patch} \\times ${d}},\\; E_{ij} \\sim \\mathcal{N}(0,\\, 1/${patch * patch})`));
     this.titles.flattened.textContent = `patches flattened: ${n} × ${patch * patch}`;
     this.titles.embedded.textContent = `embedded x_patch: ${n} × ${d}`;
-    this.titles.weights.textContent = `attention weights: ${n} × ${n}`;
+    this.titles.weights.textContent = `attention weights: ${n} × ${n}, each row up to its own max`;
     for (const [map, matrix] of [[this.flattened, patches], [this.embedded, embedded], [this.weights, weights]] as const) {
       map.draw(matrix);
       map.setHighlight({ row: query });

@@ -2,9 +2,11 @@
 // axes, one drawn large at a time, with their published exponents and constants; beside them a
 // toy-scale measurement in this browser: the engine trains five sizes of one model on the sort task
 // in its worker, one AdamW step per call, for the same number of steps, and the held-out loss of
-// each is plotted against its parameter count with a fitted power law. Training starts the first
-// time the widget is on screen (never while it is drawn in the background), pauses while it is off
-// screen, can be cancelled (the sizes done are kept), and "Run again" trains anew with the next seed.
+// each is plotted against its parameter count with a fitted power law. Until that run is finished
+// (or stopped), the plot and the table show a stored earlier measurement of the same experiment
+// (math/stored-runs.ts), named with its date, machine and build. Training starts the first time the
+// widget is on screen (never while it is drawn in the background), pauses while it is off screen,
+// can be cancelled (the sizes done are kept), and "Measure again" trains anew with the next seed.
 // Settings: law ('N', 'D' or 'C': the law drawn).
 import type { RemoteEngine } from '../runtime/engine';
 import type { SCALING_LAWS_SHOWN } from '../runtime/registry';
@@ -13,7 +15,10 @@ import { formatCount, formatNumber, formatSignificant } from '../math/format';
 import { formatMagnitude } from '../math/magnitude';
 import { fitPowerLaw, powerLawAt, type PowerLaw } from '../math/power-law';
 import { median } from '../math/ranking';
-import { decreasesStrictly, KAPLAN_2020, lawCurve, PUBLISHED_LAWS, type PublishedLaw, type ScalingResource } from '../math/scaling-laws';
+import {
+  decreasesStrictly, KAPLAN_2020, lawCurve, PUBLISHED_LAWS, TOY_EXPERIMENT, toyTrainerOptions, type PublishedLaw, type ScalingResource, type ToyMeasurement,
+} from '../math/scaling-laws';
+import { describeMeasuredOn, shortMeasuredOn, STORED_TOY_EXPERIMENT } from '../math/stored-runs';
 import { BackgroundJob, type JobState } from '../primitives/background-job';
 import { button, h, showButtons } from '../primitives/controls';
 import { EngineElement } from '../runtime/engine-element';
@@ -28,34 +33,16 @@ const LAW_NAMES: Record<Law, { tab: string; axis: string }> = {
   C: { tab: 'compute C', axis: 'C, compute (PF-days)' },
 };
 
-/** The measurement: one task, one step budget, five widths (heads and d_ff growing with them). The
- * budget is short enough for a few seconds per size on two cores, and long enough that the loss
- * falls with every size at every seed tried (1 … 20). */
-const TASK = 'sort';
-const STEPS = 200;
-const BATCH = 32;
-const LEARNING_RATE = 3e-3;
-const WARMUP = 20;
-const LAYERS = 2;
-const SIZES: readonly { dModel: number; heads: number }[] = [
-  { dModel: 8, heads: 1 }, { dModel: 16, heads: 2 }, { dModel: 32, heads: 4 }, { dModel: 48, heads: 4 }, { dModel: 64, heads: 4 },
-];
-const FFN_FACTOR = 4;
-/** held-out strings the loss is averaged over */
-const EVALUATED = 200;
+/** the measurement: one task, one step budget, five widths (math/scaling-laws.ts) */
+const { task: TASK, steps: STEPS, batch: BATCH, layers: LAYERS, sizes: SIZES, ffnFactor: FFN_FACTOR, evaluated: EVALUATED } = TOY_EXPERIMENT;
 /** how long one slice trains before the page has its turn (it paints the progress in between) */
 const SLICE_MS = 120;
 /** what the run's state is called on the page (data-state) */
 const RUN_STATES: Record<JobState, string> = { waiting: 'waiting', running: 'training', stopping: 'stopping', stopped: 'cancelled', done: 'done' };
 
-interface Measured {
-  parameters: number;
-  loss: number;
-  /** the median round trip of one training step: what the size costs, not the calls of other widgets it waited behind */
-  msPerStep: number;
-  /** its engine calls, waits included */
-  ms: number;
-}
+/** one size measured; its msPerStep is the median round trip of one training step: what the size
+ * costs, not the calls of other widgets it waited behind */
+type Measured = ToyMeasurement;
 
 /** the size being trained */
 interface Training {
@@ -97,7 +84,7 @@ export default class ScalingLaws extends EngineElement {
   private readonly bar = h('progress', { attrs: { 'aria-label': 'training steps done' } });
   private readonly statusText = new Text();
   private readonly cancel = button('Cancel', () => void this.training?.stop());
-  private readonly again = button('Run again', () => {
+  private readonly again = button('Measure again', () => {
     this.discardTraining();
     this.measured = [];
     this.seed += 1;
@@ -106,6 +93,11 @@ export default class ScalingLaws extends EngineElement {
   });
   private readonly run = h('div', { className: 'run', data: { control: 'run' } },
     this.bar, this.cancel, this.again, h('span', { className: 'status', attrs: { role: 'status' } }, this.statusText));
+  /** "Measured here", or "Measured earlier" over the stored measurement, which the setup's line dates */
+  private readonly measuredTitle = h('h3');
+  private readonly storedText = new Text();
+  private readonly setup = h('p', { className: 'setup', textContent: `Task “${TASK}”, ${STEPS} steps × batch ${BATCH}, ${LAYERS} layers, `
+    + `d_ff = ${FFN_FACTOR}·d_model, loss on ${EVALUATED} held-out strings.` }, this.seedText, this.storedText);
   private readonly exponent = h('strong');
   private readonly fitDetail = h('span');
   private readonly fit = h('p', { className: 'fit', hidden: true }, 'Fitted exponent ', this.exponent, this.fitDetail);
@@ -121,8 +113,10 @@ export default class ScalingLaws extends EngineElement {
   /** the parameter count of each size, from the engine */
   private parameters?: number[];
   private current?: Training;
-  /** the seed of the current run; "Run again" takes the next */
-  private seed = 1;
+  /** the seed of the current run; "Measure again" takes the next */
+  private seed: number = TOY_EXPERIMENT.seed;
+  /** what the plot and the table show: the stored measurement until a run here is finished or stopped */
+  private showing?: 'stored' | 'here';
   /** the training: a slice of steps at a time, while the widget is on screen */
   private training?: BackgroundJob;
 
@@ -181,10 +175,8 @@ export default class ScalingLaws extends EngineElement {
     const index = this.measured.length;
     if (!this.current) {
       const { seed } = this;
-      const { dModel, heads } = SIZES[index];
-      const trainer = await engine.createTrainer({ task: TASK, seed, steps: STEPS, batchSize: BATCH, learningRate: LEARNING_RATE,
-        warmupSteps: WARMUP, size: { dModel, heads, layers: LAYERS, dFF: FFN_FACTOR * dModel } });
-      // a Cancel or Run again while it was made
+      const trainer = await engine.createTrainer(toyTrainerOptions(SIZES[index], seed));
+      // a Cancel or Measure again while it was made
       if (seed !== this.seed || this.training?.state !== 'running') return release(trainer);
       this.current = { trainer, steps: 0, stepMs: [], ms: 0 };
     }
@@ -215,10 +207,24 @@ export default class ScalingLaws extends EngineElement {
     this.current = undefined;
   }
 
-  /** the measured points, the fitted line and the table */
+  /** whether the run here is what is shown: once it has all its sizes, or was stopped with some */
+  private get showsHere(): boolean {
+    return this.finished || (this.training?.state === 'stopped' && this.measured.length > 0);
+  }
+
+  /** the measured points, the fitted line and the table: the run here's, or until it is finished
+   * (or stopped), the stored measurement's, said so */
   private drawMeasured(): void {
-    const parameters = this.parameters ?? [];
-    const points = this.measured.map((m) => [m.parameters, m.loss] as [number, number]);
+    const parameters = this.parameters ?? STORED_TOY_EXPERIMENT.sizes.map((m) => m.parameters);
+    this.showing = this.showsHere ? 'here' : 'stored';
+    const shown = this.showing === 'here' ? this.measured : STORED_TOY_EXPERIMENT.sizes;
+    this.dataset.shows = this.showing;
+    const stored = STORED_TOY_EXPERIMENT.measuredOn;
+    this.measuredTitle.replaceChildren(this.showing === 'here' ? 'Measured here ' : 'Measured earlier ',
+      h('span', { className: 'muted', textContent: this.showing === 'here' ? '(toy scale, this browser)' : '(toy scale, stored)' }));
+    this.storedText.data = this.showing === 'here' ? '' : ` Shown: seed ${STORED_TOY_EXPERIMENT.seed}, measured ${shortMeasuredOn(stored)}.`;
+    this.setup.title = this.showing === 'here' ? '' : `the stored measurement: ${describeMeasuredOn(stored)}`;
+    const points = shown.map((m) => [m.parameters, m.loss] as [number, number]);
     const fit: PowerLaw | undefined = points.length >= 2 ? fitPowerLaw(points) : undefined;
     // the axis spans every size from the start, so that it stays put as the points come in, with
     // room beyond the smallest and largest so that no point sits on the frame
@@ -237,7 +243,7 @@ export default class ScalingLaws extends EngineElement {
       this.fitDetail.textContent = ` (R² = ${formatNumber(fit.r2, 2)}) over ${points.length} sizes; Kaplan et al.’s L(N): −${PUBLISHED_LAWS.N.alpha.toFixed(3)}.`;
     }
     this.sizeRows.forEach((row, i) => {
-      const m = this.measured[i];
+      const m = shown[i];
       const count = parameters[i];
       row.parameters.textContent = count === undefined ? '—' : formatCount(count);
       row.loss.textContent = m ? formatNumber(m.loss, 3) : '—';
@@ -252,6 +258,7 @@ export default class ScalingLaws extends EngineElement {
     const state = this.finished ? 'done' : RUN_STATES[this.training.state];
     // a stopped run keeps the sizes measured, not the one it was training
     if (state === 'cancelled') this.discardTraining();
+    if ((this.showsHere ? 'here' : 'stored') !== this.showing) this.drawMeasured();
     const done = this.measured.length;
     const steps = this.current?.steps ?? 0;
     this.bar.max = SIZES.length * STEPS;
@@ -268,7 +275,7 @@ export default class ScalingLaws extends EngineElement {
     } else if (state === 'cancelled') {
       text = `Stopped after ${done} of ${SIZES.length} sizes; the ${done} measured are kept.`;
     } else {
-      text = done === 0 && steps === 0 ? `Trains ${SIZES.length} sizes once it is on screen.` : 'Paused while off screen.';
+      text = done === 0 && steps === 0 ? `Trains ${SIZES.length} sizes here once it is on screen.` : 'Paused while off screen.';
     }
     // written in place, once per training step: no new node for the garbage collector each time
     this.run.dataset.state = state;
@@ -285,14 +292,13 @@ export default class ScalingLaws extends EngineElement {
     sizes.innerHTML = '<caption class="sr-only">the sizes trained: width, heads, parameters, held-out loss, and the median time of one training step</caption>'
       + '<thead><tr><th>d_model</th><th>heads</th><th>params</th><th>loss</th><th title="the median time of one training step">ms/step</th></tr></thead>';
     sizes.append(h('tbody', {}, ...this.sizeRows.map((row) => row.element)));
-    const measuredTitle = h('h3', {}, 'Measured here ', h('span', { className: 'muted', textContent: '(toy scale, this browser)' }));
+    const measuredTitle = this.measuredTitle;
     return h('div', 'panes',
       h('section', 'pane', h('h3', { textContent: `Published: ${KAPLAN_2020.authors} (${KAPLAN_2020.year})` }), this.law.element, this.lawPlot.element, this.constants,
         h('p', { className: 'source', textContent: 'L(X) = (X_c / X)^α_X when the other two resources do not limit it: '
           + `${KAPLAN_2020.authors} (${KAPLAN_2020.year}), “${KAPLAN_2020.title}”, arXiv:${KAPLAN_2020.arxiv}, eqs. 1.1–1.3.` })),
       h('section', 'pane', measuredTitle,
-        h('p', { className: 'setup', textContent: `Task “${TASK}”, ${STEPS} steps × batch ${BATCH}, ${LAYERS} layers, d_ff = ${FFN_FACTOR}·d_model, `
-          + `loss on ${EVALUATED} held-out strings.` }, this.seedText),
+        this.setup,
         this.run, this.measuredPlot.element, this.fit, sizes));
   }
 }
@@ -300,8 +306,8 @@ export default class ScalingLaws extends EngineElement {
 /** the parameter count of each size: its model made, counted and freed */
 async function countParameters(engine: RemoteEngine): Promise<number[]> {
   const counts: number[] = [];
-  for (const { dModel, heads } of SIZES) {
-    const trainer = await engine.createTrainer({ task: TASK, size: { dModel, heads, layers: LAYERS, dFF: FFN_FACTOR * dModel } });
+  for (const size of SIZES) {
+    const trainer = await engine.createTrainer(toyTrainerOptions(size, TOY_EXPERIMENT.seed));
     counts.push(await trainer.parameters());
     release(trainer);
   }

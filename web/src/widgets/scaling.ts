@@ -18,11 +18,12 @@ const styles = `
 .grid { display: grid; grid-template-columns: 380px 380px; gap: 6px 18px; }
 .grid h4 { margin: 0 0 2px; font-size: 14px; font-weight: 600; }
 @media (max-width: 799px) { .grid { grid-template-columns: minmax(0, 1fr); } table.stats { font-size: 14px; } table.stats th { white-space: normal; } table.stats th, table.stats td { padding: 2px 4px; } }
-table.stats { border-collapse: collapse; font-size: 14px; font-variant-numeric: tabular-nums; margin: 26px 0 10px; }
+table.stats { border-collapse: collapse; font-size: 14px; font-variant-numeric: tabular-nums; margin: 8px 0 10px; }
 table.stats th { white-space: nowrap; }
 table.stats th, table.stats td { padding: 2px 8px; text-align: right; border-bottom: 1px solid var(--border); }
 table.stats th:first-child { text-align: left; }
 .swatch { display: inline-block; width: 10px; height: 10px; margin-right: 6px; border-radius: 2px; }
+.bar-legend { display: flex; flex-wrap: wrap; gap: 0 16px; margin: 2px 0 0; font-size: 13px; }
 `;
 
 /** the widths measured for the curves: 1, 2, 4, … 512 */
@@ -133,13 +134,17 @@ export default class Scaling extends EngineElement {
       h('div', {}, typeof title === 'string' ? h('h4', { textContent: title }) : title, ...content);
     const note = `Entropy in nats: ln ${KEYS} = ${formatNumber(Math.log(KEYS), 2)} for a uniform row over ${KEYS} keys, ` +
       '0 for a one-hot row, whose gradient vanishes with it.';
+    // the bars' colours, named as the plots name theirs
+    const legend = h('p', 'bar-legend', ...ROWS.map((r) => h('span', {},
+      h('span', { className: 'swatch', attrs: { style: `background: ${r.colour}` } }), r.name)));
+    // read in order: (a) and (b) side by side, then (c) under (a) and the row's numbers under (b)
     return h('div', {},
       h('div', 'toolbar', this.dk.element, this.temperature.element),
       this.measured,
       h('div', 'grid',
         cell('(a) variance of the scores, measured', this.variance.element),
+        cell(this.barsTitle, this.bars.canvas, legend, this.barsTable.element),
         cell('(c) size of the softmax gradient, one row per dₖ', this.gradient.element),
-        cell(this.barsTitle, this.bars.canvas, this.barsTable.element),
-        cell('the same row, unscaled and scaled', this.stats, h('p', { className: 'muted', textContent: note }))));
+        cell('the row of (b), unscaled and scaled', this.stats, h('p', { className: 'muted', textContent: note }))));
   }
 }

@@ -4,8 +4,9 @@
 // held-out loss, the learning-rate schedule with the current step, and the attention of one fixed
 // held-out example in a chosen layer and head, measured again every few steps. Once paused or done:
 // the held-out accuracy, the model on the reader's own letters (or sentence), its three files to
-// download, and for coreference the explorer reading it. Training starts only when the reader
-// presses Train, and waits while the widget is off screen (the page's other widgets, which time
+// download, and for coreference the explorer reading it. Before the first step, the curves are those
+// of a stored run of the same settings (math/stored-runs.ts), said so. Training starts only when the
+// reader presses Train, and waits while the widget is off screen (the page's other widgets, which time
 // and train with the same engine, have it to themselves); changing a setting stops it and starts
 // a fresh model.
 // Settings: task (copy | reverse | sort | coreference), size (small | demo | large: the task's demo
@@ -19,6 +20,7 @@ import type { RemoteTrainer } from '../engine/worker-client';
 import { formatCount, formatNumber } from '../math/format';
 import { argmax } from '../math/ranking';
 import { bucketMeans, bucketSize, formatDuration, letterAnswer, longestLetters, measureEvery, thinned, type LetterTask } from '../math/training';
+import { storedTrainingRun, TRAINING_MEASURES } from '../math/stored-runs';
 import { BackgroundJob, type JobState } from '../primitives/background-job';
 import { canvasesPainted } from '../primitives/canvas';
 import { button, choiceSelect, h, type Choice, type Props } from '../primitives/controls';
@@ -37,17 +39,13 @@ const SIZES: Record<Exclude<Size, 'demo'>, { dModel: number; heads: number; laye
   small: { dModel: 32, heads: 2, layers: 1, dFF: 128 },
   large: { dModel: 96, heads: 4, layers: 3, dFF: 384 },
 };
-/** held-out examples measured (the engine's default set: seed 2026) */
-const HELD_OUT = 200;
+/** how a run is measured (as the stored runs were): held-out examples, the steps between two
+ * measurements of the example's attention, held-out losses over a run, points per curve */
+const { heldOut: HELD_OUT, attentionEvery: ATTENTION_EVERY, heldOutPoints: HELD_OUT_POINTS, curvePoints: CURVE_POINTS } = TRAINING_MEASURES;
 /** the held-out example whose attention is drawn: "lurbjt" (its letters all differ, none in order),
  * and "the dog did not cross the mat because it was too soft" */
 const EXAMPLE_SEEDS: Record<Task, number> = { copy: 2, reverse: 2, sort: 2, coreference: 1 };
-/** steps between two measurements of its attention */
-const ATTENTION_EVERY = 25;
-/** about this many held-out losses over a run */
-const HELD_OUT_POINTS = 40;
-/** points per curve, however long the run (the schedule is smooth: fewer do) */
-const CURVE_POINTS = 60;
+/** the schedule is smooth: fewer points do */
 const SCHEDULE_POINTS = 40;
 /** the least time between two redraws while training: the steps of one slice */
 const DRAW_EVERY_MS = 400;
@@ -78,6 +76,8 @@ const styles = `
 .run .stats { font-variant-numeric: tabular-nums; }
 .note:empty { display: none; }
 .note { margin: 0 0 4px; font-size: 14px; color: var(--muted); }
+.results .stored { font-size: 14px; color: var(--muted); }
+.stored:empty { display: none; }
 .plots { display: flex; gap: 12px; margin: 0 0 4px; }
 .lower { display: flex; gap: 18px; align-items: flex-start; }
 .attention h4 { margin: 0 0 2px; font-size: 14px; font-weight: 600; }
@@ -183,6 +183,8 @@ export default class Training extends EngineElement {
   private readonly stepText = h('span', 'stats');
   private readonly stats = h('span', 'stats muted');
   private readonly note = h('p', { className: 'note', attrs: { role: 'status' } });
+  /** what the curves are before the first step here: a stored run, with when it was made */
+  private readonly storedNote = h('p', 'stored');
   // the attention of the example, in the layer and head picked here (not settings of the page)
   private readonly attentionTitle = h('h4');
   private readonly layerPick = choiceSelect({ name: 'layer', control: 'layer', onChoose: (v: number) => { this.layer = v; this.draw(); } });
@@ -410,20 +412,26 @@ export default class Training extends EngineElement {
     if (!run) return;
 
     const x = [0, total] as [number, number];
-    const bucket = bucketSize(total, CURVE_POINTS);
-    const loss = bucketMeans(run.loss, bucket);
-    const accuracy = bucketMeans(run.accuracy, bucket);
+    // before the first step here, the curves of a stored run of the same settings, named as such
+    const stored = steps === 0 && run.size === 'demo' ? storedTrainingRun(run.task, run.seed) : undefined;
+    const bucket = stored?.bucket ?? bucketSize(total, CURVE_POINTS);
+    const loss = stored?.loss ?? bucketMeans(run.loss, bucket);
+    const accuracy = stored?.accuracy ?? bucketMeans(run.accuracy, bucket);
     const batch = bucket === 1 ? 'batch' : `batch, mean of ${bucket}`;
     // a line needs two points: the first bucket of a long run shows as a dot
     const style = loss.x.length < 2 ? 'points' : 'line';
     const lossSeries: Series[] = [
       { name: batch, colour: SERIES_COLOURS.blue, style, ...loss },
-      { name: 'held-out', colour: SERIES_COLOURS.vermillion, style: 'points', ...run.heldOut },
+      { name: 'held-out', colour: SERIES_COLOURS.vermillion, style: 'points', ...(stored?.heldOut ?? run.heldOut) },
     ];
     this.lossPlot.configure({ xRange: x });
     this.lossPlot.draw(lossSeries);
     this.accuracyPlot.configure({ xRange: x });
     this.accuracyPlot.draw([{ name: `${batch}, per token`, colour: SERIES_COLOURS.green, style, ...accuracy }]);
+    // the engine trains the same bits anywhere: the run here will retrace these curves
+    this.dataset.curves = stored ? 'stored' : 'here';
+    setText(this.storedNote, stored ? `The loss and accuracy above are a stored run of these settings (the engine in Node, ${stored.measuredOn.date}); `
+      + 'Train replaces them, step by step.' : '');
     const rates = thinned(run.schedule.map((rate) => 1000 * rate), bucketSize(total, SCHEDULE_POINTS), [argmax(run.schedule)]);
     const rateSeries: Series[] = [{ name: 'learning-rate schedule', colour: SERIES_COLOURS.purple, ...rates }];
     if (steps > 0) rateSeries.push({ name: `step ${steps}`, colour: SERIES_COLOURS.orange, style: 'points', x: [steps], y: [1000 * run.schedule[steps - 1]] });
@@ -562,7 +570,7 @@ export default class Training extends EngineElement {
       h('div', 'plots', this.lossPlot.element, this.accuracyPlot.element),
       h('div', 'lower',
         h('div', 'attention', h('div', 'pick', this.attentionTitle, this.layerPick.element, this.headPick.element), this.map.element),
-        h('div', 'results', this.ratePlot.element, this.waiting, this.finished)),
+        h('div', 'results', this.ratePlot.element, this.storedNote, this.waiting, this.finished)),
     ];
   }
 }
