@@ -117,7 +117,7 @@ describe('scaling laws', () => {
     assert.equal(await widget.evaluate((w) => w.dataset.shows), 'stored');
     assert.deepEqual((await sizeRows(widget)).map((r) => r.loss), STORED.sizes.map((m) => Number(m.loss.toFixed(3))));
     assert.match(await widget.locator('h3').nth(1).textContent(), /^Measured earlier \(toy scale, stored\)$/);
-    assert.match(await widget.locator('.setup').textContent(), new RegExp(`Shown: seed 1, measured ${STORED.measuredOn.date} on .+, Node`));
+    assert.match(await widget.locator('.setup').textContent(), new RegExp(`Seed 1. Shown: measured ${STORED.measuredOn.date} on .+, Node`));
 
     // on screen: it trains, and the page's work while it does is this widget's
     await browser.startTracing(undefined, { categories: ['toplevel', 'devtools.timeline'] });

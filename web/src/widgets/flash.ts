@@ -423,11 +423,10 @@ export default class Flash extends EngineElement {
       lines.push(`Naive, n = ${formatCount(lastNaive.n)}: ${formatDuration(lastNaive.medianMs)}, peak ${formatBytes(lastNaive.peakBytes)} `
         + `(n×n weights: ${formatBytes(4 * lastNaive.n ** 2)}).`);
     }
-    const notes = notRun.length === 0 ? [] : [` Naive not run at n = ${notRun.map(formatCount).join(' and ')} (the engine stops it at ${formatCount(NAIVE_LONGEST)}): `
-      + `its n×n float32 matrix alone would take ${notRun.map((n) => formatBytes(4 * n * n)).join(' and ')}.`];
+    const notes = notRun.length === 0 ? [] : [` Naive stops at ${formatCount(NAIVE_LONGEST)}: at n = ${notRun.map(formatCount).join(' and ')} `
+      + `its n×n matrix alone would take ${notRun.map((n) => formatBytes(4 * n * n)).join(' and ')}.`];
     // the stored timing is named before its numbers: when, where and on what build
-    const earlier = this.showsHere ? [] : [h('span', { className: 'stored', textContent: `Stored earlier timing (${shortMeasuredOn(STORED_SWEEP.measuredOn)}), `
-      + 'shown until the timing here ends: ', attrs: { title: describeMeasuredOn(STORED_SWEEP.measuredOn) } })];
+    const earlier = this.showsHere ? [] : [h('span', { className: 'stored', textContent: `Stored (${shortMeasuredOn(STORED_SWEEP.measuredOn)}) until the timing here ends: `, attrs: { title: describeMeasuredOn(STORED_SWEEP.measuredOn) } })];
     this.summary.replaceChildren(...earlier, lines.join(' '), ...notes.map((text) => h('span', { className: 'not-run', textContent: text })),
       ...failed.map((text) => h('span', { className: 'error', textContent: ` ${text}` })));
 

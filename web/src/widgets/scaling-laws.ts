@@ -67,7 +67,7 @@ const styles = `
 .run { display: flex; flex-wrap: wrap; gap: 2px 8px; align-items: center; margin: 4px 0; font-size: 14px; line-height: 1.3; color: var(--muted); }
 .run progress { width: 96px; }
 .run button { padding: 0 8px; font-size: 14px; color: var(--fg); }
-.run .status { flex: 1 1 100%; min-height: 2.6em; }
+.run .status { flex: 1 1 100%; min-height: 1.3em; }
 table.sizes { border-collapse: collapse; font-size: 14px; font-variant-numeric: tabular-nums; margin: 4px 0 0; }
 table.sizes th, table.sizes td { padding: 0 5px; text-align: right; border-bottom: 1px solid var(--border); white-space: nowrap; }
 table.sizes th { font-weight: 600; color: var(--muted); }
@@ -222,7 +222,9 @@ export default class ScalingLaws extends EngineElement {
     const stored = STORED_TOY_EXPERIMENT.measuredOn;
     this.measuredTitle.replaceChildren(this.showing === 'here' ? 'Measured here ' : 'Measured earlier ',
       h('span', { className: 'muted', textContent: this.showing === 'here' ? '(toy scale, this browser)' : '(toy scale, stored)' }));
-    this.storedText.data = this.showing === 'here' ? '' : ` Shown: seed ${STORED_TOY_EXPERIMENT.seed}, measured ${shortMeasuredOn(stored)}.`;
+    // the stored run's seed is named when it is not the one the setting asks for
+    const storedSeed = STORED_TOY_EXPERIMENT.seed === this.seed ? '' : `seed ${STORED_TOY_EXPERIMENT.seed}, `;
+    this.storedText.data = this.showing === 'here' ? '' : ` Shown: ${storedSeed}measured ${shortMeasuredOn(stored)}.`;
     this.setup.title = this.showing === 'here' ? '' : `the stored measurement: ${describeMeasuredOn(stored)}`;
     const points = shown.map((m) => [m.parameters, m.loss] as [number, number]);
     const fit: PowerLaw | undefined = points.length >= 2 ? fitPowerLaw(points) : undefined;

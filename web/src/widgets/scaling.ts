@@ -23,7 +23,7 @@ table.stats th { white-space: nowrap; }
 table.stats th, table.stats td { padding: 2px 8px; text-align: right; border-bottom: 1px solid var(--border); }
 table.stats th:first-child { text-align: left; }
 .swatch { display: inline-block; width: 10px; height: 10px; margin-right: 6px; border-radius: 2px; }
-.bar-legend { display: flex; flex-wrap: wrap; gap: 0 16px; margin: 2px 0 0; font-size: 13px; }
+.bar-legend { display: flex; flex-wrap: wrap; gap: 0 16px; margin: 2px 0 0; font-size: 14px; }
 `;
 
 /** the widths measured for the curves: 1, 2, 4, … 512 */
