@@ -49,8 +49,12 @@ const drawnMask = (column) => column.locator('canvas').evaluate((canvas) => {
   const scale = canvas.width / parseFloat(canvas.style.width);
   const cells = Math.round((parseFloat(canvas.style.width) - 1) / cell);
   const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
-  const alpha = (i, j) => data[(Math.floor((i * cell + 4.5) * scale) * canvas.width + Math.floor((j * cell + 4.5) * scale)) * 4 + 3];
-  return Array.from({ length: cells }, (_, i) => Array.from({ length: cells }, (_, j) => alpha(i, j) > 100));
+  // a cell the query may see is the weights' blue; a blocked one is the page
+  const blue = (i, j) => {
+    const at = (Math.floor((i * cell + 4.5) * scale) * canvas.width + Math.floor((j * cell + 4.5) * scale)) * 4;
+    return data[at + 2] - data[at] > 40;
+  };
+  return Array.from({ length: cells }, (_, i) => Array.from({ length: cells }, (_, j) => blue(i, j)));
 });
 
 /** goes to another slide of the deck, keeping the model in the link */

@@ -99,8 +99,8 @@ describe('attnlab/reveal in a reveal.js deck', () => {
 
   it('steps the worked example one stage per fragment, then moves on, and back', async () => {
     const { page, problems, close } = await openDeck('worked-example');
-    assert.equal(await stage(page), '0');
-    for (let step = 1; step <= 5; step++) {
+    assert.equal(await stage(page), '1');
+    for (let step = 2; step <= 6; step++) {
       await page.keyboard.press('ArrowRight');
       await page.waitForFunction((s) => document.querySelector('attn-attention-steps').getAttribute('step') === String(s), step);
       assert.equal(await slideShown(page), 'worked-example');
@@ -112,9 +112,9 @@ describe('attnlab/reveal in a reveal.js deck', () => {
     // back into the slide: every fragment shown, the last stage; one more ← steps back a stage
     await page.keyboard.press('ArrowLeft');
     await page.waitForFunction(() => window.deck.getCurrentSlide().id === 'worked-example');
-    assert.equal(await stage(page), '5');
+    assert.equal(await stage(page), '6');
     await page.keyboard.press('ArrowLeft');
-    await page.waitForFunction(() => document.querySelector('attn-attention-steps').getAttribute('step') === '4');
+    await page.waitForFunction(() => document.querySelector('attn-attention-steps').getAttribute('step') === '5');
     assert.deepEqual(problems, []);
     await close();
   });
@@ -162,7 +162,7 @@ describe('attnlab/reveal in a reveal.js deck', () => {
     await page.waitForSelector('.pdf-page', { timeout: 60000 });
     await slideReady(page, '.slides');
     const steps = await page.locator('attn-attention-steps').evaluateAll((ws) => ws.map((w) => w.getAttribute('step')));
-    assert.deepEqual(steps, ['0', '1', '2', '3', '4', '5']);
+    assert.deepEqual(steps, ['1', '2', '3', '4', '5', '6']);
     for (const tag of ['attn-explorer', 'attn-positional-encoding']) {
       const counts = await canvasColours(page.locator(tag));
       assert.ok(counts.length > 0 && counts.every((c) => c > 20), `${tag} draws in the PDF view: ${counts}`);

@@ -39,6 +39,8 @@ const styles = `${matrixTableStyles}
 .problem { margin: 0 0 4px; font-size: 14px; }
 .problem:empty { display: none; }
 .inputs { display: flex; flex-wrap: wrap; gap: 6px 18px; align-items: flex-start; }
+/* eight rows of inputs and the eight of a stage's results fit the slide together */
+.inputs table.matrix input { padding-top: 0; padding-bottom: 0; }
 .area { display: flex; flex-wrap: wrap; gap: 10px 18px; align-items: flex-start; margin-top: 8px; }
 .area .arrow { align-self: center; font-size: 20px; color: var(--muted); }
 .title { display: flex; gap: 14px; align-items: baseline; margin: 0 0 2px; }
