@@ -6,7 +6,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, SCREENSHOTS, setUp } from '../browser.mjs';
-import { canvasColours, eventually, fitsSlide, longTasksBetween, nextFrames, recordLongTasks, screenshotPage, slideReady, tasksBetween, untilIdle } from '../widget-checks.mjs';
+import { canvasColours, eventually, fitsSlide, overflowPastSlide, longTasksBetween, nextFrames, recordLongTasks, screenshotPage, slideReady, tasksBetween, untilIdle } from '../widget-checks.mjs';
 
 /** a measurement of every point takes seconds to a minute on a loaded machine */
 const MEASURED = { timeout: 240000 };
@@ -101,7 +101,7 @@ describe('complexity, measured in the browser', () => {
     const colours = await canvasColours(widget);
     assert.equal(colours.length, 2, 'the plot against n and the plot against d');
     for (const c of colours) assert.ok(c > 8, `a plot shows ${c} colours`);
-    assert.ok(await fitsSlide(widget), 'the widget fits its slide');
+    assert.ok(await fitsSlide(widget), `the widget fits its slide: ${JSON.stringify(await overflowPastSlide(widget))}`);
     // how the measurement looks, at both sizes in both themes
     assert.equal((await screenshotPage(page, 'complexity')).length, 4);
     // the engine's sequential steps: n for the RNN, 1 for the attention layer

@@ -51,7 +51,7 @@ const RNN_LONGEST = 512;
 
 /** write-up 002 §10, and which measured series each operation is part of */
 const ROWS: readonly { operation: string; cost: string; n: string; d: string; series: SeriesKey }[] = [
-  { operation: 'Q, K, V projections (+ W_O)', cost: 'O(n·d²)', n: '1', d: '2', series: 'projections' },
+  { operation: 'projections Q, K, V, O', cost: 'O(n·d²)', n: '1', d: '2', series: 'projections' },
   { operation: 'attention scores QKᵀ', cost: 'O(n²·d_k)', n: '2', d: '1', series: 'attention' },
   { operation: 'softmax', cost: 'O(n²)', n: '2', d: '0', series: 'attention' },
   { operation: 'attention output A·V', cost: 'O(n²·d_v)', n: '2', d: '1', series: 'attention' },
@@ -74,7 +74,7 @@ table.costs th, table.costs td { padding: 0 3px; border-bottom: 1px solid var(--
 table.costs th { font-weight: 600; color: var(--muted); font-size: 14px; }
 table.costs th:first-child, table.costs td:first-child { text-align: left; }
 table.costs td.cost { white-space: nowrap; }
-table.costs button { min-width: 3.8em; padding: 0 5px; font-size: 14px; font-variant-numeric: tabular-nums; }
+table.costs button { min-width: 3.8em; padding: 0 5px; font-size: 14px; font-variant-numeric: tabular-nums; white-space: nowrap; }
 table.costs tr.chosen td:first-child { font-weight: 600; }
 /* the costs beside the RNN's steps: the costs' longest names wrap rather than push the steps below */
 .lower { display: flex; gap: 4px 12px; align-items: flex-start; margin: 4px 0 0; }
@@ -102,8 +102,8 @@ interface Curve { key: SeriesKey; points: [number, number][]; fit?: PowerLaw }
 const MARGIN = 1.15;
 
 export default class Complexity extends EngineElement {
-  private readonly byN = new Plot({ xLabel: 'n', yLabel: 'time (ms, log)', xLog: true, yLog: true, width: 420, height: 200 });
-  private readonly byD = new Plot({ xLabel: 'd', yLabel: 'time (ms, log)', xLog: true, yLog: true, width: 345, height: 200 });
+  private readonly byN = new Plot({ xLabel: 'n', yLabel: 'time (ms, log)', xLog: true, yLog: true, width: 420, height: 156 });
+  private readonly byD = new Plot({ xLabel: 'd', yLabel: 'time (ms, log)', xLog: true, yLog: true, width: 345, height: 156 });
   private readonly numbers = new ScreenReaderTable();
   private readonly widths = this.bound.choices('d');
   private readonly lengths = this.bound.choices('maxN');
@@ -377,7 +377,7 @@ export default class Complexity extends EngineElement {
   protected override layout(): HTMLElement {
     const costs = h('table', 'costs');
     costs.innerHTML = '<caption class="sr-only">Costs of write-up 002 §10: the theoretical exponent of n and of d, and the slope measured here</caption>'
-      + '<thead><tr><th rowspan="2">operation (write-up 002 §10)</th><th rowspan="2">cost</th><th colspan="2">slope in n</th><th colspan="2">slope in d</th></tr>'
+      + '<thead><tr><th rowspan="2">operation</th><th rowspan="2">cost</th><th colspan="2">slope in n</th><th colspan="2">slope in d</th></tr>'
       + '<tr><th>theory</th><th>measured</th><th>theory</th><th>measured</th></tr></thead>';
     costs.append(h('tbody', {}, ...this.costRows));
     // as on the first slide: the steps that must run one after another
@@ -389,8 +389,8 @@ export default class Complexity extends EngineElement {
       this.progress,
       h('div', 'plots', this.byN.element, this.byD.element),
       h('div', 'lower', h('div', 'costs-box', costs), steps),
-      h('p', { className: 'note', textContent: '┄ least-squares fits, their slopes at their ends; ━ the sum: the layer. Each point is its fastest median '
-        + `of at least ${REPEATS} calls over at least ${MIN_MS} ms, over ${PASSES.least}–${PASSES.most} passes; attention is one head (d_k = d_v = d), the projections x·W_Q, x·W_K, x·W_V and ·W_O.` }),
+      h('p', { className: 'note', textContent: '┄ fits, slopes at their ends; ━ the layer. A point: the fastest median of ≥ '
+        + `${REPEATS} calls over ≥ ${MIN_MS} ms, ${PASSES.least}–${PASSES.most} passes; attention: one head, d_k = d_v = d.` }),
       this.summary, this.numbers.element);
   }
 }

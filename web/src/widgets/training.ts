@@ -50,7 +50,7 @@ const SCHEDULE_POINTS = 40;
 /** the least time between two redraws while training: the steps of one slice */
 const DRAW_EVERY_MS = 400;
 const PLOT = { width: 350, height: 130 };
-const RATE_PLOT = { width: 310, height: 120 };
+const RATE_PLOT = { width: 310, height: 96 };
 const MAP = { width: 225, height: 225 };
 const FILES = ['model.safetensors', 'config.json', 'vocab.json'] as const;
 
@@ -103,7 +103,7 @@ const styles = `
 @media (min-width: 800px) {
   .run { contain: strict; height: 32px; flex-wrap: nowrap; }
   .plots { contain: strict; height: 154px; }
-  .results > figure { contain: strict; width: ${RATE_PLOT.width}px; height: 146px; }
+  .results > figure { contain: strict; width: ${RATE_PLOT.width}px; height: ${RATE_PLOT.height + 26}px; }
 }
 `;
 
