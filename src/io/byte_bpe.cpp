@@ -204,6 +204,8 @@ size_t append_utf8_replacing(std::string& out, std::string_view bytes, bool fina
   return i;
 }
 
+const std::string& byte_piece(unsigned char b) { return byte_alphabet().text[b]; }
+
 void append_token_bytes(std::string& bytes, const std::string& piece) {
   const ByteAlphabet& alphabet = byte_alphabet();
   const size_t start = bytes.size();

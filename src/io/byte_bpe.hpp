@@ -73,6 +73,8 @@ ByteBpeParts read_vocab_merges(const std::string& vocab_json, const std::string&
 // tokenizer.json of a byte_bpe tokenizer
 std::string write_hf_tokenizer(const BytePairModel& model, const std::vector<std::string>& tokens);
 
+// the character of GPT-2's byte alphabet that stands for byte b, in UTF-8 (a space is "Ġ")
+const std::string& byte_piece(unsigned char b);
 // appends the bytes a vocabulary piece stands for: each character of GPT-2's byte alphabet as its
 // byte, or, when a character lies outside it (an added token such as "<s> x"), the piece's own
 // UTF-8, as Hugging Face's ByteLevel decoder does

@@ -1,6 +1,6 @@
 // attnlab-train: trains one of the built-in tasks from scratch and saves the model.
 //
-//   attnlab-train <copy|reverse|sort|coreference|reverse-seq2seq|induction|fortunes> [--out DIR] [--seed N]
+//   attnlab-train <copy|reverse|sort|coreference|reverse-seq2seq|induction|fortunes|english> [--out DIR] [--seed N]
 //                 [--steps N] [--batch N] [--threads N] [--eval N] [--stop-after N]
 //
 // Progress goes to standard error (step, loss, accuracy, learning rate, gradient norm, ETA);

@@ -208,16 +208,26 @@ class InductionTask : public Task {
   Tokenizer tokenizer_;
 };
 
-// Next-character prediction on documents of English text: each is held out (about one in ten)
-// or not by a hash of its text. An example is [BOS] followed by a window of n_ctx − 1 characters
-// cut at random from one split's stream (its documents in order, each followed by [EOS]); every
-// position predicts the next character. solved(): the argmax after the whole window is the next
-// character (so held_out_accuracy is top-1 accuracy with n_ctx − 1 characters of context); the
-// measure of a language model is held_out_loss, in nats per character.
+// Next-token prediction on documents of English text: each is held out (about one in ten) or not
+// by a hash of its text. An example is [BOS] followed by a window of n_ctx − 1 tokens cut at random
+// from one split's stream (its documents in order, each followed by [EOS]); every position
+// predicts the next token. solved(): the argmax after the whole window is the next token (so
+// held_out_accuracy is top-1 accuracy with n_ctx − 1 tokens of context); the measure of a
+// language model is held_out_loss, in nats per token (a character, or a BPE piece).
 class LanguageModelTask : public Task {
  public:
-  // throws attnlab::Error when either split's stream is shorter than a window
+  // characters: the documents' own characters as the vocabulary, a model of the fortunes demo's
+  // shape with `context` positions; throws attnlab::Error when either split's stream is shorter
+  // than a window
   LanguageModelTask(std::string name, const std::vector<std::string>& documents, Index context = 128);
+  // the documents as tokens of `tokenizer`, whose [BOS] and [EOS] must have the ids Tokenizer::kBos
+  // and kEos, for a decoder-only model of `config` (its n_ctx is the window) trained with `training`;
+  // with repeat_every > 0, one training window in repeat_every (drawn at random) starts with a
+  // stretch of kShortestRepeat … n_ctx/2 − 1 tokens written twice, which only what reads the earlier
+  // copy (an induction head) predicts; held-out windows never repeat
+  LanguageModelTask(std::string name, const std::vector<std::string>& documents, Tokenizer tokenizer,
+                    const ModelConfig& config, const TrainingOptions& training, Index repeat_every = 0);
+  static constexpr Index kShortestRepeat = 8;
   // the entries of a fortune(6) file: texts separated by lines holding only "%", each without its
   // final newline; empty entries are dropped
   static std::vector<std::string> fortune_entries(const std::string& file);
@@ -236,9 +246,15 @@ class LanguageModelTask : public Task {
   std::string continuation(const Transformer& model, const std::string& text, Index max_new) const;
 
  private:
+  // the documents' tokens into the two streams
+  void read(const std::vector<std::string>& documents);
+
   std::string name_;
-  Index context_;
   Tokenizer tokenizer_;
+  ModelConfig config_;
+  TrainingOptions training_;
+  Index context_;
+  Index repeat_every_ = 0;
   std::vector<int> train_stream_, held_out_stream_;
 };
 

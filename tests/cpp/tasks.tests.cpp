@@ -302,6 +302,57 @@ TEST_CASE("the fortunes corpus is compiled in, byte for byte", "[tasks]") {
   CHECK(fortunes.tokenizer().size() == 6 + 88);  // the specials and the characters the corpus uses
   CHECK(parameter_bytes(fortunes.model_config()) / sizeof(float) <= 500000);
 }
+
+TEST_CASE("the english task: fortunes in BPE pieces learnt from its training text, its training windows repeated", "[tasks]") {
+  const std::vector<std::string> files = fortunes_files();
+  REQUIRE(files.size() == 19);
+  std::size_t bytes = 0;
+  for (const std::string& file : files) bytes += file.size();
+  CHECK(bytes == 1110426 - 3755);  // the folder without its COPYRIGHT
+  const std::unique_ptr<Task> task = make_task("english");
+  const auto& english = dynamic_cast<const LanguageModelTask&>(*task);
+  const Tokenizer& pieces = english.tokenizer();
+  CHECK(pieces.kind() == TokenizerKind::byte_bpe);
+  CHECK(pieces.size() == 2048);
+  CHECK(pieces.token(Tokenizer::kBos) == "[BOS]");
+  CHECK(pieces.token(Tokenizer::kEos) == "[EOS]");
+  CHECK(english.model_config().vocab_size == 2048);
+  CHECK(parameter_bytes(english.model_config()) / sizeof(float) <= 300000);
+
+  SECTION("both streams decode to their documents; a held-out document is read in pieces learnt without it") {
+    for (const Split split : {Split::train, Split::held_out}) {
+      const std::vector<int>& stream = english.stream(split);
+      const std::string text = pieces.decode(stream);
+      CHECK(text.find("[EOS]") != std::string::npos);
+      // pieces of several bytes: 2.8 bytes a piece (the fortunes hold much white space and punctuation)
+      CHECK(static_cast<double>(text.size()) / static_cast<double>(stream.size()) > 2.5);
+    }
+  }
+  SECTION("every training window starts with a stretch written twice; held-out ones never") {
+    Rng rng(5);
+    // the longest L ≥ 8 with targets[0, L) = targets[L, 2L), or 0
+    const auto repeated = [](const Example& e) {
+      for (size_t length = e.targets.size() / 2; length >= LanguageModelTask::kShortestRepeat; --length)
+        if (std::equal(e.targets.begin(), e.targets.begin() + static_cast<std::ptrdiff_t>(length),
+                       e.targets.begin() + static_cast<std::ptrdiff_t>(length)))
+          return length;
+      return size_t{0};
+    };
+    std::set<size_t> lengths;
+    for (int i = 0; i < 200; ++i) {
+      const Example e = english.example(Split::train, rng);
+      REQUIRE(e.tokens.size() == 128);
+      CHECK(e.tokens.front() == Tokenizer::kBos);
+      CHECK(std::equal(e.tokens.begin() + 1, e.tokens.end(), e.targets.begin()));
+      const size_t length = repeated(e);
+      CHECK(length >= 8);
+      CHECK(length <= 63);
+      lengths.insert(length);
+    }
+    CHECK(lengths.size() > 30);  // no fixed offset finds the earlier copy
+    for (int i = 0; i < 100; ++i) CHECK(repeated(english.example(Split::held_out, rng)) == 0);
+  }
+}
 #endif
 
 TEST_CASE("random letters, repeated", "[tasks]") {
@@ -388,7 +439,7 @@ TEST_CASE("random letters, repeated", "[tasks]") {
 TEST_CASE("make_task", "[tasks]") {
   for (const std::string& name : task_names()) {
 #ifndef ATTNLAB_EMBEDDED_CORPUS
-    if (name == "fortunes") {
+    if (name == "fortunes" || name == "english") {
       CHECK_THROWS_WITH(make_task(name), Catch::Contains("this build has none"));
       continue;
     }
@@ -396,5 +447,5 @@ TEST_CASE("make_task", "[tasks]") {
     CHECK(make_task(name)->name() == name);
   }
   CHECK_THROWS_WITH(make_task("translate"),
-                    Catch::Contains("choose copy, reverse, sort, coreference, reverse-seq2seq, induction or fortunes"));
+                    Catch::Contains("choose copy, reverse, sort, coreference, reverse-seq2seq, induction, fortunes or english"));
 }

@@ -5,7 +5,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, SCREENSHOTS, setUp } from './browser.mjs';
-import { canvasColours, screenshotSlide } from './widget-checks.mjs';
+import { canvasColours, eventually, screenshotSlide, shippedModel } from './widget-checks.mjs';
 
 const { server, browser } = await setUp();
 
@@ -13,6 +13,11 @@ const PINNED = {
   'layer 1, head 3': ['0.000', '0.000', '0.000', '0.000', '0.000', '0.999', '0.000', '0.000', '0.000', '0.000'],
   'layer 0, head 0': ['0.014', '0.704', '0.009', '0.013', '0.038', '0.171', '0.010', '0.015', '0.020', '0.006'],
 };
+
+/** the english model's induction head (docs/models.md), and a text it reads: a sentence, then the
+ * same sentence again up to one piece short of its end */
+const INDUCTION = { layer: 1, head: 3 };
+const ENGLISH_TEXT = 'The quick brown fox jumps over the lazy dog. The quick brown fox jumps over the';
 
 /** the bars: [word, weight] for the query word shown */
 const bars = (widget) => widget.locator('.distribution li').evaluateAll((items) =>
@@ -60,6 +65,25 @@ describe('the attention explorer', () => {
     await widget.locator('.distribution h3', { hasText: '“sat” looks at' }).waitFor();
     assert.deepEqual(problems, []);
     assert.deepEqual(requests.filter((u) => !u.startsWith(server.url) && !u.startsWith('data:')), []);
+    await close();
+  });
+
+  it('reads a text with the english model, its induction head looking from the repeat to what came next', async () => {
+    const english = await shippedModel('english');
+    const text = ENGLISH_TEXT;
+    const { ids } = english.tokenize(text);
+    const n = ids.length;
+    const name = `layer${INDUCTION.layer}.attn.head${INDUCTION.head}.weights`;
+    const weights = english.forward({ tokens: ids, trace: [name] }).trace[name];
+    const lastRow = Array.from(weights.data.slice((n - 1) * n, n * n), (w) => w.toFixed(3));
+    const { widget, problems, close } = await open(`&model=english&it=${encodeURIComponent(text)}&xlayer=${INDUCTION.layer}&xhead=${INDUCTION.head}`);
+    const shown = await eventually(() => bars(widget), (pairs) => pairs?.length === n);
+    assert.deepEqual(rounded(shown), lastRow);
+    // the last piece's earlier copy is followed by the piece the repeat goes on with: that is where it looks
+    const first = [...ids].indexOf(ids[n - 1]);
+    assert.ok(first < n - 1, 'the last piece occurred before');
+    assert.equal(lastRow.indexOf(lastRow.reduce((a, b) => (Number(b) > Number(a) ? b : a))), first + 1);
+    assert.deepEqual(problems, []);
     await close();
   });
 

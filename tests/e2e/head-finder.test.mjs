@@ -20,10 +20,10 @@ const verdict = (widget, text) => widget.locator('.verdict', { hasText: text }).
 
 describe('the head finder', () => {
   it('scores the shipped model\'s heads as Node does, names an induction circuit\'s head, none of a random GPT-2\'s, and opens a head in the explorer', async () => {
-    const model = await shippedModel('fortunes');
+    const model = await shippedModel('english');
     const specials = model.specialTokens();
     const half = Math.floor((Math.min(model.config.n_ctx, 97) - 1) / 2);
-    const tokens = patterns.repeatedRandomTokens({ vocabSize: model.config.vocab_size, length: half, seed: 1, exclude: Object.values(specials), prefix: specials.bos });
+    const tokens = patterns.repeatedRandomTokens({ vocabSize: model.config.vocab_size, length: half, seed: 1, exclude: Object.values(specials), prefix: specials['[BOS]'] });
     const { n_layers: layers, n_heads: heads } = model.config;
     const names = Array.from({ length: layers * heads }, (_, k) => `layer${Math.floor(k / heads)}.attn.head${k % heads}.weights`);
     const { trace } = model.forward({ tokens, trace: names });

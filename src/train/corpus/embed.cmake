@@ -1,6 +1,6 @@
-# Writes OUT, a C++ source whose fortunes_min_files() returns the bytes of FILES (a list separated
+# Writes OUT, a C++ source whose function FUNCTION() returns the bytes of FILES (a list separated
 # by "|"), in order: the corpus is compiled into the program, which then reads no data files.
-#   cmake -DFILES="a|b" -DOUT=corpus.cpp -P embed.cmake
+#   cmake -DFUNCTION=fortunes_min_files -DFILES="a|b" -DOUT=corpus.cpp -P embed.cmake
 string(REPLACE "|" ";" files "${FILES}")
 string(REPEAT "0x..," 24 line)  # 24 bytes a line
 set(arrays "")
@@ -26,7 +26,7 @@ namespace {
 ${arrays}
 }  // namespace
 
-std::vector<std::string> fortunes_min_files() {
+std::vector<std::string> ${FUNCTION}() {
   return {
 ${entries}  };
 }

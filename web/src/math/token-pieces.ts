@@ -53,6 +53,13 @@ export function isByteLevel(specialTokens: object): boolean {
   return !['pad', 'unk', 'bos', 'eos'].every((name) => typeof (specialTokens as Record<string, unknown>)[name] === 'number');
 }
 
+/** The id of a shipped model's [BOS] or [EOS]: named `bos` / `eos` by a word or character
+ * vocabulary, and by its content, "[BOS]" / "[EOS]", by a byte-level one (the english model's). */
+export function shippedSpecialToken(specialTokens: object, name: 'bos' | 'eos'): number | undefined {
+  const tokens = specialTokens as Record<string, number | undefined>;
+  return tokens[name] ?? tokens[`[${name.toUpperCase()}]`];
+}
+
 export interface TokenLabel {
   /** the token's position in the sequence */
   index: number;

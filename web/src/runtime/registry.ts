@@ -167,14 +167,14 @@ export const WIDGETS: readonly WidgetEntry[] = [
   ] },
   { tag: 'attn-generation', load: () => import('../widgets/generation'), fields: [
     // the language model's text, its sampling (temperature, top-k with 0 = off, top-p, seed), the
-    // characters generated, the generated character whose attention is shown (−1: the last), the head
+    // tokens generated, the generated token whose attention is shown (−1: the last), the head
     MODEL_FIELD,
-    { key: 'gen', attribute: 'text', label: 'text to continue', type: 'text', maxLength: 200, default: 'The ' },
+    { key: 'gen', attribute: 'text', label: 'text to continue', type: 'text', maxLength: 200, default: 'A friend is' },
     { key: 'gen-t', attribute: 'temperature', type: 'number', min: 0, max: 2, default: 0.8 },
     { key: 'gen-k', attribute: 'topK', label: 'top-k', type: 'int', min: 0, max: 1000, default: 0 },
     { key: 'gen-p', attribute: 'topP', label: 'top-p', type: 'number', min: 0.05, max: 1, default: 0.95 },
     { key: 'gen-seed', attribute: 'seed', type: 'int', min: 0, max: 99999, default: 1 },
-    { key: 'gen-n', attribute: 'step', label: 'tokens generated', type: 'int', min: 0, max: 127, default: 40 },
+    { key: 'gen-n', attribute: 'step', label: 'tokens generated', type: 'int', min: 0, max: 127, default: 20 },
     { key: 'gen-tok', attribute: 'token', type: 'int', min: -1, max: 127, default: -1 },
     { key: 'gen-l', attribute: 'layer', type: 'int', min: 0, max: MAX_LAYER, default: 0 },
     { key: 'gen-h', attribute: 'head', type: 'int', min: 0, max: MAX_HEAD, default: 0 },
@@ -182,7 +182,7 @@ export const WIDGETS: readonly WidgetEntry[] = [
   { tag: 'attn-kv-cache', load: () => import('../widgets/kv-cache'), fields: [
     // the prompt of the language model, the tokens generated after it, and the layer and head drawn
     MODEL_FIELD,
-    { key: 'kc', attribute: 'text', label: 'prompt', type: 'text', maxLength: 200, default: 'The cat ' },
+    { key: 'kc', attribute: 'text', label: 'prompt', type: 'text', maxLength: 200, default: 'The cat' },
     { key: 'kc-step', attribute: 'step', label: 'tokens generated', type: 'int', min: 0, max: 127, default: 6 },
     { key: 'kc-l', attribute: 'layer', type: 'int', min: 0, max: MAX_LAYER, default: 0 },
     { key: 'kc-h', attribute: 'head', type: 'int', min: 0, max: MAX_HEAD, default: 0 },

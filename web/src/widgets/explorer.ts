@@ -104,7 +104,7 @@ export default class Explorer extends EngineElement {
       this.update();
     },
   });
-  private readonly modelList = this.bound.model('coreference', ['fortunes', 'sort']);
+  private readonly modelList = this.bound.model('coreference', ['english', 'sort']);
   private readonly view = this.bound.choices<ExplorerView>('view', { text: (v) => VIEW_NAMES[v] });
   // drop-downs: a model opened here may have 12 layers of 12 heads
   private readonly layer = this.bound.numbered('layer', { select: true });

@@ -1,4 +1,5 @@
-// <attn-generation>: a language model continues the reader's text: the shipped character-level one,
+// <attn-generation>: a language model continues the reader's text: the shipped english one (byte-level
+// BPE pieces of Debian's fortunes), the shipped fortunes one (the same text character by character),
 // or a model the reader opened (GPT-2, SmolLM2). The next-token distribution as bars (temperature,
 // top-k and top-p applied by the engine, beside the plain softmax), a greedy and a seeded sampled
 // continuation streamed token by token from the worker (ms per token shown; Stop ends them), and
@@ -9,7 +10,7 @@ import { alone, promptIn, type RemoteEngine, type RemoteModel } from '../runtime
 import { css, textOn } from '../math/colormap';
 import { formatDuration, formatNumber, formatSignificant } from '../math/format';
 import { shortLabel } from '../math/text';
-import { visibleText as visible } from '../math/token-pieces';
+import { isByteLevel, shippedSpecialToken, visibleText as visible } from '../math/token-pieces';
 import { median } from '../math/ranking';
 import { row } from '../math/matrix';
 import { topIndices } from '../math/ranking';
@@ -34,9 +35,9 @@ const styles = `
 .pace { font-size: 14px; color: var(--muted); }
 `;
 
-const MODEL = 'fortunes';
-/** the most likely tokens drawn as bars */
-const BARS = 14;
+const MODEL = 'english';
+/** the most likely tokens drawn as bars (a word piece's label needs the room of ten) */
+const BARS = 10;
 const CHART = { width: 540, height: 130 };
 
 
@@ -61,7 +62,7 @@ export default class Generation extends EngineElement {
   private readonly chart = sharpCanvas('next-token probabilities');
   private readonly barsCaption = h('p', 'caption');
   private readonly table = new ScreenReaderTable();
-  private readonly modelList = this.bound.model('fortunes');
+  private readonly modelList = this.bound.model(MODEL, ['fortunes']);
   private readonly pace = h('span', { className: 'pace', attrs: { 'aria-live': 'off' } });
   private readonly stop = button('Stop', () => { this.stopAsked = true; }, { hidden: true, data: { control: 'step' } });
   private stopAsked = false;
@@ -76,11 +77,15 @@ export default class Generation extends EngineElement {
 
   protected async render(_engine: RemoteEngine): Promise<void> {
     const { model, opened } = await this.modelInUse(MODEL);
-    const unit = opened ? 'tokens' : 'characters';
-    const { config, prompt, room } = await promptIn(model, this.value<string>('text'), 'text', unit, { bos: !opened });
-    this.startsWithBos = !opened;
-    // a fortune ends at [EOS]; a model the reader opened at any of its special tokens: both continuations stop after it
-    const stops = new Set(opened ? Object.values(await model.specialTokens()) : [(await model.specialTokens()).eos]);
+    const special = await model.specialTokens();
+    // the shipped models (english, or fortunes character by character) read the text after [BOS]
+    const shipped = !opened || opened.summary.family === 'attnlab';
+    const unit = shipped && !isByteLevel(special) ? 'characters' : 'tokens';
+    const { config, prompt, room } = await promptIn(model, this.value<string>('text'), 'text', unit, { bos: shipped });
+    this.startsWithBos = shipped;
+    // a fortune ends at [EOS] (a byte-level vocabulary names it by its content); a model the reader
+    // opened at any of its special tokens: both continuations stop after it
+    const stops = new Set(shipped ? [shippedSpecialToken(special, 'eos')!] : Object.values(special));
     const steps = this.step.upTo(room);
     const [temperature, topK, topP, seed] = ['temperature', 'topK', 'topP', 'seed'].map((setting) => this.value<number>(setting));
     const sampling = { temperature, topP, seed, ...(topK > 0 ? { topK: Math.min(topK, config.vocab_size) } : {}) };
@@ -179,11 +184,12 @@ export default class Generation extends EngineElement {
     // [BOS], where the model's prompt starts with it, is not written
     const pieces = [...promptPieces, ...texts];
     const first = this.startsWithBos ? 1 : 0;
-    line.replaceChildren(...pieces.slice(first).map((piece, k) => {
+    line.replaceChildren(...pieces.slice(first).flatMap((piece, k) => {
       const i = k + first;  // position in the model's sequence
       const generated = i - promptPieces.length;
+      // a button keeps its text on one line: a newline in a generated piece is shown, then made
       const element = pick && generated >= 0
-        ? button(piece, () => this.change({ token: generated }), {
+        ? button(piece.replaceAll('\n', '⏎'), () => this.change({ token: generated }), {
           className: generated === pick.chosen ? 'chosen' : '', data: { control: 'token' },
           attrs: { 'aria-label': `generated ${pick.unit.slice(0, -1)} ${generated + 1}: ${visible(piece)}` },
         })
@@ -192,7 +198,7 @@ export default class Generation extends EngineElement {
         tinted.push([element, attention[i] / scale]);
         element.title = `weight ${formatNumber(attention[i], 3)}`;
       }
-      return element;
+      return element.localName === 'button' && piece.includes('\n') ? [element, h('br')] : [element];
     }));
     // the weight on the theme's ramp (nothing at zero, the strongest colour at the largest weight), again when the theme changes
     colourWithTheme(line, () => {

@@ -11,6 +11,7 @@ import {
   HEAD_PATTERN_THRESHOLD, headsAbove, rankHeads, repeatedRandomTokens, scoreHeads, type HeadPattern, type HeadScore,
 } from '../math/head-patterns';
 import type { MatrixData } from '../math/matrix';
+import { shippedSpecialToken } from '../math/token-pieces';
 import { button, h } from '../primitives/controls';
 import { EngineElement } from '../runtime/engine-element';
 import { Heatmap } from '../primitives/heatmap';
@@ -29,7 +30,7 @@ li button { margin-left: 6px; font-size: 14px; padding: 1px 8px; }
 .probe { font-size: 14px; color: var(--muted); margin: 6px 0 0; max-width: 40em; overflow-wrap: anywhere; }
 `;
 
-const MODEL: ShippedModel = 'fortunes';
+const MODEL: ShippedModel = 'english';
 /** what each pattern means, for the verdict */
 const MEANINGS: Record<HeadPattern, string> = {
   'previous-token': 'attends to the token just before',
@@ -104,7 +105,7 @@ export default class HeadFinder extends EngineElement {
     const [config, special] = await Promise.all([model.config(), model.specialTokens()]);
     // the shipped models read text after [BOS]; a model opened here begins with its end-of-text token where it has one
     const shipped = !opened || opened.summary.family === 'attnlab';
-    const bos = shipped ? (special as { bos: number }).bos : (special as Record<string, number>)['<|endoftext|>'];
+    const bos = shipped ? shippedSpecialToken(special, 'bos') : (special as Record<string, number>)['<|endoftext|>'];
     const limit = Math.min(config.n_ctx, 2 * PROBE_HALF + 1);
     const typed = this.value<string>('text');
     if (typed) {

@@ -30,14 +30,14 @@ const styles = `
 .facts .moved { color: var(--bad); font-weight: 600; }
 `;
 
-const MODEL = 'fortunes';
+const MODEL = 'english';
 /** at most this many cache rows are drawn (the newest ones) */
 const ROWS_DRAWN = 40;
 const CACHE = { width: 150, height: 150 };
 
 export default class KvCache extends EngineElement {
   // a new prompt starts the generation again
-  private readonly modelList = this.bound.model('fortunes');
+  private readonly modelList = this.bound.model(MODEL);
   private readonly text = this.bound.text('text', { also: () => ({ step: 0 }) });
   private readonly step = this.bound.stepper('step', 'next token ▶');
   private readonly layer = this.bound.numbered('layer', { from: 1, select: true });
