@@ -43,8 +43,8 @@ const shownHeads = (widget) => widget.locator('.heads .head').evaluateAll((heads
 async function expectProgram(widget, program, text) {
   const node = inNode(program, text);
   assert.deepEqual(node.answer, REFERENCE[program](text), `Node's engine: ${program} of "${text}"`);
-  assert.deepEqual(await eventually(() => shownAnswer(widget), (a) => a.join('') === node.answer.join('')), node.answer);
-  const heads = await eventually(() => shownHeads(widget), (h) => h.length === node.heads.length && h.every((m, i) => m.length === node.heads[i].length));
+  assert.deepEqual(await eventually(() => shownAnswer(widget), (a) => a?.join('') === node.answer.join('')), node.answer);
+  const heads = await eventually(() => shownHeads(widget), (h) => h?.length === node.heads.length && h.every((m, i) => m.length === node.heads[i].length));
   for (const [i, shown] of heads.entries()) {
     assertClose(shown, node.heads[i], 5e-5, `${program} "${text}" head ${i}: the page's numbers against Node's trace`);
     assertClose(node.heads[i], node.input.patterns[i].data, 1e-6, `${program} "${text}" head ${i}: Node's trace against the select matrix`);

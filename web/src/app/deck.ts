@@ -126,18 +126,35 @@ export class Deck {
   }
 
   /** Stacked (a phone), the reader scrolls through the slides: the one at the top of the screen
-   * becomes the current one (its number in the bar, its link in the URL), without
-   * being drawn again, since every stacked slide is already shown. */
+   * becomes the current one (its number in the bar, its link in the URL), without being drawn
+   * again, since every stacked slide is already shown. Read once a frame while scrolling. */
   private followScrolling(): void {
-    const seen = new IntersectionObserver((entries) => {
-      if (!this.stacked()) return;
-      const entry = entries.find((e) => e.isIntersecting);
-      const index = entry ? this.slides.indexOf(entry.target as HTMLElement) : -1;
-      if (index < 0 || index === this.current) return;
-      this.markCurrent(index);
-      this.writeUrl('replace');
-    }, { root: this.stage, rootMargin: '0px 0px -90% 0px' });
-    for (const slide of this.slides) seen.observe(slide);
+    let scheduled = false;
+    this.stage.addEventListener('scroll', () => {
+      if (scheduled || !this.stacked()) return;
+      scheduled = true;
+      requestAnimationFrame(() => {
+        scheduled = false;
+        const index = this.slideAtTop();
+        if (index === this.current) return;
+        this.markCurrent(index);
+        this.writeUrl('replace');
+      });
+    }, { passive: true });
+  }
+
+  /** the last slide whose top has reached the upper tenth of the scrolling box; the last slide once
+   * the box is scrolled to its end (a slide near the end may never reach the top) */
+  private slideAtTop(): number {
+    const stage = this.stage;
+    if (stage.scrollTop + stage.clientHeight >= stage.scrollHeight - 2) return this.slides.length - 1;
+    const box = stage.getBoundingClientRect();
+    const line = box.top + 0.1 * box.height;
+    let index = 0;
+    this.slides.forEach((slide, i) => {
+      if (slide.getBoundingClientRect().top <= line) index = i;
+    });
+    return index;
   }
 
   /** A slide just shown is drawn in two frames, each half the work: first its own text and
