@@ -43,14 +43,22 @@ function nodeMask(model) {
   return Array.from({ length: masked.rows }, (_, i) => Array.from({ length: masked.cols }, (_, j) => Number.isFinite(masked.data[i * masked.cols + j])));
 }
 
-/** the decoder-only column's mask as drawn: a cell is filled where it may look (see drawPattern) */
+/** the decoder-only column's mask as drawn: a cell is open (it may look) where its colour stands out
+ * from the page's, which the closed cells are painted in (see drawPattern) */
 const drawnMask = (column) => column.locator('canvas').evaluate((canvas) => {
   const cell = 8;
   const scale = canvas.width / parseFloat(canvas.style.width);
   const cells = Math.round((parseFloat(canvas.style.width) - 1) / cell);
+  const probe = document.createElement('canvas').getContext('2d');
+  probe.fillStyle = getComputedStyle(canvas).getPropertyValue('--bg').trim();
+  probe.fillRect(0, 0, 1, 1);
+  const page = probe.getImageData(0, 0, 1, 1).data;
   const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
-  const alpha = (i, j) => data[(Math.floor((i * cell + 4.5) * scale) * canvas.width + Math.floor((j * cell + 4.5) * scale)) * 4 + 3];
-  return Array.from({ length: cells }, (_, i) => Array.from({ length: cells }, (_, j) => alpha(i, j) > 100));
+  const open = (i, j) => {
+    const at = (Math.floor((i * cell + 4.5) * scale) * canvas.width + Math.floor((j * cell + 4.5) * scale)) * 4;
+    return [0, 1, 2].some((c) => Math.abs(data[at + c] - page[c]) > 24);
+  };
+  return Array.from({ length: cells }, (_, i) => Array.from({ length: cells }, (_, j) => open(i, j)));
 });
 
 /** goes to another slide of the deck, keeping the model in the link */
