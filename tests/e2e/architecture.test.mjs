@@ -13,9 +13,11 @@ const SENTENCE_TOKENS = 10;
 
 const { server, browser } = await setUp();
 
-/** the diagram's stack titles, repeat counts and shape labels */
+/** the diagram's stack titles, repeat counts and shape labels, and its smallest text as shown (px) */
 const diagram = (widget) => widget.locator('svg').evaluate((svg) => ({
-  titles: [...svg.querySelectorAll('text.title')].map((t) => t.textContent),
+  titles: [...svg.querySelectorAll('tspan.title')].map((t) => t.textContent),
+  smallest: Math.min(...[...svg.querySelectorAll('text, tspan')]
+    .map((t) => parseFloat(getComputedStyle(t).fontSize) * svg.getBoundingClientRect().width / svg.viewBox.baseVal.width)),
   repeats: [...svg.querySelectorAll('text.repeat')].map((t) => t.textContent),
   shapes: [...svg.querySelectorAll('text.shape')].map((t) => t.textContent),
   blocks: [...svg.querySelectorAll('a.box')].map((a) => [a.querySelector('text').textContent, a.getAttribute('href')]),
@@ -36,6 +38,8 @@ describe('the architecture', () => {
     assert.ok(original.shapes.includes(`${SENTENCE_TOKENS}×${coreference.d_model}`), original.shapes.join(' '));
     assert.ok(original.shapes.includes(`3×${coreference.d_model}`), original.shapes.join(' '));
     assert.ok(original.blocks.some(([label]) => /cross/i.test(label)), 'the decoder has cross-attention');
+    // at its own size on the 1280×720 slide, the encoder–decoder's eleven rows too: its text is the deck's 14 px
+    assert.ok(original.smallest >= 14, `text shown at ${original.smallest} px`);
 
     await widget.getByRole('button', { name: 'Encoder only (BERT)' }).click();
     await page.waitForFunction(() => location.hash.includes('family=encoder') && !location.hash.includes('encoder-decoder'));
@@ -43,6 +47,7 @@ describe('the architecture', () => {
     const encoder = await diagram(widget);
     assert.equal(encoder.titles.length, 1);
     assert.deepEqual(encoder.repeats, [`${coreference.n_layers}×`]);
+    assert.ok(encoder.smallest >= 14, `text shown at ${encoder.smallest} px`);
     for (const shape of encoder.shapes.filter((s) => !s.includes(String(coreference.vocab_size)))) {
       assert.match(shape, new RegExp(`^${SENTENCE_TOKENS}×(${coreference.d_model}|${coreference.d_ff})$`));
     }
@@ -52,6 +57,7 @@ describe('the architecture', () => {
     await slideReady(page);
     const decoder = await diagram(widget);
     assert.deepEqual(decoder.repeats, [`${sort.n_layers}×`]);
+    assert.ok(decoder.smallest >= 14, `text shown at ${decoder.smallest} px`);
     // the letters of "attention"
     assert.ok(decoder.shapes.includes(`9×${sort.d_model}`), decoder.shapes.join(' '));
     assert.deepEqual(problems, []);

@@ -196,9 +196,6 @@ function inspectSlide([id, deck, limits]) {
 /** What is known to fail and not yet fixed, each with its reason: a problem of these slides that
  * matches is left out (anything else on them still fails). Remove an entry once its slide is fixed. */
 const PENDING = [
-  // the block diagram is drawn at its own size and shrunk into the slide's height: its labels need a
-  // more compact layout (or the slide's text column) to be 12 px and more
-  { slide: 'architecture', problem: /^<attn-architecture> text / },
   // the slides' own text, longer than the slide (their owners are changing it)
   { slide: 'generation', problem: /^div\.text\.narrow reaches \d+ px below/ },
 ];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MatrixData, ModelConfig } from '../../web/src/engine/attnlab.mjs';
-import { architectureStacks, openedModelTitle } from '../../web/src/math/architecture';
+import { architectureStacks, DIAGRAM, diagramLayout, openedModelTitle, textWidth, type PlacedStack } from '../../web/src/math/architecture';
 
 // The block diagram is read from a config and the shapes of a trace: here configs as the engine
 // reads GPT-2 and Llama checkpoints, and the trace's shapes for n tokens (values play no part).
@@ -91,6 +91,53 @@ describe('the block diagram of a model', () => {
     expect(cross?.notes).toEqual(['4 heads', 'd_k = 16 · Q 3×64 · K, V 10×64']);
     // shapes not traced are left out, not guessed
     expect(encoder.blocks.find((b) => b.kind === 'ffn')?.notes).toEqual(['GELU (tanh)']);
+  });
+
+  it('joins each norm to its sub-layer as a tab, below it before the sub-layer (pre-LN) and above it after (post-LN)', () => {
+    for (const pre_norm of [true, false]) {
+      const [stack] = diagramLayout(architectureStacks({ ...gpt2, pre_norm }, traceOf(gpt2, 10))).stacks;
+      const pairs = stack.blocks.flatMap((upper, k) => (upper.block.joined ? [[stack.blocks[k - 1], upper]] : []));
+      expect(pairs.map(([lower, upper]) => [lower.block.kind, upper.block.kind]))
+        .toEqual(pre_norm ? [['norm', 'attention'], ['norm', 'ffn']] : [['attention', 'norm'], ['ffn', 'norm']]);
+      for (const [lower, upper] of pairs) {
+        expect(upper.y + upper.height).toBe(lower.y);
+        expect([lower, upper].find((p) => p.block.kind === 'norm')?.height).toBe(DIAGRAM.tab);
+      }
+      // every other block is a box, an arrow's gap above the one below it
+      stack.blocks.forEach((p, k) => {
+        if (k > 0 && !p.block.joined) expect(stack.blocks[k - 1].y - (p.y + p.height)).toBe(DIAGRAM.gap);
+      });
+    }
+  });
+
+  it('fits the encoder–decoder\'s diagram, its text 14 px, in the slide\'s room: 1176 px across, 440 down', () => {
+    const config = { ...gpt2, architecture: 'encoder_decoder' as const, n_layers: 2, n_decoder_layers: 2, d_model: 64, n_heads: 4, d_ff: 128,
+      vocab_size: 76, n_ctx: 16, positional: 'sinusoidal' as const };
+    const trace: Record<string, MatrixData> = {};
+    for (const [prefix, n] of [['encoder.', 10], ['decoder.', 3]] as const) {
+      for (const [name, m] of Object.entries(traceOf(config, n))) trace[prefix + name] = m;
+    }
+    for (const part of ['q', 'k', 'v']) trace[`decoder.layer0.cross.${part}`] = matrix(part === 'q' ? 3 : 10, 64);
+    const { width, height, stacks } = diagramLayout(architectureStacks(config, trace));
+    expect(DIAGRAM.text).toBeGreaterThanOrEqual(14);
+    expect(width).toBeLessThanOrEqual(1176);
+    expect(height).toBeLessThanOrEqual(440);
+    // the decoder's eleven blocks: three norms are tabs
+    expect(stacks[1].blocks.length).toBe(11);
+    for (const { x, width: boxWidth, blocks } of stacks) {
+      for (const { block } of blocks) expect(textWidth(block.label, DIAGRAM.text) + 2 * DIAGRAM.padding).toBeLessThanOrEqual(boxWidth);
+      expect(x).toBeGreaterThan(0);
+    }
+    // left to right: the encoder's notes, its boxes, its N×; the decoder's N×, its boxes, its notes
+    const [encoder, decoder] = stacks;
+    const notes = (s: PlacedStack) => Math.max(...s.stack.blocks.flatMap((b) => b.notes ?? []).map((line) => textWidth(line, DIAGRAM.text)));
+    expect(encoder.notes.x - notes(encoder)).toBeGreaterThanOrEqual(0);
+    expect(encoder.repeat.x + textWidth('2×', DIAGRAM.bold, true)).toBeLessThan(decoder.repeat.x - textWidth('2×', DIAGRAM.bold, true));
+    expect(decoder.repeat.x).toBeLessThan(decoder.x);
+    expect(decoder.notes.x + notes(decoder)).toBeLessThanOrEqual(width);
+    // the decoder's N× stays clear of the arrow coming in from the encoder, below its cross-attention
+    const cross = decoder.blocks.find((p) => p.block.cross)!;
+    expect(decoder.repeat.y - DIAGRAM.bold).toBeGreaterThan(cross.y + cross.height);
   });
 
   it('names an opened model with its family and depth', () => {

@@ -1,5 +1,5 @@
-// The block diagram of a model, read from its config and the shapes of a forward pass's trace.
-// DOM-free: <attn-architecture> draws what this returns.
+// The block diagram of a model, read from its config and the shapes of a forward pass's trace, and
+// where each part of it goes. DOM-free: <attn-architecture> draws what these return.
 import type { CheckpointDescription, MatrixData, ModelConfig } from '../engine/attnlab.mjs';
 
 export interface Block {
@@ -12,6 +12,9 @@ export interface Block {
   /** inside the stack of N identical layers */
   repeated: boolean;
   cross?: boolean;
+  /** drawn against the block below it, one box with it: a norm and the sub-layer it precedes or
+   * follows (no arrow between them: shapeIn is what crosses the seam) */
+  joined?: boolean;
   /** lines said beside the box: what its label has no room for (heads, activation, positions) and
    * the shapes traced inside it, where they differ from the n × d on the arrows */
   notes?: string[];
@@ -94,10 +97,10 @@ function stack(config: Required<ModelConfig>, trace: Record<string, MatrixData>,
   const sublayer = (label: string, kind: Block['kind'], slide: string, norm_: string, into: string, out: string, notes: string[], cross = false) => {
     if (config.pre_norm) {
       blocks.push({ label: norm, kind: 'norm', slide: 'components', shapeIn: shape(into), repeated: true });
-      blocks.push({ label: `${label} + residual`, kind, slide, shapeIn: shape(norm_), repeated: true, cross, notes });
+      blocks.push({ label: `${label} + residual`, kind, slide, shapeIn: shape(norm_), repeated: true, cross, notes, joined: true });
     } else {
       blocks.push({ label, kind, slide, shapeIn: shape(into), repeated: true, cross, notes });
-      blocks.push({ label: `+ residual, ${norm}`, kind: 'norm', slide: 'components', shapeIn: shape(out), repeated: true });
+      blocks.push({ label: `+ residual, ${norm}`, kind: 'norm', slide: 'components', shapeIn: shape(out), repeated: true, joined: true });
     }
   };
   sublayer(parts.causal ? 'Masked self-attention' : 'Self-attention', 'attention', parts.causal ? 'causal-mask' : 'multi-head',
@@ -117,4 +120,114 @@ function stack(config: Required<ModelConfig>, trace: Record<string, MatrixData>,
     blocks.push({ label: 'Softmax → next-token probabilities', kind: 'head', slide: 'components', shapeIn: shapeOf(trace, 'logits'), repeated: false });
   }
   return { title, sizes: `vocabulary ${config.vocab_size} · context ${config.n_ctx}`, layers, blocks, output };
+}
+
+/** The diagram's measures in px. Its text is 14 px throughout, the deck's least for running text,
+ * and it is drawn at its own size: compact enough that the encoder–decoder's eleven blocks fit
+ * the slide's height under one line of text, with a norm drawn as a tab of its sub-layer's box. */
+export const DIAGRAM = {
+  /** a block's box, a norm's tab against its sub-layer's box, the gap an arrow and its shape take */
+  box: 26, tab: 20, gap: 18,
+  text: 14, bold: 15,
+  /** above the stacks, a line with each one's title and sizes, and what separates those two */
+  heading: 28, titleGap: 10,
+  margin: 8,
+  /** either side of a box's label */
+  padding: 12,
+  /** a seam's shape beside its box; the notes and the N× that far beyond what is next to the boxes */
+  beside: 6, apart: 14,
+  noteLine: 16,
+  /** the dashed frame around the repeated blocks, out from them */
+  frame: 10,
+  /** the encoder's output arrow, across to the decoder */
+  crossRun: 40,
+} as const;
+
+/** `text`'s width in px at `px`, an upper estimate from its characters (DejaVu Sans, the widest
+ * font the page names, averages about 0.52 em): the diagram is laid out before it is shown, and
+ * may never be while its slide is hidden */
+export function textWidth(text: string, px: number, bold = false): number {
+  return [...text].length * px * (bold ? 0.6 : 0.55);
+}
+
+export interface PlacedBlock {
+  block: Block;
+  /** its top, and its height: a box, or a norm's tab when it is joined to its sub-layer */
+  y: number;
+  height: number;
+}
+
+export interface PlacedStack {
+  stack: Stack;
+  /** its boxes' left edge and width */
+  x: number;
+  width: number;
+  /** bottom (input) to top (output), as in the stack */
+  blocks: PlacedBlock[];
+  /** where its notes line up: left of the boxes for the encoder of two (clear of the arrow to the
+   * decoder), else right, beyond the shapes at the seams */
+  notes: { x: number; anchor: 'start' | 'end' };
+  /** its N×, on the other side: halfway up the frame around the repeated blocks, or halfway below
+   * the cross-attention, where the encoder's output comes in */
+  repeat: { x: number; y: number; anchor: 'start' | 'end' };
+  frame?: { y: number; height: number };
+}
+
+export interface DiagramLayout { width: number; height: number; stacks: PlacedStack[] }
+
+/** where each stack and block of the diagram goes: stacks side by side (encoder left of decoder),
+ * data flowing upwards, the blocks of every stack ending on one bottom line */
+export function diagramLayout(stacks: Stack[]): DiagramLayout {
+  const D = DIAGRAM;
+  const widest = (texts: string[], px = D.text) => Math.max(0, ...texts.map((t) => textWidth(t, px)));
+  const sides = stacks.map((stack, s) => {
+    const notesLeft = stacks.length === 2 && s === 0;
+    const width = Math.ceil(widest(stack.blocks.map((b) => b.label)) + 2 * D.padding);
+    const seams = stack.blocks.some((b) => b.joined && b.shapeIn)
+      ? D.beside + widest(stack.blocks.filter((b) => b.joined && b.shapeIn).map((b) => b.shapeIn!)) : 0;
+    const nextTo = Math.max(seams, D.frame);
+    const notes = widest(stack.blocks.flatMap((b) => b.notes ?? []));
+    const repeat = stack.blocks.some((b) => b.repeated) ? D.apart + textWidth(`${stack.layers}×`, D.bold, true) : 0;
+    const heading = textWidth(stack.title, D.bold, true) + D.titleGap + textWidth(stack.sizes, D.text);
+    const overhang = Math.max(0, (heading - width) / 2);
+    const [left, right] = notesLeft
+      ? [notes ? notes + D.apart : 0, nextTo + repeat]
+      : [D.frame + repeat, notes ? nextTo + D.apart + notes : seams];
+    return { stack, width, nextTo, notesLeft, left: Math.ceil(Math.max(left, overhang)), right: Math.ceil(Math.max(right, overhang)) };
+  });
+  const xs = [D.margin + sides[0].left];
+  if (sides.length === 2) xs.push(xs[0] + sides[0].width + sides[0].right + D.crossRun + sides[1].left);
+  const last = sides.length - 1;
+  const width = xs[last] + sides[last].width + sides[last].right + D.margin;
+
+  const heightOf = (blocks: Block[], k: number) =>
+    (blocks[k].kind === 'norm' && (blocks[k].joined || blocks[k + 1]?.joined) ? D.tab : D.box);
+  const tall = (blocks: Block[]) => blocks.reduce((sum, b, k) => sum + heightOf(blocks, k) + (k > 0 && !b.joined ? D.gap : 0), 0);
+  const height = D.heading + Math.max(...stacks.map((s) => tall(s.blocks))) + D.margin;
+
+  const placed = sides.map(({ stack, width: boxWidth, nextTo, notesLeft }, s): PlacedStack => {
+    const x = xs[s];
+    let bottom = height - D.margin;
+    const blocks = stack.blocks.map((block, k) => {
+      if (k > 0 && !block.joined) bottom -= D.gap;
+      const h = heightOf(stack.blocks, k);
+      bottom -= h;
+      return { block, y: bottom, height: h };
+    });
+    const repeated = blocks.filter((p) => p.block.repeated);
+    const frame = repeated.length ? {
+      y: repeated[repeated.length - 1].y - D.frame,
+      height: repeated[0].y + repeated[0].height - repeated[repeated.length - 1].y + 2 * D.frame,
+    } : undefined;
+    const beyond = x + boxWidth + nextTo + D.apart;
+    const cross = blocks.find((p) => p.block.cross);
+    const repeatY = !frame ? 0 : cross ? (cross.y + cross.height + frame.y + frame.height) / 2 : frame.y + frame.height / 2;
+    return {
+      stack, x, width: boxWidth, blocks, frame,
+      notes: notesLeft ? { x: x - D.apart, anchor: 'end' } : { x: beyond, anchor: 'start' },
+      repeat: { ...(notesLeft ? { x: beyond, anchor: 'start' as const } : { x: x - D.frame - D.apart, anchor: 'end' as const }),
+        y: repeatY + D.bold / 3 },
+    };
+  });
+  return { width, height, stacks: placed };
 }

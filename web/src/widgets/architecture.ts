@@ -1,38 +1,41 @@
 // <attn-architecture>: the Transformer's block diagram drawn from a live model: its config decides
 // the stacks, the order of norm and sub-layer (pre- or post-LN), the norm and the N of each stack,
 // the heads (grouped or not), the FFN's non-linearity and where positions enter, and every arrow
-// carries the shape of the tensor the engine traced there in a real forward pass. A shipped model
-// stands for each family; a model the reader opened is drawn instead, from its own config.
+// carries the shape of the tensor the engine traced there in a real forward pass. A norm is a tab
+// of its sub-layer's box (below it in pre-LN, above it in post-LN), the shape crossing their seam
+// beside it. The slide shows the diagram at its own size, its text 14 px. A shipped model stands
+// for each family; a model the reader opened is drawn instead, from its own config.
 // Clicking a block goes to the slide that explains it.
 // Settings: model (an opened model, instead of the family), family (encoder-decoder | encoder | decoder).
 import { pageModel, type RemoteEngine, type RemoteModel } from '../runtime/engine';
 import type { OpenedModel } from '../runtime/opened-models';
 import { SEMINAR_SENTENCE } from '../runtime/registry';
 import type { MatrixData, ModelConfig } from '../engine/index';
-import { architectureStacks, openedModelTitle, type Block, type Stack } from '../math/architecture';
+import { architectureStacks, DIAGRAM, diagramLayout, openedModelTitle, type PlacedBlock, type Stack } from '../math/architecture';
 import { h } from '../primitives/controls';
 import { EngineElement } from '../runtime/engine-element';
 
 const styles = `
 .about { margin: 2px 0 6px; font-size: 14px; }
-svg { display: block; height: 445px; width: auto; max-width: 100%; }
-/* a phone: the diagram at its own size (its width and height), scrolled sideways to its notes */
-@media (max-width: 799px) { .figure { overflow-x: auto; } svg { width: auto; height: auto; max-width: none; } }
-svg text { fill: var(--fg); font: 13px system-ui, "DejaVu Sans", sans-serif; }
+/* at its own size, where it fits (its text is 14 px there: see DIAGRAM) */
+svg { display: block; width: auto; height: auto; max-width: 100%; margin: 0 auto; }
+/* a phone: the diagram at its own size, scrolled sideways to its notes */
+@media (max-width: 799px) { .figure { overflow-x: auto; } svg { max-width: none; } }
+svg text { fill: var(--fg); font: 14px system-ui, "DejaVu Sans", sans-serif; }
 /* a halo of the page's colour keeps a shape readable where it crosses a stack's dashed frame */
-svg .shape { fill: var(--muted); font-size: 12px; font-variant-numeric: tabular-nums; paint-order: stroke; stroke: var(--bg); stroke-width: 5px; stroke-linejoin: round; }
-svg .box rect { fill: var(--panel); stroke: var(--border); stroke-width: 1.5; }
-svg a:hover rect, svg a:focus rect { stroke: var(--accent); stroke-width: 2.5; }
+svg .shape { fill: var(--muted); font-variant-numeric: tabular-nums; paint-order: stroke; stroke: var(--bg); stroke-width: 5px; stroke-linejoin: round; }
+svg .box path { fill: var(--panel); stroke: var(--border); stroke-width: 1.5; }
+svg a:hover path, svg a:focus path { stroke: var(--accent); stroke-width: 2.5; }
 svg a:focus { outline: none; }
-svg .attention rect { fill: color-mix(in srgb, #0072B2 16%, var(--panel)); }
-svg .ffn rect { fill: color-mix(in srgb, #009E73 16%, var(--panel)); }
-svg .norm rect { fill: color-mix(in srgb, #E69F00 18%, var(--panel)); }
+svg .attention path { fill: color-mix(in srgb, #0072B2 16%, var(--panel)); }
+svg .ffn path { fill: color-mix(in srgb, #009E73 16%, var(--panel)); }
+svg .norm path { fill: color-mix(in srgb, #E69F00 18%, var(--panel)); }
 svg .stack { fill: none; stroke: var(--muted); stroke-dasharray: 5 4; }
 svg .arrow { stroke: var(--muted); stroke-width: 1.5; fill: none; marker-end: url(#head); }
 svg marker path { fill: var(--muted); }
 svg .repeat { font-weight: 700; font-size: 15px; }
-svg .title { font-weight: 700; font-size: 14px; }
-svg .sizes, svg .note { fill: var(--muted); font-size: 12px; font-variant-numeric: tabular-nums; }
+svg .title { font-weight: 700; font-size: 15px; }
+svg .sizes, svg .note { fill: var(--muted); font-variant-numeric: tabular-nums; }
 `;
 
 type Family = 'encoder-decoder' | 'encoder' | 'decoder';
@@ -41,16 +44,6 @@ type Family = 'encoder-decoder' | 'encoder' | 'decoder';
  * what it is, and the name of an opened model */
 type Run = { config: Required<ModelConfig>; trace: Record<string, MatrixData>; about: string; name?: string };
 
-const BOX = { width: 270, height: 30, gap: 22 };
-/** above the blocks: each stack's title and sizes */
-const HEADING = 56;
-/** a box's notes: 12px lines, beside it at `gap`; their width is guessed from their characters
- * (the SVG is drawn before it is laid out, and may never be while its slide is hidden) */
-const NOTE = { line: 14, gap: 22, char: 7.2 };
-/** left of a lone stack, for its N×; between an encoder and a decoder, for both N× and the cross arrow */
-const REPEAT_ROOM = 70;
-const BETWEEN = 110;
-const MARGIN = 12;
 const NAMES: Record<Family, string> = {
   'encoder-decoder': 'Encoder–decoder (original)', encoder: 'Encoder only (BERT)', decoder: 'Decoder only (GPT)',
 };
@@ -63,8 +56,7 @@ const SHIPPED = {
 } as const;
 const HINTS = {
   shipped: 'the same block repeats N times; only its shapes change between the encoder and the decoder, and every arrow keeps n × d.',
-  opened: 'what this model does its own way: its norm in the boxes; its heads over K/V heads, where positions enter and its FFN '
-    + 'in the notes beside them. Every arrow still keeps n × d.',
+  opened: 'what this model does its own way: its norm in the boxes, its heads, positions and FFN in the notes beside them; every arrow still keeps n × d.',
 };
 
 export default class Architecture extends EngineElement {
@@ -147,65 +139,58 @@ export default class Architecture extends EngineElement {
     const target = (await this.untrained.tokenize('the cat sat')).ids;
     const { trace = {} } = await this.untrained.forward({ tokens: target, source, trace: true });
     return { config: await this.untrained.config(), trace,
-      about: `The original encoder–decoder layout at the same size (seeded, untrained weights): the encoder reads ` +
-        `“${SEMINAR_SENTENCE}” (n = ${source.length}), the decoder “the cat sat” (m = ${target.length}).` };
+      about: `Untrained, at the coreference model's size: the encoder reads “${SEMINAR_SENTENCE}” ` +
+        `(n = ${source.length}), the decoder “the cat sat” (m = ${target.length}).` };
   }
 
   private diagram(stacks: Stack[]): SVGSVGElement {
-    const notesWidth = (stack: Stack) => {
-      const longest = Math.max(0, ...stack.blocks.flatMap((b) => b.notes ?? []).map((line) => [...line].length));
-      return longest ? Math.ceil(longest * NOTE.char) + NOTE.gap : 0;
-    };
-    // each stack's notes on its outer side and its N× on the inner one: an encoder's notes go left,
-    // clear of the arrow that carries its output to the decoder
-    const columns = stacks.length === 2
-      ? [{ x: MARGIN + notesWidth(stacks[0]), notesLeft: true }, { x: MARGIN + notesWidth(stacks[0]) + BOX.width + BETWEEN, notesLeft: false }]
-      : [{ x: REPEAT_ROOM, notesLeft: false }];
-    const width = columns[columns.length - 1].x + BOX.width + notesWidth(stacks[stacks.length - 1]) + MARGIN;
-    const rows = Math.max(...stacks.map((s) => s.blocks.length));
-    const height = HEADING + rows * (BOX.height + BOX.gap) - BOX.gap + 10;
+    const { width, height, stacks: placed } = diagramLayout(stacks);
     const svg = el('svg', { viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-label': 'block diagram of the model with tensor shapes' },
-      el('defs', {}, el('marker', { id: 'head', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto' },
+      el('defs', {}, el('marker', { id: 'head', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 5, markerHeight: 5, orient: 'auto' },
         el('path', { d: 'M0,0 L10,5 L0,10 z' }))));
-    // y of block k, counted from the bottom (data flows upwards, as in the paper's figure)
-    const top = (k: number) => height - 10 - (k + 1) * (BOX.height + BOX.gap) + BOX.gap;
-    stacks.forEach((stack, s) => {
-      const { x, notesLeft } = columns[s];
-      const middle = x + BOX.width / 2;
-      svg.append(el('text', { x: middle, y: 18, 'text-anchor': 'middle', class: 'title' }, stack.title),
-        el('text', { x: middle, y: 36, 'text-anchor': 'middle', class: 'sizes' }, stack.sizes));
-      const repeated = stack.blocks.map((b, k) => (b.repeated ? k : -1)).filter((k) => k >= 0);
-      if (repeated.length) {
-        const lo = top(repeated[repeated.length - 1]) - 8;
-        const hi = top(repeated[0]) + BOX.height + 8;
-        const repeat = notesLeft ? { x: x + BOX.width + 20, 'text-anchor': 'start' } : { x: x - 20, 'text-anchor': 'end' };
-        svg.append(el('rect', { x: x - 12, y: lo, width: BOX.width + 24, height: hi - lo, rx: 10, class: 'stack' }),
-          el('text', { ...repeat, y: (lo + hi) / 2, class: 'repeat' }, `${stack.layers}×`));
+    const baseline = (y: number, tall: number) => y + tall / 2 + 5;
+    for (const { stack, x, width: boxWidth, blocks, notes, repeat, frame } of placed) {
+      const middle = x + boxWidth / 2;
+      svg.append(el('text', { x: middle, y: DIAGRAM.heading - 10, 'text-anchor': 'middle' },
+        el('tspan', { class: 'title' }, stack.title), el('tspan', { class: 'sizes', dx: DIAGRAM.titleGap }, stack.sizes)));
+      if (frame) {
+        svg.append(el('rect', { x: x - DIAGRAM.frame, y: frame.y, width: boxWidth + 2 * DIAGRAM.frame, height: frame.height, rx: 10, class: 'stack' }),
+          el('text', { x: repeat.x, y: repeat.y, 'text-anchor': repeat.anchor, class: 'repeat' }, `${stack.layers}×`));
       }
-      stack.blocks.forEach((block: Block, k) => {
-        const y = top(k);
+      blocks.forEach(({ block, y, height: tall }: PlacedBlock, k) => {
         const about = block.notes ? `${block.label} (${block.notes.join('; ')})` : block.label;
+        // a norm and its sub-layer make one box: square where they meet
+        const square = { top: blocks[k + 1]?.block.joined === true, bottom: block.joined === true };
         svg.append(el('a', { href: `#${block.slide}`, class: `box ${block.kind}` },
           el('title', {}, `${about}: go to its slide`),
-          el('rect', { x, y, width: BOX.width, height: BOX.height, rx: 6 }),
-          el('text', { x: middle, y: y + BOX.height / 2 + 4, 'text-anchor': 'middle' }, block.label)));
-        if (k > 0) svg.append(el('line', { x1: middle, y1: y + BOX.height + BOX.gap, x2: middle, y2: y + BOX.height + 1, class: 'arrow' }));
-        if (block.shapeIn) svg.append(el('text', { x: middle + 8, y: y + BOX.height + BOX.gap / 2 + 5, class: 'shape' }, block.shapeIn));
+          el('path', { d: outline(x, y, boxWidth, tall, square) }),
+          el('text', { x: middle, y: baseline(y, tall), 'text-anchor': 'middle' }, block.label)));
+        const below = y + tall;
+        if (k > 0 && !block.joined) svg.append(el('line', { x1: middle, y1: below + DIAGRAM.gap, x2: middle, y2: below + 1, class: 'arrow' }));
+        if (block.shapeIn) {
+          // beside the arrow that brings it, or at the seam it crosses
+          svg.append(block.joined
+            ? el('text', { x: x + boxWidth + DIAGRAM.beside, y: below + 5, class: 'shape' }, block.shapeIn)
+            : el('text', { x: middle + 8, y: below + DIAGRAM.gap / 2 + 5, class: 'shape' }, block.shapeIn));
+        }
         if (block.notes) {
           // the lines centred on the box
-          const first = y + BOX.height / 2 + 4 - ((block.notes.length - 1) * NOTE.line) / 2;
-          const side = notesLeft ? { x: x - NOTE.gap, 'text-anchor': 'end' } : { x: x + BOX.width + NOTE.gap, 'text-anchor': 'start' };
-          svg.append(el('g', { class: 'notes' }, ...block.notes.map((line, i) => el('text', { ...side, y: first + i * NOTE.line, class: 'note' }, line))));
+          const first = baseline(y, tall) - ((block.notes.length - 1) * DIAGRAM.noteLine) / 2;
+          svg.append(el('g', { class: 'notes' }, ...block.notes.map((line, i) =>
+            el('text', { x: notes.x, y: first + i * DIAGRAM.noteLine, 'text-anchor': notes.anchor, class: 'note' }, line))));
         }
       });
-    });
+    }
     // the encoder's output feeds every decoder layer's cross-attention
-    const crossRow = stacks[1]?.blocks.findIndex((b) => b.kind === 'attention' && b.cross);
-    if (stacks.length === 2 && crossRow !== undefined && crossRow >= 0) {
-      const from = { x: columns[0].x + BOX.width, y: top(stacks[0].blocks.length - 1) + BOX.height / 2 };
-      const to = { x: columns[1].x, y: top(crossRow) + BOX.height / 2 };
-      svg.append(el('path', { d: `M${from.x},${from.y} C${from.x + 50},${from.y} ${to.x - 50},${to.y} ${to.x - 2},${to.y}`, class: 'arrow' }),
-        el('text', { x: (from.x + to.x) / 2, y: Math.min(from.y, to.y) - 6, 'text-anchor': 'middle', class: 'shape' }, stacks[0].output));
+    const [encoder, decoder] = placed;
+    const cross = decoder?.blocks.find(({ block }) => block.kind === 'attention' && block.cross);
+    if (cross) {
+      const top = encoder.blocks[encoder.blocks.length - 1];
+      const from = { x: encoder.x + encoder.width, y: top.y + top.height / 2 };
+      const to = { x: decoder.x, y: cross.y + cross.height / 2 };
+      const bend = (to.x - from.x) / 2;
+      svg.append(el('path', { d: `M${from.x},${from.y} C${from.x + bend},${from.y} ${to.x - bend},${to.y} ${to.x - 2},${to.y}`, class: 'arrow' }),
+        el('text', { x: (from.x + to.x) / 2, y: Math.min(from.y, to.y) - 6, 'text-anchor': 'middle', class: 'shape' }, encoder.stack.output));
     }
     return svg;
   }
@@ -213,6 +198,15 @@ export default class Architecture extends EngineElement {
   protected override layout(): HTMLElement {
     return h('div', {}, h('div', 'toolbar', this.modelList.element, this.family.element), this.about, this.figure);
   }
+}
+
+/** a box's outline from its top left corner, its corners rounded but where it meets the block above
+ * or below it (`square`) */
+function outline(x: number, y: number, width: number, height: number, square: { top: boolean; bottom: boolean }): string {
+  const [top, bottom] = [square.top ? 0 : 6, square.bottom ? 0 : 6];
+  return `M${x},${y + top} a${top},${top} 0 0 1 ${top},${-top} h${width - 2 * top} a${top},${top} 0 0 1 ${top},${top}`
+    + ` v${height - top - bottom} a${bottom},${bottom} 0 0 1 ${-bottom},${bottom} h${-(width - 2 * bottom)}`
+    + ` a${bottom},${bottom} 0 0 1 ${-bottom},${-bottom} z`;
 }
 
 /** an SVG element with its attributes and children (text for a string) */
