@@ -23,7 +23,7 @@ describe('the head finder', () => {
     const model = await shippedModel('induction');
     const specials = model.specialTokens();
     const half = Math.floor((Math.min(model.config.n_ctx, 97) - 1) / 2);
-    const tokens = patterns.repeatedRandomTokens({ vocabSize: model.config.vocab_size, length: half, seed: 1, exclude: Object.values(specials), prefix: specials['[BOS]'] });
+    const tokens = patterns.repeatedRandomTokens({ vocabSize: model.config.vocab_size, length: half, seed: 1, exclude: Object.values(specials), prefix: specials.bos ?? specials['[BOS]'] });
     const { n_layers: layers, n_heads: heads } = model.config;
     const names = Array.from({ length: layers * heads }, (_, k) => `layer${Math.floor(k / heads)}.attn.head${k % heads}.weights`);
     const { trace } = model.forward({ tokens, trace: names });
