@@ -48,7 +48,15 @@ describe('the head finder', () => {
     await finder.locator('select').nth(1).selectOption('induction');
     await verdict(finder, '1 induction head');
 
-    // a head opens in the explorer, on the same model
+    // a random-weight GPT-2 names none
+    const { json: tokenizer, size } = byteLevelTokenizer();
+    const random = randomGpt2Checkpoint({ vocab_size: size, n_positions: 128, n_embd: 32, n_head: 4, n_layer: 2 }, 8);
+    await openFiles(page, folderOf({ 'config.json': random.config, 'model.safetensors': random.weights, 'tokenizer.json': tokenizer }));
+    await verdict(finder, 'No head reaches the threshold for induction');
+
+    // a head opens in the explorer, on the same model: the circuit, chosen again among the opened models
+    await finder.locator('[data-control="model"] select').selectOption('attnlab-2x80');
+    await verdict(finder, '1 induction head: layer 1 head 0');
     await finder.getByRole('button', { name: 'open layer 1 head 0 in the explorer' }).click();
     await page.waitForFunction(() => location.hash.startsWith('#explorer'));
     const hash = new URLSearchParams(await page.evaluate(() => location.hash.slice(1)));
@@ -58,12 +66,6 @@ describe('the head finder', () => {
     const explorer = page.locator('attn-explorer');
     assert.equal(await explorer.locator('[data-control="model"] select').inputValue(), hash.get('model'));
 
-    // a random-weight GPT-2 names none
-    const { json: tokenizer, size } = byteLevelTokenizer();
-    const random = randomGpt2Checkpoint({ vocab_size: size, n_positions: 128, n_embd: 32, n_head: 4, n_layer: 2 }, 8);
-    await openFiles(page, folderOf({ 'config.json': random.config, 'model.safetensors': random.weights, 'tokenizer.json': tokenizer }));
-    await page.evaluate(() => { location.hash = '#head-finder'; });
-    await verdict(finder, 'No head reaches the threshold for induction');
     assert.deepEqual(problems, []);
     await close();
   });
