@@ -47,18 +47,21 @@ AttentionSteps AttentionSteps::single_head(const ConstMatrixRef& x, const ConstM
 const AttentionTrace& AttentionSteps::head(Index h) const {
   require(h >= 0 && h < heads(), "attention steps: head ", h, " does not exist (", heads(), " heads",
           (heads() == 0 ? ", nothing projected yet)" : ")"));
-  return per_head_[static_cast<size_t>(h)];
+  return results_.per_head[static_cast<size_t>(h)];
 }
 
 const FlashTrace& AttentionSteps::flash(Index h) const {
   head(h);
-  require(!flash_.empty(), "attention steps: no flash tiles (flash attention is off or has not run)");
-  return flash_[static_cast<size_t>(h)];
+  require(!results_.flash.empty(), "attention steps: no flash tiles (flash attention is off or has not run)");
+  return results_.flash[static_cast<size_t>(h)];
 }
 
 AttentionStage AttentionSteps::advance() {
   require(!finished(), "attention steps: every stage has run");
-  run(stages_[done_ + 1]);
+  // the stage works on a copy, kept once it has run to its end
+  Results next = results_;
+  run(stages_[done_ + 1], next);
+  results_ = std::move(next);
   ++done_;
   return stage();
 }
@@ -67,20 +70,20 @@ void AttentionSteps::run_all() {
   while (!finished()) advance();
 }
 
-void AttentionSteps::run(AttentionStage stage) {
+void AttentionSteps::run(AttentionStage stage, Results& r) const {
   const Matrix& kv_source = memory_.size() ? memory_ : x_;
   switch (stage) {
     case AttentionStage::project: {
       if (multi_) {
-        projected_ = project_qkv(config_, params_, x_, kv_source, mask_, memory_.size() == 0);
+        r.projected = project_qkv(config_, params_, x_, kv_source, mask_, memory_.size() == 0);
         for (Index h = 0; h < config_.n_heads; ++h) {
           AttentionTrace t;
-          t.q = projected_.queries(config_, h);
-          t.k = projected_.keys(config_, h);
-          t.v = projected_.values(config_, h);
+          t.q = r.projected.queries(config_, h);
+          t.k = r.projected.keys(config_, h);
+          t.v = r.projected.values(config_, h);
           t.scale = scale_;
-          per_head_.push_back(std::move(t));
-          head_masks_.push_back(head_mask(config_, mask_, h, x_.rows(), kv_source.rows()));
+          r.per_head.push_back(std::move(t));
+          r.head_masks.push_back(head_mask(config_, mask_, h, x_.rows(), kv_source.rows()));
         }
       } else {
         AttentionTrace t;
@@ -88,8 +91,8 @@ void AttentionSteps::run(AttentionStage stage) {
         t.k = kv_source * w_k_;
         t.v = kv_source * w_v_;
         t.scale = scale_;
-        per_head_.push_back(std::move(t));
-        head_masks_.push_back(mask_);
+        r.per_head.push_back(std::move(t));
+        r.head_masks.push_back(mask_);
       }
       break;
     }
@@ -98,19 +101,20 @@ void AttentionSteps::run(AttentionStage stage) {
     case AttentionStage::mask:
     case AttentionStage::softmax:
     case AttentionStage::mix:
-      for (size_t h = 0; h < per_head_.size(); ++h) run_head_stage(stage, per_head_[h], head_masks_[h]);
+      for (size_t h = 0; h < r.per_head.size(); ++h) run_head_stage(stage, r.per_head[h], r.head_masks[h]);
       break;
     case AttentionStage::flash:
-      attend_heads(config_, projected_, mask_, &per_head_, &flash_);
+      attend_heads(config_, r.projected, mask_, &r.per_head, &r.flash);
       break;
     case AttentionStage::concat: {
-      const Index dv = per_head_.front().output.cols();
-      concat_.resize(x_.rows(), dv * heads());
-      for (Index h = 0; h < heads(); ++h) concat_.middleCols(h * dv, dv) = per_head_[static_cast<size_t>(h)].output;
+      const Index dv = r.per_head.front().output.cols();
+      const Index heads = static_cast<Index>(r.per_head.size());
+      r.concat.resize(x_.rows(), dv * heads);
+      for (Index h = 0; h < heads; ++h) r.concat.middleCols(h * dv, dv) = r.per_head[static_cast<size_t>(h)].output;
       break;
     }
     case AttentionStage::output:
-      output_ = output_projection(params_, concat_);
+      r.output = output_projection(params_, r.concat);
       break;
     case AttentionStage::start:
       break;

@@ -28,22 +28,33 @@ class AttentionSteps {
   AttentionStage next_stage() const { return finished() ? AttentionStage::start : stages_[done_ + 1]; }
   bool finished() const { return done_ + 1 == stages_.size(); }
   const std::vector<AttentionStage>& stages() const { return stages_; }
-  // runs the next stage; throws attnlab::Error when all are done
+  // runs the next stage; throws attnlab::Error when all are done. All or nothing: a stage that
+  // throws (a failed allocation) leaves every stage's results as they were.
   AttentionStage advance();
   void run_all();
 
-  Index heads() const { return static_cast<Index>(per_head_.size()); }
+  Index heads() const { return static_cast<Index>(results_.per_head.size()); }
   Scalar scale() const { return scale_; }
   // one head's state; entries are empty until their stage has run
   const AttentionTrace& head(Index h) const;
   // running max/sum after every tile of head h (flash attention only)
   const FlashTrace& flash(Index h) const;
-  const Matrix& concat() const { return concat_; }  // (n, h·d_v) after concat
-  const Matrix& output() const { return output_; }  // (n, d) after output
+  const Matrix& concat() const { return results_.concat; }  // (n, h·d_v) after concat
+  const Matrix& output() const { return results_.output; }  // (n, d) after output
 
  private:
+  // what the stages have produced so far
+  struct Results {
+    ProjectedQKV projected;
+    std::vector<AttentionTrace> per_head;
+    std::vector<Mask> head_masks;
+    std::vector<FlashTrace> flash;
+    Matrix concat, output;
+  };
+
   AttentionSteps() = default;
-  void run(AttentionStage stage);
+  // runs `stage` on the results of the stages before it
+  void run(AttentionStage stage, Results& r) const;
 
   std::vector<AttentionStage> stages_;
   size_t done_ = 0;
@@ -54,12 +65,7 @@ class AttentionSteps {
   Matrix x_, memory_, w_q_, w_k_, w_v_;
   Mask mask_;
   Scalar scale_ = 1;
-  // results
-  ProjectedQKV projected_;
-  std::vector<AttentionTrace> per_head_;
-  std::vector<Mask> head_masks_;
-  std::vector<FlashTrace> flash_;
-  Matrix concat_, output_;
+  Results results_;
 };
 
 }  // namespace attnlab

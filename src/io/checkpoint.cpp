@@ -288,16 +288,18 @@ void CheckpointLoader::add_shard(const std::string& header_text, std::uint64_t f
 void CheckpointLoader::use_index(const std::string& index_json) {
   require(!params_, "model weights: the index must be given before loading starts");
   const std::vector<std::string> files = shard_files(index_json);
-  const bool unnamed = std::all_of(shards_.begin(), shards_.end(), [](const Shard& s) { return s.file_name.empty(); });
-  if (unnamed) {
+  // the shards' names, given them only once the index has been checked against them
+  std::vector<std::string> names;
+  for (const Shard& shard : shards_) names.push_back(shard.file_name);
+  if (std::all_of(names.begin(), names.end(), [](const std::string& name) { return name.empty(); })) {
     require(shards_.size() == files.size(), "model weights: the index names ", files.size(), " shards, got ",
             shards_.size());
-    for (std::size_t i = 0; i < files.size(); ++i) shards_[i].file_name = files[i];
+    names = files;
   }
   const json j = parse_strict_json(index_json, "model.safetensors.index.json");
   std::map<std::string, std::string> shard_of;
-  for (const Shard& shard : shards_)
-    for (const TensorEntry& t : shard.header.tensors) shard_of[t.name] = shard.file_name;
+  for (std::size_t s = 0; s < shards_.size(); ++s)
+    for (const TensorEntry& t : shards_[s].header.tensors) shard_of[t.name] = names[s];
   std::set<std::string> named;
   for (const auto& [tensor, file] : j.at("weight_map").items()) {
     require(file.is_string(), "model.safetensors.index.json: the shard of \"", tensor, "\" is not a file name");
@@ -311,8 +313,9 @@ void CheckpointLoader::use_index(const std::string& index_json) {
   for (const auto& [tensor, file] : shard_of)
     require(j.at("weight_map").contains(tensor), "model.safetensors.index.json does not name \"", tensor, "\" (in ",
             file, ")");
-  for (const Shard& shard : shards_)
-    require(named.count(shard.file_name), "model.safetensors.index.json does not name the shard ", shard.file_name);
+  for (const std::string& name : names)
+    require(named.count(name), "model.safetensors.index.json does not name the shard ", name);
+  for (std::size_t s = 0; s < shards_.size(); ++s) shards_[s].file_name.swap(names[s]);
 }
 
 const std::vector<CheckpointLoader::Read>& CheckpointLoader::start() {
@@ -333,6 +336,7 @@ const std::vector<CheckpointLoader::Read>& CheckpointLoader::start() {
     }
   const std::string prefix = config_.family == CheckpointFamily::gpt2 && prefixed ? "transformer." : "";
   std::vector<TensorPlacement> placements = checkpoint_placements(config_, prefix);
+  std::vector<Pending> pending;
   // a tied head that the file also holds (some exporters write it): checked against wte, last
   const bool tied_copy = config_.family != CheckpointFamily::attnlab && config_.config.tie_embeddings &&
                          files.count("lm_head.weight");
@@ -347,15 +351,21 @@ const std::vector<CheckpointLoader::Read>& CheckpointLoader::start() {
     require(t.shape == p.shape, what, "tensor \"", p.source, "\" has shape ", shape_text(t.shape), "; the config needs ",
             shape_text(p.shape));
     found->second.used = true;
-    pending_.push_back({{found->second.shard, t.begin, t.end, t.name}, t.dtype, p, 0, false});
+    pending.push_back({{found->second.shard, t.begin, t.end, t.name}, t.dtype, p, 0, false});
   }
-  if (tied_copy) pending_.back().compare = true;
+  if (tied_copy) pending.back().compare = true;
   for (const auto& [name, found] : files)
     require(found.used || is_buffer(config_.family, name), what, "unexpected tensor \"", name, "\" for this config");
 
-  params_ = ModelParams::zeros(config_.config, max_parameter_bytes_);
-  slots_ = tensor_slots(config_.config, *params_);
-  for (const Pending& p : pending_) reads_.push_back(p.read);
+  ModelParams params = ModelParams::zeros(config_.config, max_parameter_bytes_);
+  std::vector<TensorSlot> slots = tensor_slots(config_.config, params);
+  std::vector<Read> reads;
+  for (const Pending& p : pending) reads.push_back(p.read);
+  // all or nothing: a start that failed can be tried again
+  params_ = std::move(params);
+  slots_ = std::move(slots);
+  pending_ = std::move(pending);
+  reads_ = std::move(reads);
   return reads_;
 }
 

@@ -30,10 +30,10 @@ AdamW::AdamW(const ModelConfig& config, AdamWOptions options)
 
 void AdamW::step(ModelParams& params, const ModelParams& grads, float learning_rate) {
   require(std::isfinite(learning_rate) && learning_rate >= 0, "AdamW: the learning rate must be ≥ 0");
-  ++steps_;
+  // everything that can fail comes before the first change: a step is taken whole or not at all
   const std::vector<TensorSpan> theta = tensor_spans(config_, params), g = read_spans(config_, grads),
                                 m = tensor_spans(config_, m_), v = tensor_spans(config_, v_);
-  const double t = static_cast<double>(steps_);
+  const double t = static_cast<double>(steps_ + 1);
   const Scalar bias1 = static_cast<Scalar>(1 - std::pow(static_cast<double>(options_.beta1), t));
   const Scalar bias2 = static_cast<Scalar>(1 - std::pow(static_cast<double>(options_.beta2), t));
   const Scalar b1 = options_.beta1, b2 = options_.beta2, lr = learning_rate;
@@ -49,6 +49,7 @@ void AdamW::step(ModelParams& params, const ModelParams& grads, float learning_r
       theta[i].data[j] -= lr * (m[i].data[j] / bias1) / (std::sqrt(v[i].data[j] / bias2) + options_.epsilon);
     }
   });
+  ++steps_;
 }
 
 Scalar clip_gradient_norm(const ModelConfig& config, ModelParams& grads, Scalar max_norm) {

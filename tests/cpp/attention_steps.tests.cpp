@@ -2,6 +2,7 @@
 
 #include "core/attention_steps.hpp"
 #include "core/check.hpp"
+#include "allocation_tracker.hpp"
 #include "support.hpp"
 
 using namespace attnlab;
@@ -91,5 +92,62 @@ TEST_CASE("attention one stage at a time", "[attention][steps]") {
                       Catch::Contains("need d = 4 rows"));
     CHECK_THROWS_WITH(AttentionSteps::multi_head(config(4, 4), AttentionParams::init(config(4, 4), 1), Matrix::Ones(2, 15),
                                                  Matrix(), Mask::none()), Catch::Contains("expected d_model = 16"));
+  }
+}
+
+namespace {
+// everything a reader of the steps can see: the stage, and every matrix each stage has produced
+struct Seen {
+  AttentionStage stage;
+  std::vector<Matrix> matrices;
+  std::size_t flash_steps = 0;
+};
+Seen seen(const AttentionSteps& s) {
+  Seen out{s.stage(), {s.concat(), s.output()}};
+  for (Index h = 0; h < s.heads(); ++h) {
+    const AttentionTrace& t = s.head(h);
+    out.matrices.insert(out.matrices.end(), {t.q, t.k, t.v, t.scores, t.scaled, t.masked, t.weights, t.output});
+    if (s.stages().size() == 5 && s.stage() != AttentionStage::project) out.flash_steps += s.flash(h).steps.size();
+  }
+  return out;
+}
+bool same(const Seen& a, const Seen& b) {
+  if (a.stage != b.stage || a.matrices.size() != b.matrices.size() || a.flash_steps != b.flash_steps) return false;
+  for (size_t i = 0; i < a.matrices.size(); ++i) {
+    const Matrix &x = a.matrices[i], &y = b.matrices[i];
+    if (x.rows() != y.rows() || x.cols() != y.cols() || (x.size() && x != y)) return false;
+  }
+  return true;
+}
+}  // namespace
+
+TEST_CASE("a stage that fails leaves the steps as they were", "[attention][steps][errors]") {
+  const Matrix x = seeded_random(6, 16, 1), memory = seeded_random(4, 16, 2);
+  AttentionConfig rope = config(4, 2);
+  rope.rope = true;
+  AttentionConfig flash = config(2, 1);
+  flash.flash_rows = 4;
+  flash.flash_cols = 3;
+  const Matrix wq = seeded_random(16, 4, 3), wk = seeded_random(16, 4, 4), wv = seeded_random(16, 4, 5);
+  const std::vector<std::pair<std::string, AttentionSteps>> cases = {
+      {"grouped heads with RoPE, causal", AttentionSteps::multi_head(rope, AttentionParams::init(rope, 3), x, Matrix(), Mask::causal_mask())},
+      {"cross-attention", AttentionSteps::multi_head(config(2, 2), AttentionParams::init(config(2, 2), 4), x, memory, Mask::none())},
+      {"flash attention", AttentionSteps::multi_head(flash, AttentionParams::init(flash, 5), x, Matrix(), Mask::causal_mask())},
+      {"one head with its own projections", AttentionSteps::single_head(x, Matrix(), wq, wk, wv, Mask::causal_mask(), true)},
+  };
+  for (const auto& [name, untouched] : cases) {
+    SECTION(name) {
+      AttentionSteps steps = untouched, reference = untouched;
+      reference.run_all();
+      std::size_t failures = 0;
+      while (!steps.finished()) {
+        const Seen before = seen(steps);
+        INFO("advancing from " << to_string(steps.stage()));
+        failures += fail_each_allocation([&] { steps.advance(); }, [&] { CHECK(same(seen(steps), before)); });
+      }
+      // and the steps, once they succeed, end where steps that never failed end
+      CHECK(same(seen(steps), seen(reference)));
+      if (allocation_tracking_available()) CHECK(failures >= steps.stages().size() - 1);
+    }
   }
 }

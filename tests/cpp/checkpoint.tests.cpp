@@ -10,6 +10,7 @@
 #include "io/model_file.hpp"
 #include "model/generate.hpp"
 #include "model/trace.hpp"
+#include "allocation_tracker.hpp"
 #include "support.hpp"
 
 using namespace attnlab;
@@ -263,6 +264,55 @@ TEST_CASE("bad checkpoint files are refused with the reason, before the model is
     loader.feed(0, 0, first, 8);
     CHECK_THROWS_WITH(loader.finish(), Catch::Contains("was read only up to byte 8"));
     CHECK_THROWS_WITH(loader.feed(reads.size(), 0, first, 4), Catch::Contains("there is no read number"));
+  }
+}
+
+TEST_CASE("a loading step that fails changes nothing: it can be tried again", "[checkpoint][errors]") {
+  SECTION("starting, reading and finishing, failing at any allocation") {
+    const std::string folder = kHfFixtures + "gpt2-f32";
+    const CheckpointConfig config = checkpoint_config_from_json(read_text(folder + "/config.json"));
+    const std::vector<std::uint8_t> file = read_bytes(folder + "/model.safetensors");
+    const std::string header(reinterpret_cast<const char*>(file.data() + 8), safetensors_header_length(file.data(), file.size()));
+    CheckpointLoader loader(config, kDefaultMaxParameterBytes);
+    // (not reading the header: nlohmann::json's destructor allocates, and a failure there ends the program)
+    loader.add_shard(header, file.size(), "model.safetensors");
+    const std::vector<CheckpointLoader::Read>* started = nullptr;
+    fail_each_allocation([&] { started = &loader.start(); }, [&] {
+      CHECK_THROWS_WITH(loader.feed(0, 0, file.data(), 4), Catch::Contains("feed() before start()"));
+    });
+    const std::vector<CheckpointLoader::Read> reads = *started;
+    for (std::size_t i = 0; i < reads.size(); ++i) loader.feed(i, 0, file.data() + reads[i].begin, reads[i].end - reads[i].begin);
+    ModelParams params;
+    fail_each_allocation([&] { params = loader.finish(); }, [] {});
+    const std::vector<int> tokens = {1, 2, 3};
+    CHECK(Transformer(config.config, std::move(params)).forward(tokens) ==
+          Transformer(config.config, read_checkpoint_dir(folder, config, kDefaultMaxParameterBytes)).forward(tokens));
+  }
+  SECTION("an index that does not fit leaves the shards unnamed, for the right one") {
+    const std::string folder = kHfFixtures + "llama-bf16-sharded";
+    const std::string index = read_text(folder + "/model.safetensors.index.json");
+    const CheckpointConfig config = checkpoint_config_from_json(read_text(folder + "/config.json"));
+    json moved = json::parse(index);
+    auto& map = moved.at("weight_map");
+    const std::vector<std::string> files = shard_files(index);
+    const std::string tensor = map.begin().key();
+    map[tensor] = map[tensor] == files[0] ? files[1] : files[0];
+    CheckpointLoader loader(config, kDefaultMaxParameterBytes);
+    std::vector<std::vector<std::uint8_t>> bytes;
+    for (const std::string& name : files) {
+      bytes.push_back(read_bytes(folder + "/" + name));
+      loader.add_shard(std::string(reinterpret_cast<const char*>(bytes.back().data() + 8),
+                                   safetensors_header_length(bytes.back().data(), bytes.back().size())),
+                       bytes.back().size());
+    }
+    CHECK_THROWS_WITH(loader.use_index(moved.dump()), Catch::Contains("model.safetensors.index.json puts \"" + tensor + "\""));
+    CHECK_NOTHROW(loader.use_index(index));
+    const std::vector<CheckpointLoader::Read> reads = loader.start();
+    for (std::size_t i = 0; i < reads.size(); ++i)
+      loader.feed(i, 0, bytes[reads[i].shard].data() + reads[i].begin, reads[i].end - reads[i].begin);
+    const std::vector<int> tokens = {1, 2, 3};
+    CHECK(Transformer(config.config, loader.finish()).forward(tokens) ==
+          Transformer(config.config, read_checkpoint_dir(folder, config, kDefaultMaxParameterBytes)).forward(tokens));
   }
 }
 

@@ -170,6 +170,28 @@ TEST_CASE("a trainer changes nothing when a step fails, and is refused beyond it
     CHECK(failing.model().params().decoder.h[0].attn.c_attn_weight == plain.model().params().decoder.h[0].attn.c_attn_weight);
     CHECK(failing.model().params().wte == plain.model().params().wte);
   }
+  SECTION("a step that fails at any allocation leaves the trainer as it was") {
+    TrainingOptions options = quick_options(20);
+    options.batch_size = 2;
+    Trainer failing(small_copy_task(), options);
+    Trainer plain(small_copy_task(), options);
+    failing.step();
+    plain.step();
+    const std::uint64_t weights = parameter_fingerprint(plain.model().config(), plain.model().params());
+    StepReport report;
+    const std::size_t failures = fail_each_allocation([&] { report = failing.step(); }, [&] {
+      CHECK(failing.steps_done() == 1);
+      CHECK(parameter_fingerprint(failing.model().config(), failing.model().params()) == weights);
+    });
+    if (allocation_tracking_available()) CHECK(failures > 10);
+    // the step that succeeded drew the batch, and found the moments, of a step that never failed
+    const StepReport expected = plain.step();
+    CHECK(report.loss == expected.loss);
+    CHECK(report.gradient_norm == expected.gradient_norm);
+    CHECK(parameter_fingerprint(failing.model().config(), failing.model().params()) ==
+          parameter_fingerprint(plain.model().config(), plain.model().params()));
+    CHECK(failing.step().loss == plain.step().loss);
+  }
   SECTION("its memory counts every copy: the model, its gradient, two moments and a gradient per thread") {
     const ModelConfig demo = small_copy_task()->model_config();
     const Index threads = num_threads();

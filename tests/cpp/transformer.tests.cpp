@@ -8,6 +8,7 @@
 #include "core/cross_entropy.hpp"
 #include "model/trace.hpp"
 #include "model/transformer.hpp"
+#include "allocation_tracker.hpp"
 #include "support.hpp"
 
 using namespace attnlab;
@@ -266,6 +267,27 @@ TEST_CASE("a forward that fails changes nothing, and never hands out a non-finit
     KVCache untouched = model.new_cache();
     model.forward_cached(prompt, untouched);
     CHECK(model.forward_cached({4}, cache) == model.forward_cached({4}, untouched));
+  }
+  SECTION("a step that fails at any allocation leaves every layer's cache as it was") {
+    for (const Positional positional : {Positional::learned, Positional::rope}) {
+      INFO(to_string(positional));
+      const ModelConfig config = small_config(Architecture::decoder_only, positional);
+      const Transformer model(config, ModelParams::init(config, 3));
+      KVCache cache = model.new_cache(), reference = model.new_cache();
+      model.forward_cached(prompt, cache);
+      model.forward_cached(prompt, reference);
+      // each step appends a row (the cache's room doubles at some of them)
+      for (const int token : {4, 6, 1, 3}) {
+        std::vector<Matrix> before;
+        for (const KVCacheLayer& layer : cache.layers) before.emplace_back(layer.rows());
+        Matrix logits;
+        fail_each_allocation([&] { logits = model.forward_cached({token}, cache); }, [&] {
+          REQUIRE(cache.layers.size() == before.size());
+          for (size_t layer = 0; layer < before.size(); ++layer) CHECK(Matrix(cache.layers[layer].rows()) == before[layer]);
+        });
+        CHECK(logits == model.forward_cached({token}, reference));
+      }
+    }
   }
   SECTION("finite weights whose logits overflow: every forward throws, natively as in JavaScript") {
     const ModelConfig config = ModelConfig::Builder(small_config(Architecture::decoder_only, Positional::learned))
