@@ -6,7 +6,8 @@
 # tests, the package's JavaScript API in Node (both builds, contract, hostile input, npm pack), and
 # the page in headless Chromium.
 # npm run test:full (`test.sh full`) runs the same and then the long tier: the shipped models
-# retrained in full, and the widgets that measure the engine at the deck's own sizes.
+# retrained in full, every hostile call repeated 10,000 times, and the widgets that measure the
+# engine at the deck's own sizes.
 # Ends with a table of the phases and the slowest tests (also build/test-logs/timings.json) and
 # one line: "N passed, N failed".
 set -euo pipefail
@@ -62,6 +63,9 @@ phase suite browser node --test --test-concurrency=2 --test-reporter=tap tests/e
 phase suite browser-timed node --test --test-concurrency=1 --test-reporter=tap tests/e2e/timed/*.test.mjs
 if [ "$tier" = full ]; then
   phase suite native-full ctest --test-dir build/native --output-on-failure -j 2 -L full
+  # the package's tests with a long form (they read ATTNLAB_TEST_TIER), in it
+  phase suite package-full env ATTNLAB_TEST_TIER=full node --test --test-concurrency=1 --test-reporter=tap \
+    $(grep -l ATTNLAB_TEST_TIER tests/js/*.test.mjs)
   # the browser tests with a long form (they read ATTNLAB_TEST_TIER), in it
   phase suite browser-full env ATTNLAB_TEST_TIER=full node --test --test-concurrency=1 --test-reporter=tap \
     $(grep -l ATTNLAB_TEST_TIER tests/e2e/*.test.mjs tests/e2e/timed/*.test.mjs)
