@@ -276,7 +276,8 @@ export function observedAttributes(widget: WidgetEntry): string[] {
 
 const loading = new Map<string, Promise<unknown>>();
 
-/** loads (once) the code of `tag` and defines its element (an unknown tag: nothing) */
+/** loads (once) the code of `tag` and defines its element (an unknown tag: nothing); a load that
+ * failed (the network, a page updated meanwhile) is tried again at the next call */
 export function loadWidget(tag: string): Promise<unknown> {
   const widget = WIDGETS.find((w) => w.tag === tag);
   if (!widget) return Promise.resolve();
@@ -288,10 +289,21 @@ export function loadWidget(tag: string): Promise<unknown> {
       customElements.define(tag, class extends Widget {
         static readonly observedAttributes = attributes;
       });
+    }, (error: unknown) => {
+      loading.delete(tag);
+      throw error;
     });
     loading.set(tag, promise);
   }
   return promise;
+}
+
+/** an element whose code could not be loaded says so in its own box, and how to recover */
+function showLoadFailure(element: Element, error: unknown): void {
+  const note = document.createElement('p');
+  note.setAttribute('role', 'alert');
+  note.textContent = `This widget could not be loaded (${error instanceof Error ? error.message : String(error)}). Reload the page to try again.`;
+  element.replaceChildren(note);
 }
 
 /** defines the widgets found under `root`: the ones near the screen first, then the others when idle */
@@ -301,14 +313,15 @@ export function defineWidgets(root: ParentNode = document): void {
     for (const entry of entries) {
       if (!entry.isIntersecting) continue;
       near.unobserve(entry.target);
-      void loadWidget(entry.target.localName);
+      loadWidget(entry.target.localName).catch((error: unknown) => showLoadFailure(entry.target, error));
     }
   }, { rootMargin: '200px' });
   for (const element of elements) near.observe(element);
   const rest = [...new Set(elements.map((e) => e.localName))];
   const next = () => {
     const tag = rest.shift();
-    if (tag) void loadWidget(tag).then(() => whenIdle(next));
+    // a widget that fails to load is reported where it is shown; the others still load
+    if (tag) void loadWidget(tag).catch(() => undefined).then(() => whenIdle(next));
   };
   whenIdle(next);
 }
