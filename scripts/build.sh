@@ -56,11 +56,22 @@ build_wasm_threads() { build_wasm_variant build/wasm-threads ON; }
 build_wasm() {
   build_wasm_single
   build_wasm_threads
+  build_engine_relaxed
+}
+
+# the threaded engine again, its products using relaxed SIMD's fused multiply-add (loaded where the
+# runtime validates it, when asked for: LoadOptions.relaxedSimd); the same JavaScript, another .wasm
+build_engine_relaxed() {
+  cmake -S . -B build/wasm-threads-relaxed -DCMAKE_BUILD_TYPE=Release -DATTNLAB_WASM_THREADS=ON \
+    -DATTNLAB_WASM_RELAXED_SIMD=ON -DATTNLAB_BUILD_TESTS=OFF -DATTNLAB_BUILD_EXAMPLES=OFF \
+    -DCMAKE_TOOLCHAIN_FILE=/usr/share/emscripten/cmake/Modules/Platform/Emscripten.cmake >/dev/null
+  cmake --build build/wasm-threads-relaxed -j "$jobs" --target attnlab_module_web attnlab_module_node
 }
 
 build_engine() {
   build_wasm_variant build/wasm OFF attnlab_module_web attnlab_module_node
   build_wasm_variant build/wasm-threads ON attnlab_module_web attnlab_module_node
+  build_engine_relaxed
 }
 
 # the npm package in build/package: the TypeScript layer, its contract, GPT-2's tokenizer.json,
@@ -70,7 +81,7 @@ build_engine() {
 build_package() {
   local stamp=build/package.stamp
   if [ -f "$stamp" ] && [ -f build/package/index.js ] && [ -z "$(changed_since "$stamp" web build/web.stamp \
-      build/wasm/module build/wasm-threads/module build/gpt2-tokenizer.json examples/reveal package.json package-lock.json \
+      build/wasm/module build/wasm-threads/module build/wasm-threads-relaxed/module build/gpt2-tokenizer.json examples/reveal package.json package-lock.json \
       node_modules/.package-lock.json)" ]; then
     echo "build: package is up to date"
     return
@@ -87,6 +98,14 @@ build_package() {
   mkdir -p build/package/engine/web build/package/engine/node
   cp build/wasm/module/web/* build/wasm-threads/module/web/* build/package/engine/web/
   cp build/wasm/module/node/* build/wasm-threads/module/node/* build/package/engine/node/
+  # the relaxed-SIMD engine shares the threaded engine's JavaScript, which must be the same file
+  for platform in web node; do
+    local glue=attnlab-threads.mjs
+    [ "$platform" = node ] && glue=attnlab-threads.js
+    cmp -s "build/wasm-threads/module/$platform/$glue" "build/wasm-threads-relaxed/module/$platform/$glue" ||
+      { echo "build: the relaxed-SIMD engine's $glue differs from the threaded one's" >&2; return 1; }
+    cp "build/wasm-threads-relaxed/module/$platform/attnlab-threads.wasm" "build/package/engine/$platform/attnlab-threads-relaxed.wasm"
+  done
   echo '{ "type": "commonjs" }' > build/package/engine/node/package.json
   # attnlab/widgets: the page's build (the bundle, embed.html, the chunks, engine, models), with the
   # deck, where the glossary's links from a widget go

@@ -45,6 +45,7 @@ phase setup setup bash scripts/setup.sh
 phase build build-native bash scripts/build.sh native
 phase build build-wasm bash scripts/build.sh wasm-single
 phase build build-wasm-threads bash scripts/build.sh wasm-threads
+phase build build-engine-relaxed bash scripts/build.sh engine-relaxed
 phase build build-web bash scripts/build.sh web
 phase build build-package bash scripts/build.sh package
 phase build build-asan bash scripts/build.sh asan

@@ -33,6 +33,11 @@ val build_info() {
 #else
     info.set("simd", false);
 #endif
+#if defined(__wasm_relaxed_simd__)
+    info.set("relaxedSimd", true);
+#else
+    info.set("relaxedSimd", false);
+#endif
     info.set("maxThreads", static_cast<double>(max_threads()));
     info.set("version", std::string(ATTNLAB_VERSION));
     return info;

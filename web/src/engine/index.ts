@@ -35,6 +35,12 @@ export interface LoadOptions {
   files?: Record<string, string>;
   /** browsers: called as the engine's WebAssembly downloads (bytes so far, total or 0 if unknown) */
   onProgress?: (loaded: number, total: number) => void;
+  /** true: the threaded engine whose products use relaxed SIMD's fused multiply-add
+   * (attnlab-threads-relaxed.wasm), where the runtime validates it (Chromium; Node with
+   * --experimental-wasm-relaxed-simd); elsewhere the usual one. Its results differ from the usual
+   * engine's in the last bits (one rounding a multiply-add, not two): engine.info.relaxedSimd says
+   * which was loaded. Default false. */
+  relaxedSimd?: boolean;
 }
 
 /** A checkpoint file: bytes in memory, or a Blob or File (a browser's file picker, Node's
@@ -192,7 +198,25 @@ function enginePath(platform: 'node' | 'web'): string {
   return `./engine/${platform}/`;
 }
 
-async function instantiate(name: string, options: LoadOptions): Promise<AttnlabModule> {
+/** A module whose one function is f32x4.relaxed_madd (opcode 0xfd 0x105): valid where the runtime
+ * has relaxed SIMD. */
+const RELAXED_SIMD_PROBE = new Uint8Array([
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,  // magic, version
+  0x01, 0x08, 0x01, 0x60, 0x03, 0x7b, 0x7b, 0x7b, 0x01, 0x7b,  // type: (v128, v128, v128) → v128
+  0x03, 0x02, 0x01, 0x00,  // one function of that type
+  0x0a, 0x0d, 0x01, 0x0b, 0x00, 0x20, 0x00, 0x20, 0x01, 0x20, 0x02, 0xfd, 0x85, 0x02, 0x0b,  // a·b + c
+]);
+
+function relaxedSimdSupported(): boolean {
+  try {
+    return WebAssembly.validate(RELAXED_SIMD_PROBE);
+  } catch {
+    return false;
+  }
+}
+
+/** the engine `name` (its .js/.mjs and its .wasm, or `wasmFile` in place of the .wasm) */
+async function instantiate(name: string, options: LoadOptions, wasmFile = `${name}.wasm`): Promise<AttnlabModule> {
   if (isNode) {
     // module names in variables: bundlers for the browser should not try to resolve them
     const [nodeModule, nodeFs, nodeUrl] = ['node:module', 'node:fs/promises', 'node:url'];
@@ -202,7 +226,7 @@ async function instantiate(name: string, options: LoadOptions): Promise<AttnlabM
     const folder = new URL(enginePath('node'), import.meta.url);
     const factory = createRequire(import.meta.url)(fileURLToPath(new URL(`${name}.js`, folder)));
     // Node's global fetch cannot load file paths: hand the module its bytes
-    const wasmBinary = await readFile(new URL(`${name}.wasm`, folder));
+    const wasmBinary = await readFile(new URL(wasmFile, folder));
     return factory({ wasmBinary });
   }
   // (the folder only when a file is not named: a bundle that inlines the engine may have no module URL)
@@ -210,7 +234,10 @@ async function instantiate(name: string, options: LoadOptions): Promise<AttnlabM
     const base = new URL(String(options.engineUrl ?? new URL(enginePath('web'), import.meta.url)), globalThis.location?.href);
     return base.href.endsWith('/') ? base.href : `${base.href}/`;
   };
-  const locate = (file: string) => new URL(options.files?.[file] ?? `${folder()}${file}`, globalThis.location?.href).href;
+  const locate = (requested: string) => {
+    const file = requested === `${name}.wasm` ? wasmFile : requested;
+    return new URL(options.files?.[file] ?? `${folder()}${file}`, globalThis.location?.href).href;
+  };
   const script = locate(`${name}.mjs`);
   const [factory, wasmBinary] = await Promise.all([
     import(/* @vite-ignore */ script).then((m) => m.default),
@@ -274,7 +301,8 @@ export async function loadAttnlab(options: LoadOptions = {}): Promise<Engine> {
   if (!threaded && typeof wanted === 'number' && wanted > 1) {
     throw new Error(`attnlab: ${wanted} threads requested, but threads are unavailable here (they need SharedArrayBuffer and a cross-origin-isolated page)`);
   }
-  const raw = await instantiate(threaded ? 'attnlab-threads' : 'attnlab', options);
+  const relaxed = threaded && options.relaxedSimd === true && relaxedSimdSupported();
+  const raw = await instantiate(threaded ? 'attnlab-threads' : 'attnlab', options, relaxed ? 'attnlab-threads-relaxed.wasm' : undefined);
   const engine = new Engine(raw);
   if (threaded) engine.setThreads(wanted === 'auto' ? Math.min(await hardwareThreads(), engine.info.maxThreads) : wanted);
   return engine;

@@ -1,0 +1,71 @@
+// The relaxed-SIMD engine (LoadOptions.relaxedSimd): loaded where the runtime validates relaxed
+// SIMD — here Node with --experimental-wasm-relaxed-simd, in a child process — and the usual
+// engine elsewhere; its results within float rounding of the usual engine's, and the same on any
+// number of threads.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { loadAttnlab } from '../../build/package/index.js';
+
+/** runs in a Node with relaxed SIMD: both engines on the same inputs, as JSON */
+const COMPARE = `
+import { readFileSync } from 'node:fs';
+import { loadAttnlab } from ${JSON.stringify(new URL('../../build/package/index.js', import.meta.url).href)};
+const [relaxed, usual] = await Promise.all([loadAttnlab({ relaxedSimd: true }), loadAttnlab()]);
+const random = (engine, rows, cols, seed) => engine.randomNormal({ rows, cols, seed, std: 1 }).data;
+const d = 64, n = 96, heads = 8;
+const input = (engine) => ({
+  x: random(engine, n, d, 1), n, d, heads,
+  cAttnWeight: random(engine, d, 3 * d, 2).map((v) => v * 0.1), cAttnBias: new Float32Array(3 * d),
+  cProjWeight: random(engine, d, d, 3).map((v) => v * 0.1), cProjBias: new Float32Array(d),
+});
+const folder = ${JSON.stringify(new URL('../../web/public/models/english/', import.meta.url).href)};
+const files = { weights: readFileSync(new URL('model.safetensors', folder)), config: readFileSync(new URL('config.json', folder), 'utf8'), vocab: readFileSync(new URL('vocab.json', folder), 'utf8') };
+const forward = (engine) => {
+  const model = engine.loadModel(files);
+  const logits = model.forward({ tokens: model.tokenize('A friend is someone who').ids }).logits.data;
+  model.dispose();
+  return logits;
+};
+const attention = (engine) => engine.attention(input(engine)).output.data;
+const threads = [1, 2].map((t) => { relaxed.setThreads(t); return [...attention(relaxed)]; });
+console.log(JSON.stringify({
+  relaxed: relaxed.info.relaxedSimd, usual: usual.info.relaxedSimd,
+  attention: [[...attention(relaxed)], [...attention(usual)]],
+  logits: [[...forward(relaxed)], [...forward(usual)]],
+  threads,
+}));
+`;
+
+/** the largest |a − b| over the entries, and the largest |b| */
+function difference(a, b) {
+  assert.equal(a.length, b.length);
+  let worst = 0;
+  let scale = 0;
+  a.forEach((v, i) => {
+    worst = Math.max(worst, Math.abs(v - b[i]));
+    scale = Math.max(scale, Math.abs(b[i]));
+  });
+  return { worst, scale };
+}
+
+describe('the relaxed-SIMD engine', () => {
+  it('is the usual engine where the runtime has no relaxed SIMD', async () => {
+    const engine = await loadAttnlab({ relaxedSimd: true });
+    assert.equal(engine.info.relaxedSimd, false);
+    assert.equal(engine.info.build, 'simd-threads');
+    assert.equal(engine.alibiSlopes({ heads: 2 }).length, 2);
+  });
+
+  it('runs where it validates, within float rounding of the usual engine, alike on 1 and 2 threads', () => {
+    const out = JSON.parse(execFileSync(process.execPath, ['--experimental-wasm-relaxed-simd', '--input-type=module', '-e', COMPARE], { encoding: 'utf8' }));
+    assert.equal(out.relaxed, true);
+    assert.equal(out.usual, false);
+    const attention = difference(...out.attention);
+    assert.ok(attention.worst > 0, 'the fused multiply-add rounds once: some output differs in its last bits');
+    assert.ok(attention.worst <= 1e-5 * Math.max(1, attention.scale), `attention: ${JSON.stringify(attention)}`);
+    const logits = difference(...out.logits);
+    assert.ok(logits.worst <= 1e-4 * Math.max(1, logits.scale), `logits: ${JSON.stringify(logits)}`);
+    assert.deepEqual(out.threads[0], out.threads[1]);
+  });
+});
