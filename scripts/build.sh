@@ -60,7 +60,8 @@ build_wasm() {
 }
 
 # the threaded engine again, its products using relaxed SIMD's fused multiply-add (loaded where the
-# runtime validates it, when asked for: LoadOptions.relaxedSimd); the same JavaScript, another .wasm
+# runtime validates it, when asked for: LoadOptions.relaxedSimd); the same JavaScript, another .wasm.
+# Only the package ships it (the page does not load it), so `package` builds it first.
 build_engine_relaxed() {
   cmake -S . -B build/wasm-threads-relaxed -DCMAKE_BUILD_TYPE=Release -DATTNLAB_WASM_THREADS=ON \
     -DATTNLAB_WASM_RELAXED_SIMD=ON -DATTNLAB_BUILD_TESTS=OFF -DATTNLAB_BUILD_EXAMPLES=OFF \
@@ -71,7 +72,6 @@ build_engine_relaxed() {
 build_engine() {
   build_wasm_variant build/wasm OFF attnlab_module_web attnlab_module_node
   build_wasm_variant build/wasm-threads ON attnlab_module_web attnlab_module_node
-  build_engine_relaxed
 }
 
 # the npm package in build/package: the TypeScript layer, its contract, GPT-2's tokenizer.json,
@@ -79,6 +79,7 @@ build_engine() {
 # their declarations; then the reveal.js example deck. Skipped when nothing it reads (web/ and its build, the engine files, the
 # example, the npm packages) changed since.
 build_package() {
+  build_engine_relaxed
   local stamp=build/package.stamp
   if [ -f "$stamp" ] && [ -f build/package/index.js ] && [ -z "$(changed_since "$stamp" web build/web.stamp \
       build/wasm/module build/wasm-threads/module build/wasm-threads-relaxed/module build/gpt2-tokenizer.json examples/reveal package.json package-lock.json \
