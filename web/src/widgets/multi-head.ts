@@ -70,9 +70,9 @@ class MatrixBlock {
     this.caption.textContent = caption;
     this.picture.canvas.setAttribute('aria-label', caption);
     this.table.fill({
-      caption,
+      caption, size: { rows: m.rows, columns: m.cols },
       head: ['', ...Array.from({ length: m.cols }, (_, j) => String(j))],
-      rows: Array.from({ length: m.rows }, (_, i) => [String(i), ...m.data.subarray(i * m.cols, (i + 1) * m.cols)] as [string, ...number[]]),
+      rows: () => Array.from({ length: m.rows }, (_, i) => [String(i), ...m.data.subarray(i * m.cols, (i + 1) * m.cols)] as [string, ...number[]]),
     });
     const range = maxAbsFinite(m) || 1;
     const strip = bands.length ? 6 : 0;
