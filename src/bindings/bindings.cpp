@@ -59,6 +59,7 @@ EMSCRIPTEN_BINDINGS(attnlab) {
       .function("generate", &ModelHandle::generate)
       .function("save", &ModelHandle::save)
       .function("fingerprint", &ModelHandle::fingerprint)
+      .function("parameter", &ModelHandle::parameter)
       .function("attentionSteps", &ModelHandle::attention_steps);
   function("modelFromConfig", &model_from_config);
   function("programmedModel", &programmed_model);

@@ -110,6 +110,8 @@ class ModelHandle {
   val save() const;
   // FNV-1a of every parameter's bytes, 16 hex digits (parameter_fingerprint)
   val fingerprint() const;
+  // a tensor's name as save() writes it → that tensor, a vector as one row (parameter_tensor)
+  val parameter(const val& name) const;
   // {tokens, layer, source?, cross?}: that layer's attention on these tokens, to step through
   std::shared_ptr<AttentionStepsHandle> attention_steps(const val& options) const;
  private:

@@ -338,6 +338,11 @@ val ModelHandle::fingerprint() const {
   });
 }
 
+val ModelHandle::parameter(const val& name) const {
+  return guarded([&] { return to_js(parameter_tensor(model_.config(), model_.params(), string_from_js(name, "parameter: name"))); },
+                 name);
+}
+
 val ModelHandle::save() const {
   return guarded([&] {
     const std::vector<std::uint8_t> weights = params_to_safetensors(model_.config(), model_.params());

@@ -65,26 +65,27 @@ Matrix normal(Index rows, Index cols, Rng* rng) {
 }
 
 // Visits every tensor of p in checkpoint order as visit(tensor, prefix, suffix), tensor a Matrix
-// or RowVector and its checkpoint name prefix + suffix, which only a visitor that wants it builds.
-template <class Visit>
-void walk_norm(NormParams& n, const std::string& prefix, const char* weight, const char* bias, Visit& visit) {
+// or RowVector (const when p is) and its checkpoint name prefix + suffix, which only a visitor
+// that wants it builds.
+template <class Norm, class Visit>
+void walk_norm(Norm& n, const std::string& prefix, const char* weight, const char* bias, Visit& visit) {
   if (n.weight.size() == 0) return;  // Norm::none
   visit(n.weight, prefix, weight);
   if (n.bias.size()) visit(n.bias, prefix, bias);
 }
 
-template <class Visit>
-void walk_attention(AttentionParams& a, const std::string& prefix, bool cross, Visit& visit) {
+template <class Attention, class Visit>
+void walk_attention(Attention& a, const std::string& prefix, bool cross, Visit& visit) {
   visit(a.c_attn_weight, prefix, cross ? "crossattention.c_attn.weight" : "attn.c_attn.weight");
   visit(a.c_attn_bias, prefix, cross ? "crossattention.c_attn.bias" : "attn.c_attn.bias");
   visit(a.c_proj_weight, prefix, cross ? "crossattention.c_proj.weight" : "attn.c_proj.weight");
   visit(a.c_proj_bias, prefix, cross ? "crossattention.c_proj.bias" : "attn.c_proj.bias");
 }
 
-template <class Visit>
-void walk_stack(StackParams& s, const std::string& prefix, bool final_norm, Visit& visit) {
+template <class Stack, class Visit>
+void walk_stack(Stack& s, const std::string& prefix, bool final_norm, Visit& visit) {
   for (size_t i = 0; i < s.h.size(); ++i) {
-    BlockParams& b = s.h[i];
+    auto& b = s.h[i];
     const std::string p = prefix + "h." + std::to_string(i) + ".";
     walk_norm(b.ln_1, p, "ln_1.weight", "ln_1.bias", visit);
     walk_attention(b.attn, p, false, visit);
@@ -105,8 +106,8 @@ void walk_stack(StackParams& s, const std::string& prefix, bool final_norm, Visi
   if (final_norm) walk_norm(s.ln_f, prefix, "ln_f.weight", "ln_f.bias", visit);
 }
 
-template <class Visit>
-void walk_tensors(const ModelConfig& config, ModelParams& p, Visit&& visit) {
+template <class Params, class Visit>
+void walk_tensors(const ModelConfig& config, Params& p, Visit&& visit) {
   const std::string none;
   visit(p.wte, none, "wte.weight");
   if (config.positional == Positional::learned) visit(p.wpe, none, "wpe.weight");
@@ -225,6 +226,35 @@ std::vector<TensorShape> tensor_layout(const ModelConfig& config) {
   }
   if (!config.tie_embeddings) matrix("lm_head.weight", config.vocab_size, d);
   return layout;
+}
+
+Eigen::Map<const Matrix> parameter_tensor(const ModelConfig& config, const ModelParams& params, const std::string& name,
+                                          std::uint64_t max_values) {
+  require(name.size() <= kMaxTensorNameBytes, "parameter: a tensor name has at most ", kMaxTensorNameBytes,
+          " bytes, got ", name.size());
+  const Scalar* data = nullptr;
+  Index rows = 0, cols = 0;
+  walk_tensors(config, params, [&](const auto& tensor, const std::string& prefix, const char* suffix) {
+    // name == prefix + suffix, without building the name of every tensor passed
+    if (data || name.compare(0, prefix.size(), prefix) != 0 || name.compare(prefix.size(), std::string::npos, suffix) != 0)
+      return;
+    data = tensor.data();
+    rows = tensor.rows();
+    cols = tensor.cols();
+  });
+  if (!data) {
+    const std::vector<TensorShape> layout = tensor_layout(config);
+    const auto w_o = std::find_if(layout.begin(), layout.end(), [](const TensorShape& t) {
+      return t.name.size() >= 18 && t.name.compare(t.name.size() - 18, 18, "attn.c_proj.weight") == 0;
+    });
+    throw_error({"parameter: the model has no tensor \"", name, "\"; its ", layout.size(), " tensors are named as save() writes them, \"",
+                 layout.front().name, "\", \"", layout[1].name, "\" … \"", layout.back().name, "\" (the first block's W_O is \"",
+                 w_o->name, "\")"});
+  }
+  const std::uint64_t values = static_cast<std::uint64_t>(rows) * static_cast<std::uint64_t>(cols);
+  require(values <= max_values, "parameter: \"", name, "\" holds ", rows, "×", cols, " = ", values,
+          " numbers, more than the ", max_values, " that one call hands out");
+  return {data, rows, cols};
 }
 
 std::uint64_t parameter_bytes(const ModelConfig& config) {

@@ -92,6 +92,21 @@ struct TensorShape {
 // allocated, so a file can be checked against a config before memory is committed to it.
 std::vector<TensorShape> tensor_layout(const ModelConfig& config);
 
+// Most numbers parameter_tensor hands out at once (2²⁴ floats, 64 MiB): every weight of a block of
+// GPT-2 up to XL (the largest, XL's mlp.c_fc, holds 1600·6400 = 10.2 M), but not a vocabulary's
+// embedding (GPT-2 small's wte.weight holds 50257·768 = 38.6 M, 154 MB that a page would hold
+// twice on its way from the engine's worker): a page asks for a block's matrix, never for all.
+constexpr std::uint64_t kMaxTensorValues = std::uint64_t(1) << 24;
+// Longest tensor name parameter_tensor reads (the longest the engine writes has under 40 bytes).
+constexpr std::size_t kMaxTensorNameBytes = 256;
+
+// W = params[name] → (rows, cols), a vector as (1, n): the tensor that save() writes under `name`
+// ("h.1.attn.c_proj.weight": layer 1's W_O, (h·d_k, d)), a view of params' own numbers. Refuses a
+// name no tensor has (saying how the names look) and a tensor of more than max_values numbers,
+// before the caller can copy anything.
+Eigen::Map<const Matrix> parameter_tensor(const ModelConfig& config, const ModelParams& params, const std::string& name,
+                                          std::uint64_t max_values = kMaxTensorValues);
+
 // bytes of the float parameters a config implies (from tensor_layout)
 std::uint64_t parameter_bytes(const ModelConfig& config);
 

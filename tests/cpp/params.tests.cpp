@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
+#include <cstring>
 
+#include "allocation_tracker.hpp"
+#include "io/model_file.hpp"
 #include "model/params.hpp"
 
 using namespace attnlab;
@@ -48,4 +51,71 @@ TEST_CASE("the parameter bytes of a config are known, and capped, without alloca
   CHECK_NOTHROW(require_parameter_bytes(c, expected * 4));
   CHECK_THROWS_WITH(require_parameter_bytes(c, expected * 4 - 1),
                     Catch::Contains("the parameters need " + std::to_string(expected * 4) + " bytes, more than the limit"));
+}
+
+TEST_CASE("one tensor is read by the name save() writes it under, in place", "[params][io]") {
+  using Builder = ModelConfig::Builder;
+  const std::pair<const char*, ModelConfig> configs[] = {
+      {"GPT-2 layout", Builder(Architecture::decoder_only, 11, 9).width(8, 2).ffn(16).layers(2).build()},
+      {"Llama layout", Builder(Architecture::decoder_only, 11, 9).width(8, 4).kv_heads(2).ffn(12).layers(2)
+                           .positional(Positional::rope).norm(Norm::rms_norm).activation(Activation::swiglu)
+                           .tie_embeddings(false).build()},
+      {"encoder-only", Builder(Architecture::encoder_only, 11, 9).width(8, 2).ffn(16).layers(1).build()},
+      {"encoder-decoder", Builder(Architecture::encoder_decoder, 11, 9).width(8, 2).ffn(16).layers(1, 2).build()},
+  };
+  for (const auto& [family, config] : configs) {
+    DYNAMIC_SECTION(family) {
+      const ModelParams params = ModelParams::init(config, 5);
+      const std::vector<std::uint8_t> saved = params_to_safetensors(config, params);
+      const TensorMap tensors = safetensors_read(saved.data(), saved.size());
+      REQUIRE(tensors.size() == tensor_layout(config).size());
+      for (const auto& [name, stored] : tensors) {
+        INFO(name);
+        const Eigen::Map<const Matrix> tensor = parameter_tensor(config, params, name);
+        const std::vector<std::int64_t> shape{tensor.rows(), tensor.cols()};
+        CHECK(shape == (stored.shape.size() == 1 ? std::vector<std::int64_t>{1, stored.shape[0]} : stored.shape));
+        REQUIRE(static_cast<size_t>(tensor.size()) == stored.data.size());
+        CHECK(std::memcmp(tensor.data(), stored.data.data(), stored.data.size() * sizeof(float)) == 0);
+      }
+    }
+  }
+  SECTION("without copying: a lookup allocates nothing") {
+    if (!test::allocation_tracking_available()) return;
+    const ModelConfig& config = configs[0].second;
+    const ModelParams params = ModelParams::init(config, 5);
+    const std::string w_o = "h.1.attn.c_proj.weight";
+    test::allocation_tracking_start();
+    const Eigen::Map<const Matrix> tensor = parameter_tensor(config, params, w_o);
+    const std::size_t allocations = test::allocation_tracking_count();
+    test::allocation_tracking_stop();
+    CHECK(allocations == 0);
+    CHECK(tensor.data() == params.decoder.h[1].attn.c_proj_weight.data());
+  }
+}
+
+TEST_CASE("a tensor name nothing holds, a long name and a tensor over the limit are refused", "[params][errors]") {
+  const ModelConfig gpt2 = ModelConfig::Builder(Architecture::decoder_only, 11, 9).width(8, 2).ffn(16).layers(2).build();
+  const ModelConfig seq2seq =
+      ModelConfig::Builder(Architecture::encoder_decoder, 11, 9).width(8, 2).ffn(16).layers(1, 1).build();
+  const ModelParams params = ModelParams::init(gpt2, 5), seq2seq_params = ModelParams::init(seq2seq, 5);
+  CHECK_THROWS_WITH(parameter_tensor(gpt2, params, "h.2.attn.c_proj.weight"),
+                    "parameter: the model has no tensor \"h.2.attn.c_proj.weight\"; its 28 tensors are named as save() "
+                    "writes them, \"wte.weight\", \"wpe.weight\" … \"ln_f.bias\" (the first block's W_O is "
+                    "\"h.0.attn.c_proj.weight\")");
+  CHECK_THROWS_WITH(parameter_tensor(seq2seq, seq2seq_params, "h.0.attn.c_proj.weight"),
+                    Catch::Contains("(the first block's W_O is \"encoder.h.0.attn.c_proj.weight\")"));
+  // a prefix of a name, a name with more after it, and the empty name are not names
+  for (const std::string& name : std::vector<std::string>{"h.0.attn", "wte.weight.", "", "wte", std::string("wte.weight\0", 11)}) {
+    INFO(name);
+    CHECK_THROWS_WITH(parameter_tensor(gpt2, params, name), Catch::StartsWith("parameter: the model has no tensor \""));
+  }
+  CHECK_THROWS_WITH(parameter_tensor(gpt2, params, std::string("wte\0weight", 10)), Catch::Contains("no tensor \"wte\\0weight\""));
+  CHECK_THROWS_WITH(parameter_tensor(gpt2, params, std::string(10 << 20, 'h')),
+                    "parameter: a tensor name has at most 256 bytes, got 10485760");
+  // the limit counts numbers: wte is 11×8
+  CHECK_NOTHROW(parameter_tensor(gpt2, params, "wte.weight", 88));
+  CHECK_THROWS_WITH(parameter_tensor(gpt2, params, "wte.weight", 87),
+                    "parameter: \"wte.weight\" holds 11×8 = 88 numbers, more than the 87 that one call hands out");
+  // and the parameters are as they were
+  CHECK(parameter_tensor(gpt2, params, "h.1.attn.c_proj.weight") == params.decoder.h[1].attn.c_proj_weight);
 }

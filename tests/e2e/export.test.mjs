@@ -3,30 +3,13 @@
 // diagram is a standalone SVG; the file names say which widget and settings.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { openPage, setUp } from './browser.mjs';
-import { shippedModel, slideReady } from './widget-checks.mjs';
+import { parseCsv, save, shippedModel, slideReady } from './widget-checks.mjs';
 
 const SENTENCE = 'the cat sat on the mat because it was soft';
 
 const { server, browser } = await setUp();
 const model = await shippedModel('coreference');
-
-/** clicks one of the widget's Share/Save buttons and returns the download's name and bytes */
-async function save(page, widget, label) {
-  if (!(await widget.locator('.share[open]').count())) await widget.locator('.share summary').click();
-  const [file] = await Promise.all([page.waitForEvent('download'), widget.getByRole('button', { name: label }).click()]);
-  return { name: file.suggestedFilename(), bytes: readFileSync(await file.path()) };
-}
-
-/** a CSV file as tables: { caption, head, rows } split at empty lines (no quoted line breaks here) */
-function parseCsv(text) {
-  const split = (line) => [...line.matchAll(/("([^"]|"")*"|[^,]*)(,|$)/g)].slice(0, -1).map((m) => m[1].replace(/^"|"$/g, '').replaceAll('""', '"'));
-  return text.trim().split('\r\n\r\n').map((block) => {
-    const [caption, head, ...rows] = block.split('\r\n');
-    return { caption: split(caption)[0], head: split(head), rows: rows.map(split) };
-  });
-}
 
 describe('a widget\'s downloads', () => {
   it('saves the components\' pictures as a PNG at 2× and their numbers as the engine\'s CSV', async () => {

@@ -1,10 +1,10 @@
 // <attn-multi-head> on its slide: the four heads of a layer of the trained model side by side, what
 // each head's "it" looks at, and Concat(head_1…head_h)·W_O with the shapes of a real forward pass
-// (W_O drawn from the model's saved weights).
+// (W_O, the layer's weights read from the engine: every number, in Download CSV, is Node's).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, setUp } from './browser.mjs';
-import { canvasColours, headWeights, shippedModel } from './widget-checks.mjs';
+import { canvasColours, headWeights, parseCsv, save, shippedModel } from './widget-checks.mjs';
 
 const { server, browser } = await setUp();
 const model = await shippedModel('coreference');
@@ -27,6 +27,11 @@ describe('multi-head attention', () => {
     assert.deepEqual(captions, ['head 0: 10×16', 'head 1: 10×16', 'head 2: 10×16', 'head 3: 10×16',
       'Concat: 10×64', 'W_O: 64×64', 'MultiHead(X): 10×64']);
     assert.match(await widget.locator('.dims').textContent(), /n = 10 words, d_model = 64, h = 4, so d_k = d_model\/h = 64\/4 = 16/);
+    const tables = parseCsv((await save(page, widget, 'Download CSV')).bytes.toString('utf8'));
+    const wO = model.parameter('h.0.attn.c_proj.weight');
+    assert.deepEqual(tables.find((t) => t.caption === 'W_O: 64×64').rows.map(([, ...cells]) => cells.map(Number)),
+      Array.from({ length: 64 }, (_, i) => Array.from(wO.data.subarray(i * 64, (i + 1) * 64))));
+    await widget.locator('.share summary').click();  // closed again
     const titles = await widget.locator('.heads h4').allTextContents();
     assert.equal(titles.length, 4);
     // layer 0 by default: each head's "it" looks most at a word of its own, the one Node finds

@@ -1,21 +1,25 @@
 // Multi-head, components and four-steps on a checkpoint the reader opened: a GPT-2 one (six heads,
-// so the small pictures; 192 wide, so the components' rows) and a Llama one (RMSNorm, SwiGLU, RoPE,
-// grouped key/value heads), made on the spot and opened through the dialog. Each widget's numbers
-// equal the package's engine in Node on the same files: a head's row of weights, W_O, the
-// components' stages and a token's statistics, the four steps' softmax row.
+// so the small pictures; 192 wide, so the components' rows; ten layers, 4.5 M parameters, more than
+// a page could copy out of the engine whole just to draw W_O) and a Llama one (RMSNorm, SwiGLU,
+// RoPE, grouped key/value heads), made on the spot and opened through the dialog. Each widget's
+// numbers equal the package's engine in Node on the same files: a head's row of weights, W_O (every
+// number, from Download CSV), the components' stages and a token's statistics, the four steps'
+// softmax row.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, setUp } from './browser.mjs';
 import { importMathModule } from '../js/helpers.mjs';
 import { byteLevelTokenizer, randomGpt2Checkpoint, randomLlamaCheckpoint } from '../bench/random-checkpoint.mjs';
 import { checkpoint, linkedModel, openFiles } from './opened-checkpoints.mjs';
-import { eventually, followHash, slideReady } from './widget-checks.mjs';
+import { eventually, followHash, parseCsv, save, slideReady } from './widget-checks.mjs';
 
 const tokenPieces = await importMathModule('token-pieces');
 const { server, browser, engine } = await setUp({ engine: true });
 
 const { json: tokenizer, size: vocab_size } = byteLevelTokenizer();
-const gpt2 = checkpoint(engine, 'gpt2', randomGpt2Checkpoint({ vocab_size, n_positions: 128, n_embd: 192, n_head: 6, n_layer: 2 }, 5), tokenizer);
+const gpt2File = randomGpt2Checkpoint({ vocab_size, n_positions: 128, n_embd: 192, n_head: 6, n_layer: 10 }, 5);
+assert.ok(gpt2File.parameters > 4_000_000, `${gpt2File.parameters} parameters`);
+const gpt2 = checkpoint(engine, 'gpt2', gpt2File, tokenizer);
 const llama = checkpoint(engine, 'llama', randomLlamaCheckpoint({ vocab_size }, 9), tokenizer);
 const SENTENCE = 'the cat sat on the mat and the cat sat on a mat';
 const number = (text) => Number(text.replaceAll('−', '-'));
@@ -59,6 +63,14 @@ async function checkWidgets(page, name, { model }, { stages, rms }) {
   assert.deepEqual(captions.slice(-3), [`Concat: ${ids.length}×${config.d_model}`, `W_O: ${config.d_model}×${config.d_model}`,
     `MultiHead(X): ${ids.length}×${config.d_model}`]);
   if (config.n_heads <= 4) assert.equal(captions[0], `head 0: ${ids.length}×${headWidth}`);
+  // W_O's every number, as Download CSV writes them, is the tensor Node's engine reads by name
+  const csv = parseCsv((await save(page, multiHead, 'Download CSV')).bytes.toString('utf8'));
+  const wO = model.parameter('h.1.attn.c_proj.weight');
+  const shownWO = csv.find((table) => table.caption === `W_O: ${wO.rows}×${wO.cols}`);
+  assert.ok(shownWO, `${name}: W_O's table among ${csv.map((table) => table.caption).join(', ')}`);
+  assert.deepEqual(shownWO.rows.map(([, ...cells]) => cells.map(Number)), Array.from({ length: wO.rows }, (_, i) => rowOf(wO, i)),
+    `${name}: multi-head's W_O`);
+  await multiHead.locator('.share summary').click();  // closed again
   assert.match(await multiHead.locator('.dims').textContent(), new RegExp(`n = ${ids.length} tokens, d_model = ${config.d_model}, h = ${config.n_heads}`));
 
   // components: the stages the model has, and the last token's statistics

@@ -1,6 +1,6 @@
 // Checks shared by the widget tests: whether canvases show a picture, the page's main-thread tasks
-// in a browser trace and its long tasks, what a package entry declares, and screenshots of one slide
-// at the deck's two reference sizes in both themes, for a person to look at.
+// in a browser trace and its long tasks, what a package entry declares, a widget's downloads, and
+// screenshots of one slide at the deck's two reference sizes in both themes, for a person to look at.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -243,3 +243,19 @@ export async function followHash(page, hash) {
 export const slideIds = (page) => page.evaluate(() => [...document.querySelectorAll('section.slide')].map((s) => s.id));
 /** the id of the slide shown */
 export const activeSlide = (page) => page.evaluate(() => document.querySelector('section.slide.active').id);
+
+/** clicks one of the widget's Share/Save buttons and returns the download's name and bytes */
+export async function save(page, widget, label) {
+  if (!(await widget.locator('.share[open]').count())) await widget.locator('.share summary').click();
+  const [file] = await Promise.all([page.waitForEvent('download'), widget.getByRole('button', { name: label }).click()]);
+  return { name: file.suggestedFilename(), bytes: readFileSync(await file.path()) };
+}
+
+/** a CSV file as tables: { caption, head, rows } split at empty lines (no quoted line breaks here) */
+export function parseCsv(text) {
+  const split = (line) => [...line.matchAll(/("([^"]|"")*"|[^,]*)(,|$)/g)].slice(0, -1).map((m) => m[1].replace(/^"|"$/g, '').replaceAll('""', '"'));
+  return text.trim().split('\r\n\r\n').map((block) => {
+    const [caption, head, ...rows] = block.split('\r\n');
+    return { caption: split(caption)[0], head: split(head), rows: rows.map(split) };
+  });
+}

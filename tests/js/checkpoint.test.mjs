@@ -6,7 +6,7 @@ import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { openAsBlob, readFileSync, readdirSync } from 'node:fs';
 import { gpt2Tokenizer, loadAttnlab } from '../../build/package/index.js';
-import { randomGpt2Checkpoint } from '../bench/random-checkpoint.mjs';
+import { randomGpt2Checkpoint, safetensorsTensors } from '../bench/random-checkpoint.mjs';
 import { assertClose, assertThrows } from './helpers.mjs';
 
 const folder = (name) => new URL(`../reference/fixtures/hf/${name}/`, import.meta.url);
@@ -25,6 +25,14 @@ function checkpoint(name) {
     ...(index ? { index } : {}),
     expected: JSON.parse(readFileSync(new URL('expected.json', dir), 'utf8')),
   };
+}
+
+/** the tensors of a safetensors file the engine saved: [name, shape, bytes] */
+function savedTensors(weights) {
+  const headerSize = Number(new DataView(weights.buffer, weights.byteOffset).getBigUint64(0, true));
+  const { __metadata__, ...header } = JSON.parse(new TextDecoder().decode(weights.subarray(8, 8 + headerSize)));
+  const data = safetensorsTensors(weights);
+  return Object.entries(header).map(([name, { shape }]) => [name, shape, Buffer.from(data[name].buffer, data[name].byteOffset, data[name].byteLength)]);
 }
 
 for (const threads of [1, 'auto']) {
@@ -60,6 +68,34 @@ for (const threads of [1, 'auto']) {
         }
       });
     }
+
+    it('reads one tensor by the name save() writes it under: save()\'s bytes, for every tensor of each family', async () => {
+      const seq2seq = engine.createModel({ config: { vocab_size: 12, n_ctx: 8, d_model: 8, n_heads: 2, d_ff: 16, n_layers: 1,
+        n_decoder_layers: 2, architecture: 'encoder_decoder', activation: 'swiglu', norm: 'rms_norm' }, seed: 4 });
+      const models = { 'gpt2-f16-untied': null, 'llama-f16-mqa': null, 'attnlab encoder-decoder': seq2seq };
+      for (const name of ['gpt2-f16-untied', 'llama-f16-mqa']) {
+        const { config, weights } = checkpoint(name);
+        models[name] = await engine.loadModel({ config, weights: weights[0] });
+      }
+      try {
+        for (const [family, model] of Object.entries(models)) {
+          const tensors = savedTensors(model.save().weights);
+          assert.ok(tensors.length > 20, `${family}: ${tensors.length} tensors`);
+          for (const [name, shape, bytes] of tensors) {
+            const tensor = model.parameter(name);
+            assert.deepEqual([tensor.rows, tensor.cols], shape.length === 1 ? [1, shape[0]] : shape, `${family}: ${name}'s shape`);
+            assert.ok(tensor.data instanceof Float32Array);
+            assert.ok(Buffer.from(tensor.data.buffer, tensor.data.byteOffset, tensor.data.byteLength).equals(bytes), `${family}: ${name}'s numbers`);
+          }
+        }
+        // a Llama's o_proj, stored (out, in), is W_O as the engine multiplies by it: (h·d_k, d)
+        assert.equal(models['llama-f16-mqa'].parameter('h.1.attn.c_proj.weight').rows, models['llama-f16-mqa'].config.d_model);
+        assertThrows(() => seq2seq.parameter('h.0.attn.c_proj.weight'),
+          /^attnlab: parameter: the model has no tensor "h\.0\.attn\.c_proj\.weight"; .* \(the first block's W_O is "encoder\.h\.0\.attn\.c_proj\.weight"\)$/);
+      } finally {
+        for (const model of Object.values(models)) model.dispose();
+      }
+    });
 
     it('what a config describes, before any weights are read', () => {
       const { config } = checkpoint('llama-f16-mqa');

@@ -106,6 +106,8 @@ function hostileCalls(engine, model) {
     'an unreadable trace list': refused(() => model.forward({ tokens: [1], trace: [1] })),
     'a trace name nothing recorded': refused(() => model.forward({ tokens: [1], trace: ['nope'] })),
     'a generation step with a bad option': refused(() => model.generateStep({ trace: ['nope'] })),
+    'a tensor name nothing holds': refused(() => model.parameter('h.2.attn.c_proj.weight')),
+    'a tensor name that is not a string': refused(() => model.parameter({ name: 'wte.weight' })),
     'a temperature past the largest float': refused(() => model.nextTokenProbabilities({ tokens: [1], temperature: 1e308 })),
     'a tiny temperature': () => assert.equal(Math.max(...model.nextTokenProbabilities({ tokens: [1, 2], temperature: 5e-324 })), 1),
     'weights whose logits overflow': refused(() => overflowing.forward({ tokens: [1] }), /the logits are not finite/),
@@ -414,6 +416,34 @@ for (const threads of [1, 'auto']) {
       const character = engine.createModel({ config: { ...SMALL_MODEL, vocab_size: 8 }, vocab: JSON.stringify({ kind: 'character', tokens: ['[PAD]', '[UNK]', '[BOS]', '[EOS]', '[MASK]', '[SEP]', 't', 'e'] }) });
       assert.deepEqual(character.tokenize('t\ud800e').pieces, ['t', '\ufffd', 'e']);
       character.dispose();
+    });
+
+    it('reads one tensor by a name that is one, and refuses any other name or a tensor over 2²⁴ numbers, copying nothing', () => {
+      const wO = model.parameter('h.1.attn.c_proj.weight');
+      const before = engine.memoryInUse();
+      const hostile = [
+        [7, /^attnlab: parameter: name must be a string$/],
+        [undefined, /^attnlab: parameter: name must be a string$/],
+        [new String('wte.weight'), /^attnlab: parameter: name must be a string$/],
+        ['', /^attnlab: parameter: the model has no tensor ""; its \d+ tensors are named as save\(\) writes them, "wte\.weight", .* \(the first block's W_O is "h\.0\.attn\.c_proj\.weight"\)$/],
+        ['h'.repeat(10 * 2 ** 20), /^attnlab: parameter: a tensor name has at most 256 bytes, got 10485760$/],
+        ['wte.weight\u0000', /^attnlab: parameter: the model has no tensor "wte\.weight\\0"/],
+        ['wte\u0000.weight', /no tensor "wte\\0\.weight"/],
+      ];
+      for (const [name, pattern] of hostile) assertThrows(() => model.parameter(name), pattern);
+      assert.equal(engine.memoryInUse(), before);
+      assert.deepEqual(model.parameter('h.1.attn.c_proj.weight'), wO, 'the engine keeps working');
+      // a token embedding of 65600 × 256 = 2²⁴ + 16384 numbers is refused before anything is copied
+      const wide = engine.createModel({ config: { ...SMALL_MODEL, vocab_size: 65600, d_model: 256 }, seed: 1 });
+      try {
+        const held = engine.memoryInUse();
+        assertThrows(() => wide.parameter('wte.weight'),
+          /^attnlab: parameter: "wte\.weight" holds 65600×256 = 16793600 numbers, more than the 16777216 that one call hands out$/);
+        assert.equal(engine.memoryInUse(), held);
+        assert.equal(wide.parameter('h.0.attn.c_proj.weight').rows, 256);
+      } finally {
+        wide.dispose();
+      }
     });
 
     it('keeps a NUL in an error message visible and the rest of the message', () => {

@@ -269,6 +269,11 @@ export interface RawModel {
   save(): { weights: Uint8Array; config: string; vocab?: string };
   /** FNV-1a (64 bits) of every parameter's bytes as 16 hex digits: equal exactly when the weights are */
   fingerprint(): string;
+  /** one tensor of the weights, named as save() writes it ("h.1.attn.c_proj.weight" is layer 1's
+   * W_O, (h·d_k × d)); a vector comes as one row. The numbers are save()'s, without copying out the
+   * rest. A name the model has no tensor under, one over 256 bytes, and a tensor of more than 2²⁴
+   * numbers (GPT-2's token embedding: save() has it) throw. */
+  parameter(name: string): MatrixData;
   /** one layer's attention (self, or cross in an encoder-decoder's decoder) on these tokens, fed
    * with exactly what that sub-layer sees in a forward pass, to step through */
   attentionSteps(options: { tokens: ArrayLike<number>; layer: number; source?: ArrayLike<number>; cross?: boolean }): RawAttentionSteps;

@@ -367,6 +367,13 @@ export function colourKey(tint: HeatmapOptions['tint'], low: string, high: strin
   return key;
 }
 
+/** the grey of a cell that holds ±∞ or NaN */
+const NOT_FINITE = [128, 128, 128] as const;
+/** A matrix of more cells than this looks its colours up in a table of the map at this many steps
+ * (each within a unit of the exact colour): sampling the map for each of GPT-2's W_O's 589,824
+ * cells keeps the page busy for longer than a frame. */
+const COLOUR_STEPS = 4096;
+
 /** the matrix as an image of one pixel per cell, in the heatmap's colours (grey for ±∞ and NaN);
  * `rowScaled` weights run from 0 to each row's own largest */
 export function cellImage(m: MatrixData, colours: ColourMaps, tint: HeatmapOptions['tint'], range: number, rowScaled = false): HTMLCanvasElement {
@@ -377,12 +384,32 @@ export function cellImage(m: MatrixData, colours: ColourMaps, tint: HeatmapOptio
   if (!g || m.rows === 0 || m.cols === 0) return image;
   const pixels = g.createImageData(m.cols, m.rows);
   const rowMax = rowScaled ? Array.from({ length: m.rows }, (_, i) => maxAbsFinite({ rows: 1, cols: m.cols, data: m.data.subarray(i * m.cols, (i + 1) * m.cols) }) || 1) : [];
+  const weights = tint === 'weights';
+  // the table holds the map at t = 0 … 1: a weight's own t, or a signed value's 0.5 + v/(2·range)
+  const table = m.rows * m.cols > COLOUR_STEPS ? new Uint8ClampedArray(3 * (COLOUR_STEPS + 1)) : undefined;
+  for (let step = 0; table && step <= COLOUR_STEPS; step++) {
+    const t = step / COLOUR_STEPS;
+    table.set(weights ? colours.sequential(t) : colours.diverging(2 * t - 1, 1), 3 * step);
+  }
   for (let k = 0; k < m.rows * m.cols; k++) {
     const v = m.data[k];
-    const finite = Number.isFinite(v);
+    const at = 4 * k;
+    pixels.data[at + 3] = 255;
+    if (!Number.isFinite(v)) {
+      pixels.data.set(NOT_FINITE, at);
+      pixels.data[at + 3] = 64;
+      continue;
+    }
     const top = rowScaled ? rowMax[Math.floor(k / m.cols)] : range;
-    const [r, gr, b] = !finite ? [128, 128, 128] : tint === 'weights' ? colours.sequential(v / top) : colours.diverging(v, range);
-    pixels.data.set([r, gr, b, finite ? 255 : 64], 4 * k);
+    if (!table) {
+      pixels.data.set(weights ? colours.sequential(v / top) : colours.diverging(v, range), at);
+      continue;
+    }
+    const t = weights ? v / top : range > 0 ? 0.5 + v / (2 * range) : 0.5;
+    const from = 3 * Math.round(Math.min(1, Math.max(0, t)) * COLOUR_STEPS);
+    pixels.data[at] = table[from];
+    pixels.data[at + 1] = table[from + 1];
+    pixels.data[at + 2] = table[from + 2];
   }
   g.putImageData(pixels, 0, 0);
   return image;

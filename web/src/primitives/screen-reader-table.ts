@@ -21,6 +21,16 @@ export interface TableRows {
   format?: (value: number, column: number) => string;
 }
 
+/** A table given by its size, its rows made only when something reads them (Download CSV): the rows
+ * of a large matrix (GPT-2's W_O, 768 × 768) take longer than a frame to make, and a table that
+ * large is only summarised on the page. */
+export interface LazyTableRows extends Omit<TableRows, 'rows'> {
+  size: { rows: number; columns: number };
+  rows: () => TableRows['rows'];
+}
+
+const isLazy = (table: TableRows | LazyTableRows): table is LazyTableRows => typeof table.rows === 'function';
+
 const byElement = new WeakMap<Element, ScreenReaderTable>();
 
 /** Larger tables are summarised, not written: laying out 65,536 cells blocks the page for seconds,
@@ -30,6 +40,11 @@ export const MAX_WRITTEN_CELLS = 2048;
 /** the numbers of every screen-reader table under `root`, latest first written or not (for export) */
 export function tablesIn(root: ParentNode): TableRows[] {
   return [...root.querySelectorAll('.sr-only')].flatMap((e) => byElement.get(e)?.data ?? []);
+}
+
+/** whether a screen-reader table under `root` has numbers, without making any table's rows */
+export function hasTables(root: ParentNode): boolean {
+  return [...root.querySelectorAll('.sr-only')].some((e) => byElement.get(e)?.filled);
 }
 
 /** cells laid out per frame: a few milliseconds of layout */
@@ -70,8 +85,9 @@ function writeSoon(): void {
 
 export class ScreenReaderTable {
   readonly element: HTMLElement;
-  /** the numbers shown (or about to be) */
-  data?: TableRows;
+  private given?: TableRows | LazyTableRows;
+  /** a lazy table's rows, once made */
+  private made?: TableRows;
   /** rows written but hidden until their turn to be laid out */
   private folded: HTMLElement[] = [];
 
@@ -81,9 +97,22 @@ export class ScreenReaderTable {
     byElement.set(this.element, this);
   }
 
+  get filled(): boolean {
+    return this.given !== undefined;
+  }
+
+  /** the numbers shown (or about to be), a lazy table's rows made now (once) */
+  get data(): TableRows | undefined {
+    const given = this.given;
+    if (!given || !isLazy(given)) return given;
+    this.made ??= { ...given, rows: given.rows() };
+    return this.made;
+  }
+
   /** the numbers to show; the table is replaced soon (see above) */
-  fill(rows: TableRows): void {
-    this.data = rows;
+  fill(rows: TableRows | LazyTableRows): void {
+    this.given = rows;
+    this.made = undefined;
     // the numbers shown are out of date until written (assistive technology, and tests, wait)
     this.element.setAttribute('aria-busy', 'true');
     unfolding.delete(this);
@@ -93,20 +122,22 @@ export class ScreenReaderTable {
 
   /** writes the table now: one string parsed once, since thousands of cells made node by node block the page */
   write(): void {
-    if (!unwritten.delete(this) || !this.data) return;
+    if (!unwritten.delete(this) || !this.given) return;
     this.element.removeAttribute('aria-busy');
     this.folded = [];
-    const { caption, head, rows, format = (v: number) => formatNumber(v, 4) } = this.data;
-    const cell = (c: string | number, column: number) => escapeHtml(typeof c === 'number' ? format(c, column) : c);
+    const given = this.given;
     const html: string[] = ['<table role="table">'];
-    if (caption) html.push(`<caption>${escapeHtml(caption)}</caption>`);
-    const cells = rows.reduce((sum, r) => sum + r.length - 1, 0);
+    if (given.caption) html.push(`<caption>${escapeHtml(given.caption)}</caption>`);
+    const size = isLazy(given) ? given.size
+      : { rows: given.rows.length, columns: Math.max(0, ...given.rows.map((r) => r.length - 1)) };
+    const cells = isLazy(given) ? size.rows * size.columns : given.rows.reduce((sum, r) => sum + r.length - 1, 0);
     if (cells > MAX_WRITTEN_CELLS) {
-      const columns = Math.max(0, ...rows.map((r) => r.length - 1));
-      this.element.innerHTML = `${html.join('')}<tr role="row"><td role="cell">${rows.length} × ${columns} numbers, too many to read out: `
+      this.element.innerHTML = `${html.join('')}<tr role="row"><td role="cell">${size.rows} × ${size.columns} numbers, too many to read out: `
         + 'Share → Download CSV has them all.</td></tr></table>';
       return;
     }
+    const { head, rows, format = (v: number) => formatNumber(v, 4) } = this.data!;
+    const cell = (c: string | number, column: number) => escapeHtml(typeof c === 'number' ? format(c, column) : c);
     if (head) html.push('<tr role="row">', ...head.map((h) => `<th role="columnheader">${escapeHtml(h)}</th>`), '</tr>');
     for (const [header, ...cells] of rows) {
       html.push('<tr role="row">', header === '' ? '<td role="cell"></td>' : `<th role="rowheader">${escapeHtml(header)}</th>`,

@@ -22,6 +22,7 @@ import { download, fileStem, numbersCsv, picturesPng, svgText } from '../primiti
 import { enableGlossary } from '../primitives/glossary';
 import { whenIdle } from '../primitives/idle';
 import { keyBelongsToControl } from '../primitives/keys';
+import { hasTables } from '../primitives/screen-reader-table';
 import { baseStyles } from '../primitives/styles';
 
 /** widgets connected but not yet shown, in document order of connection */
@@ -182,7 +183,7 @@ export abstract class EngineElement extends HTMLElement {
     });
     // each download only where the view has what it saves
     details.addEventListener('toggle', () => {
-      csv.hidden = numbersCsv(this.root) === undefined;
+      csv.hidden = !hasTables(this.root);
       svg.hidden = !this.root.querySelector('svg:not(.katex svg)');
     });
     if (embeddable) panel.append(copy('Copy link to this view', link), copy('Copy embed code', iframe));

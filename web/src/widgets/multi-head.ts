@@ -1,20 +1,20 @@
 // <attn-multi-head>: the heads of one layer side by side on a sentence, in the trained coreference
 // model or a model the reader opened, and what multi-head attention does with their outputs: each
 // head gives an n×d_k matrix, Concat lays them side by side (n×h·d_k) and W_O (h·d_k×d) mixes them
-// back to n×d. Every matrix is the engine's trace of a forward pass (W_O: the layer's saved weights,
-// read where the model is small enough to copy them out of the engine); the shapes are read from it.
+// back to n×d. Every matrix is the engine's trace of a forward pass (W_O: the layer's weights, the
+// one tensor read out of the engine, for any model); the shapes are read from it.
 // Settings: model, sentence, layer, token (the query row compared across heads; −1 = the reading's own).
-import type { RemoteEngine, RemoteModel } from '../runtime/engine';
+import type { RemoteEngine } from '../runtime/engine';
 import { queryRow, readingNotes, readSentence, readText, runModel, weightsName, type SentenceReading } from '../runtime/coreference-reading';
-import { formatCount, formatNumber } from '../math/format';
+import { formatNumber } from '../math/format';
 import { at, maxAbsFinite, row, type MatrixData } from '../math/matrix';
 import { argmax } from '../math/ranking';
-import { savedTensor } from '../math/saved-weights';
 import { shortLabel } from '../math/text';
 import { foreground, sharpCanvas, themeColours, type SharpCanvas } from '../primitives/canvas';
 import { h } from '../primitives/controls';
 import { EngineElement } from '../runtime/engine-element';
 import { cellImage, Heatmap } from '../primitives/heatmap';
+import { ScreenReaderTable } from '../primitives/screen-reader-table';
 import { SERIES_COLOURS } from '../primitives/plot';
 
 const styles = `
@@ -36,8 +36,6 @@ const styles = `
 .flow figcaption { font-size: 12px; color: var(--muted); white-space: nowrap; font-variant-numeric: tabular-nums; }
 .flow .op { font-size: 15px; color: var(--muted); white-space: nowrap; }
 .flow .split { display: flex; flex-wrap: wrap; gap: 12px; }
-.wo-note { margin: 4px 0 0; font-size: 14px; }
-.wo-note:empty { display: none; }
 .dims { font-size: 14px; color: var(--muted); margin-left: 8px; }
 `;
 
@@ -51,19 +49,18 @@ const LABELLED_HEADS = 4;
 const THUMB = { row: 1080, widest: 150, smallest: 64 };
 /** the flow's room: matrix cells are at most 3×7 CSS px, and fewer when the matrices are larger */
 const FLOW = { width: 1060, height: 180, cell: { width: 3, height: 7 }, operators: 260 };
-/** W_O drawn from the saved weights up to this many parameters (copied out of the engine at once:
- * 16 MB); a larger model's W_O box names its shape, and its output is drawn */
-const SAVED_WEIGHTS_LIMIT = 4_000_000;
 
-/** a matrix drawn as coloured cells in a box of the given CSS size, without axes: its shape is the point */
+/** a matrix drawn as coloured cells in a box of the given CSS size, without axes: its shape is the
+ * point; its numbers are in a table for screen readers and Download CSV */
 class MatrixBlock {
   private readonly picture: SharpCanvas;
   private readonly caption = h('figcaption');
+  private readonly table = new ScreenReaderTable();
   readonly element: HTMLElement;
 
   constructor(label: string) {
     this.picture = sharpCanvas(label);
-    this.element = h('figure', {}, this.picture.canvas, this.caption);
+    this.element = h('figure', {}, this.picture.canvas, this.caption, this.table.element);
   }
 
   /** outline: a CSS colour (default: the text colour); bands: colours of equal groups of columns,
@@ -72,6 +69,11 @@ class MatrixBlock {
     { outline, bands = [] }: { outline?: string; bands?: string[] } = {}): void {
     this.caption.textContent = caption;
     this.picture.canvas.setAttribute('aria-label', caption);
+    this.table.fill({
+      caption, size: { rows: m.rows, columns: m.cols },
+      head: ['', ...Array.from({ length: m.cols }, (_, j) => String(j))],
+      rows: () => Array.from({ length: m.rows }, (_, i) => [String(i), ...m.data.subarray(i * m.cols, (i + 1) * m.cols)] as [string, ...number[]]),
+    });
     const range = maxAbsFinite(m) || 1;
     const strip = bands.length ? 6 : 0;
     const { width, height } = size;
@@ -91,22 +93,6 @@ class MatrixBlock {
       g.strokeRect(0.75, strip + 0.75, w - 1.5, h - strip - 1.5);
     });
   }
-
-  /** a dashed box named `name` in place of a matrix not drawn, `why` said to assistive technology */
-  drawBox(side: number, name: string, caption: string, why: string): void {
-    this.caption.textContent = caption;
-    this.picture.canvas.setAttribute('aria-label', `${caption}: ${why}`);
-    this.picture.draw(side, side, (g, w, h) => {
-      g.strokeStyle = g.fillStyle = foreground(this.element);
-      g.lineWidth = 1.5;
-      g.setLineDash([5, 4]);
-      g.strokeRect(0.75, 0.75, w - 1.5, h - 1.5);
-      g.font = '15px system-ui, "DejaVu Sans", sans-serif';
-      g.textAlign = 'center';
-      g.textBaseline = 'middle';
-      g.fillText(name, w / 2, h / 2);
-    });
-  }
 }
 
 export default class MultiHead extends EngineElement {
@@ -123,17 +109,14 @@ export default class MultiHead extends EngineElement {
   private pictures: { title: HTMLElement; map: Heatmap; output: MatrixBlock }[] = [];
   private readonly concat = new MatrixBlock('Concat of the heads');
   private readonly wO = new MatrixBlock('W_O');
-  private readonly wONote = h('p', 'muted wo-note');
   private readonly out = new MatrixBlock('MultiHead output');
-  /** the last model whose weights were saved, to read W_O from */
-  private saved?: { model: RemoteModel; weights: Promise<Uint8Array> };
 
   constructor() {
     super(styles, 'each head has its own W_Q, W_K, W_V and so its own pattern; Concat puts the heads\' n×d_k outputs side by side and W_O mixes them into one n×d.', { models: ['coreference'] });
   }
 
   protected override layout(): HTMLElement[] {
-    return [h('div', 'toolbar', this.modelList.element, this.sentence.element, this.layer.element, this.dims), this.notes, this.heads, this.summary, this.flow, this.wONote];
+    return [h('div', 'toolbar', this.modelList.element, this.sentence.element, this.layer.element, this.dims), this.notes, this.heads, this.summary, this.flow];
   }
 
   protected async render(engine: RemoteEngine): Promise<void> {
@@ -181,26 +164,12 @@ export default class MultiHead extends EngineElement {
       if (!compact) output.draw(result, size(result), `head ${k}: ${result.rows}×${result.cols}`, { outline: headColour(k) });
     });
     this.concat.draw(concat, size(concat), `Concat: ${concat.rows}×${concat.cols}`, { bands: this.pictures.map((_, k) => headColour(k)) });
-    await this.drawWO(reading.model, layer, concat.cols, d, side, opened?.summary.parameters);
+    const wO = await reading.model.parameter(`h.${layer}.attn.c_proj.weight`);
+    this.wO.draw(wO, { width: side, height: side }, `W_O: ${wO.rows}×${wO.cols}`);
     this.out.draw(out, size(out), `MultiHead(X): ${out.rows}×${out.cols}`);
     this.notes.textContent = readingNotes(reading).join(' ');
     const unit = opened ? 'tokens' : 'words';
     this.dims.textContent = `n = ${n} ${unit}, d_model = ${d}, h = ${heads}, so d_k = d_model/h = ${d}/${heads} = ${d / heads}`;
-  }
-
-  /** W_O from the saved weights (the model's own, or the small model shipped), or for a model too
-   * large to copy out of the engine, a box with its shape */
-  private async drawWO(model: RemoteModel, layer: number, rows: number, d: number, side: number, parameters = 0): Promise<void> {
-    const large = parameters > SAVED_WEIGHTS_LIMIT;
-    this.wONote.textContent = large ? `W_O is not drawn: its weights would be copied out of the engine with all ${formatCount(parameters)} `
-      + 'parameters of the model. MultiHead(X), drawn after it, is what W_O makes of Concat.' : '';
-    if (large) {
-      this.wO.drawBox(side, 'W_O', `W_O: ${rows}×${d}`, this.wONote.textContent);
-      return;
-    }
-    if (this.saved?.model !== model) this.saved = { model, weights: model.save().then((files) => files.weights) };
-    const weights = savedTensor(await this.saved.weights, `h.${layer}.attn.c_proj.weight`);
-    this.wO.draw(weights, { width: side, height: side }, `W_O: ${weights.rows}×${weights.cols}`);
   }
 
   /** what the heads have in common, or how they differ, for the chosen word */
