@@ -1,7 +1,7 @@
 // <attn-head-finder> on its slide: the shipped language model's heads scored on the repeated random
-// tokens as Node's engine and the same arithmetic score them; an induction circuit wired by hand and
-// opened as a model has exactly its induction head named, a random-weight GPT-2 none; a head opens
-// in the explorer on the same model.
+// tokens as Node's engine and the same arithmetic score them; a random-weight GPT-2 opened as a
+// model has no head named, an induction circuit wired by hand exactly its induction head; a head
+// opens in the explorer on the same model.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -39,6 +39,12 @@ describe('the head finder', () => {
     const found = await eventually(() => finder.locator('.verdict').textContent(), (t) => /^\d+ induction heads?:/.test(t));
     assert.match(found, /^2 induction heads: layer 1 head [23], layer 1 head [23] /);
 
+    // a random-weight GPT-2 names none
+    const { json: tokenizer, size } = byteLevelTokenizer();
+    const random = randomGpt2Checkpoint({ vocab_size: size, n_positions: 128, n_embd: 32, n_head: 4, n_layer: 2 }, 8);
+    await openFiles(page, folderOf({ 'config.json': random.config, 'model.safetensors': random.weights, 'tokenizer.json': tokenizer }));
+    await verdict(finder, 'No head reaches the threshold for induction');
+
     // the hand-wired induction circuit (layer 0 head 0: previous token; layer 1 head 0: induction), in the engine's own files
     const circuit = inductionCircuit(24, 32);
     await openFiles(page, folderOf({ 'config.json': circuit.config, 'model.safetensors': circuit.weights, 'vocab.json': vocabJson(Array.from({ length: 18 }, (_, i) => `w${i}`)) }));
@@ -48,15 +54,7 @@ describe('the head finder', () => {
     await finder.locator('select').nth(1).selectOption('induction');
     await verdict(finder, '1 induction head');
 
-    // a random-weight GPT-2 names none
-    const { json: tokenizer, size } = byteLevelTokenizer();
-    const random = randomGpt2Checkpoint({ vocab_size: size, n_positions: 128, n_embd: 32, n_head: 4, n_layer: 2 }, 8);
-    await openFiles(page, folderOf({ 'config.json': random.config, 'model.safetensors': random.weights, 'tokenizer.json': tokenizer }));
-    await verdict(finder, 'No head reaches the threshold for induction');
-
-    // a head opens in the explorer, on the same model: the circuit, chosen again among the opened models
-    await finder.locator('[data-control="model"] select').selectOption('attnlab-2x80');
-    await verdict(finder, '1 induction head: layer 1 head 0');
+    // a head opens in the explorer, on the same model
     await finder.getByRole('button', { name: 'open layer 1 head 0 in the explorer' }).click();
     await page.waitForFunction(() => location.hash.startsWith('#explorer'));
     const hash = new URLSearchParams(await page.evaluate(() => location.hash.slice(1)));
