@@ -344,35 +344,31 @@ TEST_CASE("the english model: BPE pieces of held-out English, and heads of the k
   SECTION("held-out loss over 1000 windows, in nats per BPE piece") {
     const double loss = held_out_loss(english, loaded.model, 1000, 2026);
     INFO("held-out loss " << loss << " nats per piece, perplexity " << std::exp(loss));
-    CHECK(loss < 4.7);  // 4.58 when trained
+    CHECK(loss < 4.5);  // 4.38 when trained
   }
-  SECTION("layer 1 heads 3 and 2 are induction heads on repeated English; layer 0 holds none") {
+  // the head finder's threshold (web/src/math/head-patterns.ts): a head it names scores at least this
+  constexpr double kNamed = 0.5;
+  SECTION("layer 1 head 1 is an induction head, on repeated English and on random pieces; layer 0 holds none") {
     const Matrix induction = head_excess(loaded.model, HeadPattern::induction, 20, &english);
     INFO("induction excess on held-out text, repeated\n" << induction);
-    CHECK(induction(1, 3) >= 0.5);  // 0.61
-    CHECK(induction(1, 2) >= 0.35);  // 0.47
+    CHECK(induction(1, 1) >= 0.55);  // 0.64
     CHECK(induction.row(0).maxCoeff() < 0.1);
-    // on the head finder's random pieces, which no fortune holds, the same head leads, weaker (0.21)
+    // the head finder's probe: random pieces, which no fortune holds, repeated
     const Matrix random = head_excess(loaded.model, HeadPattern::induction, 20);
     INFO("on random pieces\n" << random);
-    Index layer = 0, head = 0;
-    random.maxCoeff(&layer, &head);
-    CHECK(layer == 1);
-    CHECK(head == 3);
-    CHECK(random(1, 3) >= 0.15);
+    CHECK(random(1, 1) >= kNamed + 0.1);  // 0.77
+    CHECK((random.array() >= kNamed).count() == 1);
   }
-  SECTION("layer 0 heads 2 and 3 rest on the first token; layer 0 head 0 leads on the previous one") {
+  SECTION("layer 0 head 0 reads the previous piece, the head the induction head composes with; layer 0 head 2 rests on the first") {
+    for (const LanguageModelTask* text : {&english, static_cast<const LanguageModelTask*>(nullptr)}) {
+      const Matrix previous = head_excess(loaded.model, HeadPattern::previous_token, 20, text);
+      INFO((text ? "previous-token excess on held-out text, repeated\n" : "on random pieces\n") << previous);
+      CHECK(previous(0, 0) >= kNamed + 0.05);  // 0.59 and 0.67
+      CHECK((previous.array() >= kNamed).count() == 1);
+    }
     const Matrix first = head_excess(loaded.model, HeadPattern::first_token, 20, &english);
     INFO("first-token excess\n" << first);
-    CHECK(first(0, 3) >= 0.25);  // 0.32
-    CHECK(first(0, 2) >= 0.2);   // 0.28
-    const Matrix previous = head_excess(loaded.model, HeadPattern::previous_token, 20, &english);
-    INFO("previous-token excess\n" << previous);
-    Index layer = 0, head = 0;
-    previous.maxCoeff(&layer, &head);
-    CHECK(layer == 0);
-    CHECK(head == 0);
-    CHECK(previous(0, 0) >= 0.14);  // 0.18: a weak one
+    CHECK(first(0, 2) >= 0.3);  // 0.35
   }
 }
 #endif

@@ -16,7 +16,7 @@ const PINNED = {
 
 /** the english model's induction head (docs/models.md), and a text it reads: a sentence, then the
  * same sentence again up to one piece short of its end */
-const INDUCTION = { layer: 1, head: 3 };
+const INDUCTION = { layer: 1, head: 1 };
 const ENGLISH_TEXT = 'The quick brown fox jumps over the lazy dog. The quick brown fox jumps over the';
 
 /** the bars: [word, weight] for the query word shown */

@@ -20,7 +20,7 @@ const verdict = (widget, text) => widget.locator('.verdict', { hasText: text }).
 
 describe('the head finder', () => {
   it('scores the shipped model\'s heads as Node does, names an induction circuit\'s head, none of a random GPT-2\'s, and opens a head in the explorer', async () => {
-    const model = await shippedModel('induction');
+    const model = await shippedModel('english');
     const specials = model.specialTokens();
     const half = Math.floor((Math.min(model.config.n_ctx, 97) - 1) / 2);
     const tokens = patterns.repeatedRandomTokens({ vocabSize: model.config.vocab_size, length: half, seed: 1, exclude: Object.values(specials), prefix: specials.bos ?? specials['[BOS]'] });
@@ -35,9 +35,12 @@ describe('the head finder', () => {
     const finder = page.locator('attn-head-finder');
     const first = await eventually(() => finder.locator('li').first().textContent(), (t) => t.startsWith('layer'));
     assert.ok(first.startsWith(`layer ${top.layer} head ${top.head}: ${top.excess.toFixed(3)}`), `${first} against Node's ${JSON.stringify(top)}`);
-    // the shipped induction model, the default: its two induction heads are in layer 1
+    // the shipped english model, the default: layer 1 head 1 copies, fed by layer 0 head 0 (docs/models.md)
     const found = await eventually(() => finder.locator('.verdict').textContent(), (t) => /^\d+ induction heads?:/.test(t));
-    assert.match(found, /^2 induction heads: layer 1 head [23], layer 1 head [23] /);
+    assert.match(found, /^1 induction head: layer 1 head 1 /);
+    await finder.locator('select').nth(1).selectOption('previous-token');
+    await verdict(finder, '1 previous-token head: layer 0 head 0');
+    await finder.locator('select').nth(1).selectOption('induction');
 
     // a random-weight GPT-2 names none
     const { json: tokenizer, size } = byteLevelTokenizer();

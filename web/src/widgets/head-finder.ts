@@ -30,7 +30,7 @@ li button { margin-left: 6px; font-size: 14px; padding: 1px 8px; }
 .probe { font-size: 14px; color: var(--muted); margin: 6px 0 0; max-width: 40em; overflow-wrap: anywhere; }
 `;
 
-const MODEL: ShippedModel = 'induction';
+const MODEL: ShippedModel = 'english';
 /** what each pattern means, for the verdict */
 const MEANINGS: Record<HeadPattern, string> = {
   'previous-token': 'attends to the token just before',
@@ -45,7 +45,7 @@ const PROBE_HALF = 48;
 const LISTED = 6;
 
 export default class HeadFinder extends EngineElement {
-  private readonly modelList = this.bound.model(MODEL, ['english', 'sort']);
+  private readonly modelList = this.bound.model(MODEL, ['induction', 'sort']);
   private readonly text = this.bound.text('text', { commit: 'change', placeholder: 'empty: random tokens, repeated' });
   private readonly pattern = this.bound.choices<HeadPattern>('pattern', { select: true });
   private readonly seed = this.bound.number('seed');
