@@ -14,8 +14,8 @@ Matrix linear_forward(const ConstMatrixRef& x, const ConstMatrixRef& w, const Co
 // y = x·W   x:(n,in) W:(in,out) → (n,out); the same without a bias (a head's W_Q, W_K, W_V)
 Matrix linear_forward(const ConstMatrixRef& x, const ConstMatrixRef& w);
 
-// y = x·Eᵀ   x:(n,d) E:(v,d) → (n,v); the language-model head over the embedding (or lm_head), its
-//   few-row products (a decoded token) in blocks of E's rows on the threads
+// y = x·Eᵀ   x:(n,d) E:(v,d) → (n,v); the language-model head over the embedding (or lm_head), in
+//   blocks of E's rows on the threads
 Matrix linear_forward_transposed(const ConstMatrixRef& x, const ConstMatrixRef& e);
 
 // dx = dy·Wᵀ   differentiates y = x·W + b of linear_forward   x:(n,in) W:(in,out) dy:(n,out) → (n,in)
