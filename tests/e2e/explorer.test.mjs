@@ -76,9 +76,18 @@ describe('the attention explorer', () => {
     const name = `layer${INDUCTION.layer}.attn.head${INDUCTION.head}.weights`;
     const weights = english.forward({ tokens: ids, trace: [name] }).trace[name];
     const lastRow = Array.from(weights.data.slice((n - 1) * n, n * n), (w) => w.toFixed(3));
-    const { widget, problems, close } = await open(`&model=english&it=${encodeURIComponent(text)}&xlayer=${INDUCTION.layer}&xhead=${INDUCTION.head}`);
+    // chosen from the list, the english model opens on that text and that head; coreference back on its own
+    const { page, widget, problems, close } = await open();
+    const list = widget.locator('[data-control="model"] select');
+    await list.selectOption('english');
     const shown = await eventually(() => bars(widget), (pairs) => pairs?.length === n);
     assertNear(shown, lastRow);
+    const hash = new URLSearchParams(await page.evaluate(() => location.hash.slice(1)));
+    assert.deepEqual([hash.get('it'), hash.get('xlayer'), hash.get('xhead')], [text, null, String(INDUCTION.head)]);
+    await list.selectOption('');
+    await eventually(() => bars(widget), (pairs) => pairs?.length === 10);
+    assert.equal(await widget.locator('[data-control="sentence"] input').inputValue(), 'the cat sat on the mat because it was soft');
+    assert.equal(await widget.locator('[data-control="head"] select').inputValue(), '3');
     // the last piece's earlier copy is followed by the piece the repeat goes on with: that is where it looks
     const first = [...ids].indexOf(ids[n - 1]);
     assert.ok(first < n - 1, 'the last piece occurred before');

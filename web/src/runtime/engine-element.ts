@@ -343,6 +343,11 @@ export abstract class EngineElement extends HTMLElement {
     return field;
   }
 
+  /** settings at their defaults in the page's field table */
+  protected defaults(...attributes: string[]): Record<string, Value> {
+    return Object.fromEntries(attributes.map((attribute) => [attribute, this.field(attribute).default]));
+  }
+
   /** a setting, read from its attribute through the page's field table (clamped, or its default) */
   protected value<T extends Value>(attribute: string): T {
     return parseValue(this.field(attribute), this.getAttribute(attribute)) as T;
@@ -404,13 +409,15 @@ export abstract class EngineElement extends HTMLElement {
   protected readonly bound = {
     /** the model list (the `model` setting): `shipped` names the widget's own model (`label`: what
      * the list calls it, when it shows more than one), `others` the other shipped models it can show
-     * (as it shows a model the reader opened) */
-    model: (shipped: ShippedModel, others: readonly ShippedModel[] = [], label: string = shipped): ModelListControl => {
+     * (as it shows a model the reader opened); `also`: settings that change with the choice ('' for
+     * the widget's own model) */
+    model: (shipped: ShippedModel, others: readonly ShippedModel[] = [], label: string = shipped,
+      also?: (name: string) => Record<string, Value>): ModelListControl => {
       const chosen = () => this.value<string>('model');
       const list = choiceSelect<string>({
         name: 'model', control: 'model',
         onChoose: (name) => {
-          if (name !== OPEN_A_MODEL) return this.change({ model: name });
+          if (name !== OPEN_A_MODEL) return this.change({ model: name, ...also?.(name) });
           // "Open a model…" names no model: the list shows the one in use until the dialog opens another
           list.set(chosen());
           void openModelDialog().then((opened) => { if (opened !== undefined) this.change({ model: opened }); });

@@ -64,6 +64,9 @@ const HINTS = {
   opened: ({ name, summary: { config } }: OpenedModel) => `${name}: ${config.n_layers} layers × ${config.n_heads} heads. `
     + 'Look for heads that attend to the previous token, to the first token, or (on repeated text) to the token after the last occurrence of the current one.',
 };
+/** the english model on a sentence written twice, one piece short of its end, and its induction
+ * head (docs/models.md): the last piece looks at the piece that followed it the first time */
+const ENGLISH_START = { sentence: 'The quick brown fox jumps over the lazy dog. The quick brown fox jumps over the', layer: 1, head: 1 };
 const LABEL_CHARS = 12;
 /** the model view's thumbnails: `named` or fewer at their widest, each named below; more in a
  * grid that fits a row and a column of the slide, never below the smallest */
@@ -104,7 +107,11 @@ export default class Explorer extends EngineElement {
       this.update();
     },
   });
-  private readonly modelList = this.bound.model('coreference', ['english', 'sort']);
+  // a shipped model chosen from the list opens where it shows what it learnt
+  private readonly modelList = this.bound.model('coreference', ['english', 'sort'], 'coreference', (name) => {
+    if (name === 'english') return { ...ENGLISH_START, token: -1 };
+    return name === '' ? { ...this.defaults('sentence', 'layer', 'head'), token: -1 } : {};
+  });
   private readonly view = this.bound.choices<ExplorerView>('view', { text: (v) => VIEW_NAMES[v] });
   // drop-downs: a model opened here may have 12 layers of 12 heads
   private readonly layer = this.bound.numbered('layer', { select: true });
