@@ -30,13 +30,14 @@ Scalar attention_scale(Index d_k, bool scaled) {
 }
 
 void validate_attention_inputs(const ConstMatrixRef& q, const ConstMatrixRef& k,
-                               const ConstMatrixRef& v) {
+                               const ConstMatrixRef& v, InputCheck check) {
   require(q.rows() >= 1, "attention: Q has no rows (n = 0)");
   require(k.rows() >= 1, "attention: K has no rows (m = 0)");
   require(q.cols() >= 1 && v.cols() >= 1, "attention: d_k and d_v must be at least 1");
   require(k.cols() == q.cols(), "attention: K has width ", k.cols(), " but Q has width ", q.cols(),
           " (d_k must match)");
   require(v.rows() == k.rows(), "attention: V has ", v.rows(), " rows but K has ", k.rows(), " (one value per key)");
+  if (check == InputCheck::shapes) return;
   require_finite(q, "attention: Q");
   require_finite(k, "attention: K");
   require_finite(v, "attention: V");
@@ -83,8 +84,8 @@ void run_head_stage(AttentionStage stage, AttentionTrace& t, const Mask& mask) {
 }
 
 void attention_forward(const ConstMatrixRef& q, const ConstMatrixRef& k, const ConstMatrixRef& v,
-                       const Mask& mask, bool scaled, MatrixRef out, Index block_rows) {
-  validate_attention_inputs(q, k, v);
+                       const Mask& mask, bool scaled, MatrixRef out, Index block_rows, InputCheck check) {
+  validate_attention_inputs(q, k, v, check);
   require_shape(out, q.rows(), v.cols(), "attention: output");
   require(block_rows >= 0, "attention: negative rows per block");
   mask.validate(q.rows(), k.rows());
@@ -127,8 +128,9 @@ void attention_backward(const ConstMatrixRef& q, const ConstMatrixRef& k, const 
 }
 
 void attention_forward_weights(const ConstMatrixRef& q, const ConstMatrixRef& k, const ConstMatrixRef& v,
-                               const Mask& mask, bool scaled, MatrixRef out, Matrix& weights) {
-  validate_attention_inputs(q, k, v);
+                               const Mask& mask, bool scaled, MatrixRef out, Matrix& weights,
+                               InputCheck check) {
+  validate_attention_inputs(q, k, v, check);
   require_shape(out, q.rows(), v.cols(), "attention: output");
   mask.validate(q.rows(), k.rows());
   weights.resize(q.rows(), k.rows());
@@ -140,8 +142,9 @@ void attention_forward_weights(const ConstMatrixRef& q, const ConstMatrixRef& k,
 }
 
 AttentionTrace attention_forward_traced(const ConstMatrixRef& q, const ConstMatrixRef& k,
-                                        const ConstMatrixRef& v, const Mask& mask, bool scaled) {
-  validate_attention_inputs(q, k, v);
+                                        const ConstMatrixRef& v, const Mask& mask, bool scaled,
+                                        InputCheck check) {
+  validate_attention_inputs(q, k, v, check);
   mask.validate(q.rows(), k.rows());
   AttentionTrace t;
   t.q = q;

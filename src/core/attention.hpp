@@ -32,9 +32,15 @@ struct AttentionTrace {
 // s = 1/√d_k, or 1 when scaling is off (the "why √d_k" experiment)
 Scalar attention_scale(Index d_k, bool scaled);
 
+// What an attention call checks of Q, K and V: their shapes and that every entry is finite, or
+// (shapes) their shapes only, where the caller has checked the numbers: the multi-head path checks
+// Q and the new keys and values once when it projects them, not every head's slice of the whole
+// KV cache again at each decoded token (a pass that grew with the context)
+enum class InputCheck { finite, shapes };
+
 // throws attnlab::Error unless Q:(n,d_k) K:(m,d_k) V:(m,d_v) with n,m,d_k,d_v ≥ 1, all finite
 void validate_attention_inputs(const ConstMatrixRef& q, const ConstMatrixRef& k,
-                               const ConstMatrixRef& v);
+                               const ConstMatrixRef& v, InputCheck check = InputCheck::finite);
 
 // The stages on any block of query rows; each is written once, here, and every path runs these.
 // scores = QKᵀ   Q:(n,d_k) K:(m,d_k) → (n,m)
@@ -59,7 +65,8 @@ inline constexpr Index kRowsWorthSplitting = 64;
 // other than 0 (cache-sized) sets the rows per block: ⌈n / threads⌉ forms the whole matrix, as
 // the textbook computes it (the benchmark's naive kernel).
 void attention_forward(const ConstMatrixRef& q, const ConstMatrixRef& k, const ConstMatrixRef& v,
-                       const Mask& mask, bool scaled, MatrixRef out, Index block_rows = 0);
+                       const Mask& mask, bool scaled, MatrixRef out, Index block_rows = 0,
+                       InputCheck check = InputCheck::finite);
 // query rows per block of the fast path against m keys: a block's (rows, m) scores stay within
 // about 64 KB, so they are still in cache from QKᵀ through the softmax to A·V
 Index fused_block_rows(Index m);
@@ -76,12 +83,14 @@ void attention_backward(const ConstMatrixRef& q, const ConstMatrixRef& k, const 
 // keeping only the weights A, which is all attention_backward reads: the five stages of
 // attention_forward run in place on the (n,m) weights, with no copy of Q, K, V or any other stage
 void attention_forward_weights(const ConstMatrixRef& q, const ConstMatrixRef& k, const ConstMatrixRef& v,
-                               const Mask& mask, bool scaled, MatrixRef out, Matrix& weights);
+                               const Mask& mask, bool scaled, MatrixRef out, Matrix& weights,
+                               InputCheck check = InputCheck::finite);
 
 // out = softmax(QKᵀ·s + M)·V   Q:(n,d_k) K:(m,d_k) V:(m,d_v), keeping every stage in the trace
 // (the five stages of run_head_stage in turn)
 AttentionTrace attention_forward_traced(const ConstMatrixRef& q, const ConstMatrixRef& k,
-                                        const ConstMatrixRef& v, const Mask& mask, bool scaled);
+                                        const ConstMatrixRef& v, const Mask& mask, bool scaled,
+                                        InputCheck check = InputCheck::finite);
 
 // throws attnlab::Error unless X_q:(n,d) X_kv:(m,d) W_Q,W_K:(d,d_k) W_V:(d,d_v), all finite
 void validate_attention_head_inputs(const ConstMatrixRef& x_q, const ConstMatrixRef& x_kv,

@@ -48,8 +48,8 @@ constexpr Scalar kNegInf = -std::numeric_limits<Scalar>::infinity();
 
 Matrix flash_attention_forward(const ConstMatrixRef& q, const ConstMatrixRef& k, const ConstMatrixRef& v,
                                bool causal, bool scaled, Index block_rows, Index block_cols,
-                               FlashTrace* trace) {
-  validate_attention_inputs(q, k, v);
+                               FlashTrace* trace, InputCheck check) {
+  validate_attention_inputs(q, k, v, check);
   require(block_rows >= 1 && block_rows <= 4096 && block_cols >= 1 && block_cols <= 4096,
           "flash attention: tile sizes must be between 1 and 4096");
   const Index n = q.rows(), m = k.rows();

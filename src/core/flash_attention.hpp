@@ -3,6 +3,7 @@
 // so the n×m score matrix is never formed.
 #include <vector>
 
+#include "core/attention.hpp"
 #include "core/tensor.hpp"
 
 namespace attnlab {
@@ -27,6 +28,6 @@ struct FlashTrace {
 // Causal queries sit at the last n of the m key positions; fully masked rows give zeros.
 Matrix flash_attention_forward(const ConstMatrixRef& q, const ConstMatrixRef& k, const ConstMatrixRef& v,
                                bool causal, bool scaled, Index block_rows = 64, Index block_cols = 64,
-                               FlashTrace* trace = nullptr);
+                               FlashTrace* trace = nullptr, InputCheck check = InputCheck::finite);
 
 }  // namespace attnlab

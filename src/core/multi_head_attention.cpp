@@ -104,6 +104,11 @@ ProjectedQKV project_qkv(const AttentionConfig& config, const AttentionParams& p
     for (Index group = 0; group < config.kv_heads(); ++group)
       rope_apply(kv_new.middleCols(group * dk, dk), past, config.rope_base, config.rope_pairing);
   }
+  // checked once here, so that the heads need not check their slices (a cache's rows were checked
+  // when they were new); a finite input can still overflow a projection or a rotation
+  require_finite(p.q, "attention: Q");
+  require_finite(kv_new.leftCols(kvw), "attention: K");
+  require_finite(kv_new.rightCols(kvw), "attention: V");
   if (cache) {
     cache->append(kv_new);
     p.cache = cache;
@@ -161,8 +166,8 @@ Matrix attend_heads(const AttentionConfig& config, const ProjectedQKV& p, const 
   const auto attend = [&](Index head) {
     const ConstMatrixRef q = p.queries(config, head), k = p.keys(config, head), v = p.values(config, head);
     if (config.flash()) {
-      head_output(head) = flash_attention_forward(q, k, v, mask.causal, config.scaled, config.flash_rows,
-                                                  config.flash_cols, flash_tiles ? &(*flash_tiles)[head] : nullptr);
+      head_output(head) = flash_attention_forward(q, k, v, mask.causal, config.scaled, config.flash_rows, config.flash_cols,
+                                                  flash_tiles ? &(*flash_tiles)[head] : nullptr, InputCheck::shapes);
       if (trace) (*trace)[head] = {q, k, v, {}, attention_scale(dk, config.scaled), {}, {}, {}, head_output(head)};
     } else if (trace && detail == TraceDetail::for_backward) {
       AttentionTrace& t = (*trace)[head];
@@ -171,12 +176,13 @@ Matrix attend_heads(const AttentionConfig& config, const ProjectedQKV& p, const 
       t.weights = std::move(weights);
       t.scale = attention_scale(dk, config.scaled);
       attention_forward_weights(q, k, v, head_mask(config, mask, head, n, m), config.scaled, head_output(head),
-                                t.weights);
+                                t.weights, InputCheck::shapes);
     } else if (trace) {
-      (*trace)[head] = attention_forward_traced(q, k, v, head_mask(config, mask, head, n, m), config.scaled);
+      (*trace)[head] = attention_forward_traced(q, k, v, head_mask(config, mask, head, n, m), config.scaled, InputCheck::shapes);
       head_output(head) = (*trace)[head].output;
     } else {
-      attention_forward(q, k, v, head_mask(config, mask, head, n, m), config.scaled, head_output(head));
+      attention_forward(q, k, v, head_mask(config, mask, head, n, m), config.scaled, head_output(head), 0,
+                        InputCheck::shapes);
     }
   };
   // A long untraced head spreads its query blocks over the threads itself; other long heads run

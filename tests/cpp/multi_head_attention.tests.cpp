@@ -239,3 +239,42 @@ TEST_CASE("multi-head attention rejects inconsistent configurations", "[attentio
   // a valid call afterwards still works
   CHECK(self_attention_forward(config, params, Matrix::Ones(3, 10), Mask::none()).allFinite());
 }
+
+TEST_CASE("multi-head attention checks Q and the new keys and values once, where they are projected", "[attention][multihead][errors][kv_cache]") {
+  AttentionConfig config;
+  config.d_model = 8;
+  config.n_heads = 2;
+  config.rope = true;
+  const AttentionParams params = AttentionParams::init(config, 3);
+  KVCacheLayer cache;
+  const Matrix prompt = Matrix::Ones(3, 8) * 0.5f;
+  const Matrix full = self_attention_forward_cached(config, params, prompt, cache);
+  REQUIRE(cache.length() == 3);
+  const Matrix cached = cache.rows();
+
+  SECTION("a finite input whose projection overflows: named by the part it overflows, the cache unchanged") {
+    const Matrix huge = Matrix::Constant(1, 8, 3e38f);
+    for (const auto& [column, part] : {std::pair<Index, const char*>{0, "attention: Q"}, {8, "attention: K"}, {16, "attention: V"}}) {
+      AttentionParams overflowing = params;
+      overflowing.c_attn_weight.col(column).setConstant(1e10f);
+      CHECK_THROWS_WITH(self_attention_forward_cached(config, overflowing, huge, cache, nullptr, WeightCheck::shapes),
+                        Catch::StartsWith(std::string(part) + " contains a non-finite value at (0,"));
+      CHECK(cache.rows() == cached);
+    }
+  }
+  SECTION("the heads check shapes only: the cached rows were checked when they were new") {
+    const Matrix next = self_attention_forward_cached(config, params, Matrix::Ones(1, 8) * 0.25f, cache);
+    CHECK(next.allFinite());
+    KVCacheLayer again;
+    const Matrix whole = self_attention_forward_cached(config, params, (Matrix(4, 8) << prompt, Matrix::Ones(1, 8) * 0.25f).finished(), again);
+    CHECK_THAT(float((next - whole.bottomRows(1)).cwiseAbs().maxCoeff()), Catch::Matchers::WithinAbs(0, 1e-6));
+    const Matrix q = Matrix::Ones(2, 4), k = Matrix::Ones(3, 4);
+    Matrix v = Matrix::Ones(3, 4), out(2, 4);
+    v(1, 2) = std::numeric_limits<float>::quiet_NaN();
+    CHECK_THROWS_WITH(attention_forward(q, k, v, Mask::none(), true, out), Catch::Contains("attention: V contains a non-finite value at (1,2)"));
+    CHECK_NOTHROW(attention_forward(q, k, v, Mask::none(), true, out, 0, InputCheck::shapes));
+    CHECK_THROWS_WITH(attention_forward(q, Matrix::Ones(3, 5), v, Mask::none(), true, out, 0, InputCheck::shapes),
+                      Catch::Contains("d_k must match"));
+  }
+  CHECK(full.allFinite());
+}
