@@ -1,7 +1,8 @@
 // The heatmap and the head view with many tokens: every text they draw (tick labels, axis names,
 // the legend's numbers) is recorded as it is drawn, and no two overlap, none is cut off by its
 // canvas's edge, and each is written in 12 px or more; the hovered row's and column's labels are
-// always written (in bold) and named in the readout, however thin their cells. The shipped
+// always written (in bold) and named in the readout, however thin their cells, as is the key a
+// highlighted row of weights looks at most. The shipped
 // coreference model reads 16 tokens, so the long sentences (64 and 128 tokens) are drawn by the
 // widgets' own Heatmap and HeadView with made-up weights.
 import { describe, it } from 'node:test';
@@ -136,6 +137,10 @@ describe('long sentences in the heatmap and the head view', () => {
       assertReadable(drawn, `${n}-token heatmap`);
       assert.ok(drawn.texts.length >= 20, `${drawn.texts.length} labels written`);
       assert.ok(drawn.texts.some((t) => t.text === WORDS[5] && /\b[67]00\b|bold/.test(t.font)), 'the highlighted row’s label, in bold');
+      // and where that row looks most, whatever the thinning
+      const row5 = Array.from(weightsOf(n).data.slice(5 * n, 6 * n));
+      const looked = labelsOf(n)[row5.indexOf(Math.max(...row5))];
+      assert.ok(drawn.texts.some((t) => t.text === looked && /\b[67]00\b|bold/.test(t.font)), `the label of the key row 5 looks at most, “${looked}”, in bold`);
 
       for (const [row, col] of [[n - 1, 1], [n - 3, n - 3], [6, 2]]) {
         const point = await cellPoint(canvas, row, col, n);

@@ -8,7 +8,8 @@
 // outline inside is outlined around.
 import { css, type ColourMaps } from '../math/colormap';
 import { formatNumber, formatSignificant } from '../math/format';
-import { at, maxAbsFinite, type MatrixData } from '../math/matrix';
+import { at, maxAbsFinite, row, type MatrixData } from '../math/matrix';
+import { argmax } from '../math/ranking';
 import { thinLabels } from '../math/ticks';
 import { CANVAS_FONT, foreground, sharpCanvas, themeColours, type SharpCanvas } from './canvas';
 import { ScreenReaderTable } from './screen-reader-table';
@@ -257,10 +258,13 @@ export class Heatmap {
     const rowLabels = this.shownRowLabels;
     const colLabels = this.shownColLabels;
     const M = this.margin;
-    // the hovered row and column, then the highlighted ones: written whatever the thinning, in bold
+    // the hovered row and column, then the highlighted ones: written whatever the thinning, in bold;
+    // and where a highlighted row of weights looks most, the column its caption is about
     const emphasised = (key: 'row' | 'col') => [this.hovered?.[key], this.highlight?.[key]].filter((i): i is number => i !== undefined);
     const rowsKept = emphasised('row');
     const colsKept = emphasised('col');
+    const looked = this.highlight?.row;
+    if (this.options.tint === 'weights' && looked !== undefined && looked >= 0 && looked < m.rows) colsKept.push(argmax(row(m, looked)));
     const font = (bold: boolean) => { g.font = bold ? BOLD_FONT : CANVAS_FONT; };
     // x ticks (token names are written downwards, COLUMN_ANGLE from the horizontal: neighbours are
     // sin · cw apart across their lines)

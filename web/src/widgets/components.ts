@@ -31,9 +31,9 @@ const styles = `
 .grid.rows h4 { white-space: normal; }
 .axis { grid-column: 2; font-size: 12px; color: var(--muted); display: flex; justify-content: space-between; }
 .grid:not(.rows) .axis { display: none; }
-/* a phone: two pictures a row, shrunk to fit */
+/* a phone: one picture a row (two side by side drew one's row labels over the other's picture) */
 @media (max-width: 799px) {
-  .grid { grid-template-columns: repeat(2, minmax(0, 1fr)); } .grid h4 { white-space: normal; }
+  .grid { grid-template-columns: minmax(0, 1fr); } .grid h4 { white-space: normal; }
   .grid.rows { grid-template-columns: minmax(0, 1fr); } .axis { grid-column: 1; }
 }
 .words { display: flex; flex-wrap: wrap; gap: 4px; max-height: 3.9em; overflow-y: auto; margin: 4px 0; font-size: 14px; }
