@@ -44,8 +44,10 @@ export const baseStyles = `
 .sr-table th, .sr-table td { display: contents; }
 [hidden] { display: none !important; }
 /* a phone: pictures keep their size, so that their labels stay readable, and a widget wider than
-   the screen scrolls sideways inside its own box, as a formula does */
+   the screen scrolls sideways inside its own box, as a formula does; its scroll cue says so */
 @media (max-width: 799px) { :host { overflow-x: auto; } .katex-display { overflow: auto hidden; } }
+.scroll-cue { position: sticky; left: 0; width: max-content; max-width: 100%; margin: 0 0 6px; font-size: 14px; color: var(--muted); }
+@media (min-width: 800px) { .scroll-cue { display: none !important; } }
 button, select, input { font: inherit; color: inherit; }
 button { border: 1px solid var(--border); background: transparent; border-radius: 6px; padding: 4px 10px; cursor: pointer; }
 button:disabled { opacity: 0.5; cursor: default; }

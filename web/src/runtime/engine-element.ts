@@ -27,6 +27,10 @@ import { baseStyles } from '../primitives/styles';
 
 /** widgets connected but not yet shown, in document order of connection */
 const waiting = new Set<EngineElement>();
+/** a widget's box changed size: whether it is wider than the screen may have changed */
+const resized = new ResizeObserver((entries) => {
+  for (const entry of entries) (entry.target as EngineElement).showScrollCue();
+});
 const inView = new IntersectionObserver((entries) => {
   for (const entry of entries) if (entry.isIntersecting) (entry.target as EngineElement).reveal();
 }, { rootMargin: '200px' });
@@ -73,6 +77,7 @@ export abstract class EngineElement extends HTMLElement {
   protected readonly root: ShadowRoot;
   /** the widget's picture and controls */
   protected readonly body: HTMLElement;
+  private readonly scrollCue: HTMLElement;
   private readonly status: HTMLElement;
   private readonly hintLine: HTMLElement;
   private readonly controlsStyle = document.createElement('style');
@@ -103,6 +108,14 @@ export abstract class EngineElement extends HTMLElement {
     this.status.setAttribute('role', 'status');
     this.body = document.createElement('div');
     this.body.className = 'body';
+    // on a phone a widget wider than the screen scrolls sideways in its own box (base styles): said
+    // where the reader starts, while there is more to the right
+    this.scrollCue = document.createElement('p');
+    this.scrollCue.className = 'scroll-cue';
+    this.scrollCue.hidden = true;
+    this.scrollCue.setAttribute('aria-hidden', 'true');
+    this.scrollCue.textContent = 'wider than the screen: scroll sideways →';
+    this.addEventListener('scroll', () => this.showScrollCue(), { passive: true });
     const top = document.createElement('div');
     top.className = 'top';
     top.append(hintLine);
@@ -111,7 +124,12 @@ export abstract class EngineElement extends HTMLElement {
     this.root.addEventListener('keydown', (e) => {
       if (keyBelongsToControl(e as KeyboardEvent)) e.stopPropagation();
     });
-    this.root.append(style, this.controlsStyle, top, this.status, this.body);
+    this.root.append(style, this.controlsStyle, top, this.scrollCue, this.status, this.body);
+  }
+
+  /** shows the cue to scroll sideways while the widget's box has more to its right */
+  showScrollCue(): void {
+    this.scrollCue.hidden = this.scrollWidth - this.scrollLeft - this.clientWidth <= 2;
   }
 
   /** what to look for, when it depends on the settings */
@@ -211,6 +229,7 @@ export abstract class EngineElement extends HTMLElement {
       waiting.add(this);
       inView.observe(this);
     }
+    resized.observe(this);
     if (this.engine) return;
     this.showLoading();
     engineProgress.addEventListener('progress', this.showProgress);
@@ -230,6 +249,7 @@ export abstract class EngineElement extends HTMLElement {
     for (const [target, type, listener] of this.outside) target.removeEventListener(type, listener);
     waiting.delete(this);
     inView.unobserve(this);
+    resized.unobserve(this);
   }
 
   attributeChangedCallback(name: string): void {
@@ -303,6 +323,7 @@ export abstract class EngineElement extends HTMLElement {
       .then(() => {
         this.status.replaceChildren();
         this.dataset.ready = 'true';
+        this.showScrollCue();
       })
       .catch((error: unknown) => this.showError(error instanceof Error ? error.message : String(error)))
       .finally(() => {
