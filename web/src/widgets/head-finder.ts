@@ -68,7 +68,8 @@ export default class HeadFinder extends EngineElement {
       h('div', 'toolbar', this.modelList.element, this.pattern.element),
       h('div', 'toolbar', this.text.element, this.seed.element),
       this.verdict,
-      h('div', 'main', this.grid.element, h('div', {}, h('h4', { textContent: 'heads ranked (excess over a uniform head)' }), this.ranked)),
+      h('div', 'main', h('div', {}, h('h4', { textContent: 'layers (rows) × heads (columns)' }), this.grid.element),
+        h('div', {}, h('h4', { textContent: 'heads ranked (excess over a uniform head)' }), this.ranked)),
       this.probe);
   }
 
