@@ -125,7 +125,8 @@ Matrix output_projection(const AttentionParams& params, const ConstMatrixRef& co
 // head_i = softmax(Q_i K_gᵀ·s + M_i)·V_g for every head, side by side   → concat:(n, h·d_k)
 //   by the fused path or flash attention (config); with a trace, every stage of every head is
 //   kept (flash: q, k, v, output, and the tiles' running statistics in flash_tiles when given),
-//   or with TraceDetail::for_backward only each head's weights
+//   or with TraceDetail::for_backward only each head's weights. p comes from project_qkv, which
+//   checked its numbers: the heads check shapes only
 Matrix attend_heads(const AttentionConfig& config, const ProjectedQKV& p, const Mask& mask,
                     std::vector<AttentionTrace>* trace = nullptr, std::vector<FlashTrace>* flash_tiles = nullptr,
                     TraceDetail detail = TraceDetail::every_stage);
