@@ -140,6 +140,43 @@ describe('the block diagram of a model', () => {
     expect(decoder.repeat.y - DIAGRAM.bold).toBeGreaterThan(cross.y + cross.height);
   });
 
+  it('lays the encoder–decoder out for a phone: stacks one above the other, notes in the boxes, in 358 px', () => {
+    const config = { ...gpt2, architecture: 'encoder_decoder' as const, n_layers: 2, n_decoder_layers: 2, d_model: 64, n_heads: 4, d_ff: 128,
+      vocab_size: 76, n_ctx: 16, positional: 'sinusoidal' as const };
+    const trace: Record<string, MatrixData> = {};
+    for (const [prefix, n] of [['encoder.', 10], ['decoder.', 3]] as const) {
+      for (const [name, m] of Object.entries(traceOf(config, n))) trace[prefix + name] = m;
+    }
+    for (const part of ['q', 'k', 'v']) trace[`decoder.layer0.cross.${part}`] = matrix(part === 'q' ? 3 : 10, 64);
+    const stacks = architectureStacks(config, trace);
+    const wide = diagramLayout(stacks);
+    const { width, stacks: [encoder, decoder], link } = diagramLayout(stacks, { narrow: true });
+    expect(wide.width).toBeGreaterThan(358);
+    expect(width).toBeLessThanOrEqual(358);
+    // the decoder stands on top, above the encoder's title
+    const top = (s: PlacedStack) => Math.min(...s.blocks.map((p) => p.y));
+    const bottom = (s: PlacedStack) => Math.max(...s.blocks.map((p) => p.y + p.height));
+    expect(bottom(decoder)).toBeLessThan(encoder.headingY - DIAGRAM.text);
+    expect(decoder.headingY).toBeLessThan(top(decoder));
+    for (const s of [encoder, decoder]) {
+      for (const { block, y, height, label, labelY, notesY, notes: lines } of s.blocks) {
+        // the label and each note whole, wrapped
+        expect(label.join(' ')).toBe(block.label);
+        expect(lines.join(' ').replaceAll(' · ', ' ')).toBe((block.notes ?? []).join(' ').replaceAll(' · ', ' '));
+        // every line of a box inside it, across and down
+        for (const line of [...label, ...lines]) expect(textWidth(line, DIAGRAM.text) + 2 * DIAGRAM.padding).toBeLessThanOrEqual(s.width);
+        if (lines.length) expect(notesY + (lines.length - 1) * DIAGRAM.noteLine).toBeLessThanOrEqual(y + height);
+        expect(labelY).toBeGreaterThan(y);
+      }
+      expect(s.notes.anchor).toBe('middle');
+    }
+    // the encoder's output goes up the right side into the decoder's cross-attention, inside the picture
+    const cross = decoder.blocks.find((p) => p.block.cross)!;
+    const encoderTop = encoder.blocks[encoder.blocks.length - 1];
+    expect(link?.path).toBe(`M${encoder.x + encoder.width},${encoderTop.y + encoderTop.height / 2} H${link!.label.x - 5} V${cross.y + cross.height / 2} H${decoder.x + decoder.width + 2}`);
+    expect(link!.label.x + DIAGRAM.text).toBeLessThanOrEqual(width);
+  });
+
   it('names an opened model with its family and depth', () => {
     expect(openedModelTitle('gpt2', 'gpt2', 12)).toBe('gpt2 (GPT-2, 12 layers)');
     expect(openedModelTitle('SmolLM2-135M', 'llama', 30)).toBe('SmolLM2-135M (Llama family, 30 layers)');

@@ -141,6 +141,8 @@ export const DIAGRAM = {
   frame: 10,
   /** the encoder's output arrow, across to the decoder */
   crossRun: 40,
+  /** the longest line of a box's text in the narrow layout (a phone), wrapped at spaces beyond */
+  narrowLine: 196,
 } as const;
 
 /** `text`'s width in px at `px`, an upper estimate from its characters (DejaVu Sans, the widest
@@ -150,11 +152,29 @@ export function textWidth(text: string, px: number, bold = false): number {
   return [...text].length * px * (bold ? 0.6 : 0.55);
 }
 
+/** `text` in lines of at most `width` px at the diagram's text size, broken at spaces (a word
+ * longer than that keeps a line of its own) */
+export function wrapText(text: string, width: number): string[] {
+  const lines: string[] = [];
+  for (const word of text.split(' ')) {
+    const last = lines.length - 1;
+    if (last >= 0 && textWidth(`${lines[last]} ${word}`, DIAGRAM.text) <= width) lines[last] += ` ${word}`;
+    else lines.push(word);
+  }
+  return lines;
+}
+
 export interface PlacedBlock {
   block: Block;
   /** its top, and its height: a box, or a norm's tab when it is joined to its sub-layer */
   y: number;
   height: number;
+  /** its label's and its notes' lines as written (a narrow box wraps them), and the baselines of
+   * the label's first line and the notes' first line */
+  label: string[];
+  notes: string[];
+  labelY: number;
+  notesY: number;
 }
 
 export interface PlacedStack {
@@ -162,31 +182,42 @@ export interface PlacedStack {
   /** its boxes' left edge and width */
   x: number;
   width: number;
+  /** the baseline of its title and sizes */
+  headingY: number;
   /** bottom (input) to top (output), as in the stack */
   blocks: PlacedBlock[];
   /** where its notes line up: left of the boxes for the encoder of two (clear of the arrow to the
-   * decoder), else right, beyond the shapes at the seams */
-  notes: { x: number; anchor: 'start' | 'end' };
+   * decoder), right, beyond the shapes at the seams, or, in a narrow diagram, inside the boxes */
+  notes: { x: number; anchor: 'start' | 'end' | 'middle' };
   /** its N×, on the other side: halfway up the frame around the repeated blocks, or halfway below
    * the cross-attention, where the encoder's output comes in */
   repeat: { x: number; y: number; anchor: 'start' | 'end' };
   frame?: { y: number; height: number };
 }
 
-export interface DiagramLayout { width: number; height: number; stacks: PlacedStack[] }
+/** the encoder's output on its way to the decoder's cross-attention: an SVG path, and its shape's label */
+export interface CrossLink { path: string; label: { x: number; y: number; anchor: 'middle' | 'start'; turned: boolean } }
 
-/** where each stack and block of the diagram goes: stacks side by side (encoder left of decoder),
- * data flowing upwards, the blocks of every stack ending on one bottom line */
-export function diagramLayout(stacks: Stack[]): DiagramLayout {
+export interface DiagramLayout { width: number; height: number; stacks: PlacedStack[]; link?: CrossLink }
+
+/** Where each stack and block of the diagram goes, data flowing upwards. Wide: stacks side by side
+ * (encoder left of decoder), the blocks of every stack ending on one bottom line, notes beside the
+ * boxes. Narrow (a phone): notes inside the boxes under their labels, and stacks one above the
+ * other, the encoder below the decoder its output rises into. */
+export function diagramLayout(stacks: Stack[], { narrow = false } = {}): DiagramLayout {
   const D = DIAGRAM;
   const widest = (texts: string[], px = D.text) => Math.max(0, ...texts.map((t) => textWidth(t, px)));
+  // a narrow box wraps its label, and puts each part of a note on a line of its own
+  const labelOf = (b: Block) => (narrow ? wrapText(b.label, D.narrowLine) : [b.label]);
+  const linesOf = (b: Block) => (narrow ? (b.notes ?? []).flatMap((note) => note.split(' · ')).flatMap((part) => wrapText(part, D.narrowLine)) : b.notes ?? []);
   const sides = stacks.map((stack, s) => {
-    const notesLeft = stacks.length === 2 && s === 0;
-    const width = Math.ceil(widest(stack.blocks.map((b) => b.label)) + 2 * D.padding);
+    const notesLeft = !narrow && stacks.length === 2 && s === 0;
+    const inside = narrow ? stack.blocks.flatMap(linesOf) : [];
+    const width = Math.ceil(widest([...stack.blocks.flatMap(labelOf), ...inside]) + 2 * D.padding);
     const seams = stack.blocks.some((b) => b.joined && b.shapeIn)
       ? D.beside + widest(stack.blocks.filter((b) => b.joined && b.shapeIn).map((b) => b.shapeIn!)) : 0;
     const nextTo = Math.max(seams, D.frame);
-    const notes = widest(stack.blocks.flatMap((b) => b.notes ?? []));
+    const notes = narrow ? 0 : widest(stack.blocks.flatMap((b) => b.notes ?? []));
     const repeat = stack.blocks.some((b) => b.repeated) ? D.apart + textWidth(`${stack.layers}×`, D.bold, true) : 0;
     const heading = textWidth(stack.title, D.bold, true) + D.titleGap + textWidth(stack.sizes, D.text);
     const overhang = Math.max(0, (heading - width) / 2);
@@ -195,24 +226,47 @@ export function diagramLayout(stacks: Stack[]): DiagramLayout {
       : [D.frame + repeat, notes ? nextTo + D.apart + notes : seams];
     return { stack, width, nextTo, notesLeft, left: Math.ceil(Math.max(left, overhang)), right: Math.ceil(Math.max(right, overhang)) };
   });
-  const xs = [D.margin + sides[0].left];
-  if (sides.length === 2) xs.push(xs[0] + sides[0].width + sides[0].right + D.crossRun + sides[1].left);
   const last = sides.length - 1;
-  const width = xs[last] + sides[last].width + sides[last].right + D.margin;
+  const cross = stacks.length === 2 && stacks[1].blocks.some((b) => b.cross);
+  // narrow: one column, the encoder's output led up on the right, its shape written along the way
+  const route = { gap: 10, label: D.text + 4 };
+  const columnRight = Math.max(...sides.map((s) => s.left)) + D.margin + Math.max(...sides.map((s) => s.width + s.right));
+  const xs = narrow ? sides.map(() => D.margin + Math.max(...sides.map((s) => s.left))) : [D.margin + sides[0].left];
+  if (!narrow && sides.length === 2) xs.push(xs[0] + sides[0].width + sides[0].right + D.crossRun + sides[1].left);
+  const width = narrow ? columnRight + (cross ? route.gap + route.label : 0) + D.margin : xs[last] + sides[last].width + sides[last].right + D.margin;
 
+  const extraLines = (b: Block) => (narrow ? labelOf(b).length - 1 + linesOf(b).length : 0);
   const heightOf = (blocks: Block[], k: number) =>
-    (blocks[k].kind === 'norm' && (blocks[k].joined || blocks[k + 1]?.joined) ? D.tab : D.box);
+    (blocks[k].kind === 'norm' && (blocks[k].joined || blocks[k + 1]?.joined) ? D.tab : D.box + extraLines(blocks[k]) * D.noteLine);
   const tall = (blocks: Block[]) => blocks.reduce((sum, b, k) => sum + heightOf(blocks, k) + (k > 0 && !b.joined ? D.gap : 0), 0);
-  const height = D.heading + Math.max(...stacks.map((s) => tall(s.blocks))) + D.margin;
+  // each stack's bottom line: one for all side by side; one above the other, the last (decoder) on top
+  const bottoms: number[] = [];
+  let height: number;
+  if (narrow) {
+    let top = 0;
+    for (let s = last; s >= 0; s--) {
+      top += D.heading + tall(stacks[s].blocks) + (s < last ? D.gap : 0);
+      bottoms[s] = top;
+    }
+    height = top + D.margin;
+  } else {
+    height = D.heading + Math.max(...stacks.map((s) => tall(s.blocks))) + D.margin;
+    stacks.forEach((_, s) => { bottoms[s] = height - D.margin; });
+  }
 
   const placed = sides.map(({ stack, width: boxWidth, nextTo, notesLeft }, s): PlacedStack => {
     const x = xs[s];
-    let bottom = height - D.margin;
-    const blocks = stack.blocks.map((block, k) => {
+    let bottom = bottoms[s];
+    const blocks = stack.blocks.map((block, k): PlacedBlock => {
       if (k > 0 && !block.joined) bottom -= D.gap;
       const h = heightOf(stack.blocks, k);
       bottom -= h;
-      return { block, y: bottom, height: h };
+      const label = labelOf(block);
+      const notes = linesOf(block);
+      // wide: the label in the middle of its box and the notes centred beside it; narrow: the notes under the label
+      const labelY = narrow && h > D.box ? bottom + D.box / 2 + 5 : bottom + h / 2 + 5;
+      return { block, y: bottom, height: h, label, notes, labelY,
+        notesY: narrow ? labelY + label.length * D.noteLine : labelY - ((notes.length - 1) * D.noteLine) / 2 };
     });
     const repeated = blocks.filter((p) => p.block.repeated);
     const frame = repeated.length ? {
@@ -220,14 +274,34 @@ export function diagramLayout(stacks: Stack[]): DiagramLayout {
       height: repeated[0].y + repeated[0].height - repeated[repeated.length - 1].y + 2 * D.frame,
     } : undefined;
     const beyond = x + boxWidth + nextTo + D.apart;
-    const cross = blocks.find((p) => p.block.cross);
-    const repeatY = !frame ? 0 : cross ? (cross.y + cross.height + frame.y + frame.height) / 2 : frame.y + frame.height / 2;
+    const crossBlock = blocks.find((p) => p.block.cross);
+    const repeatY = !frame ? 0 : crossBlock && !narrow ? (crossBlock.y + crossBlock.height + frame.y + frame.height) / 2 : frame.y + frame.height / 2;
+    const topOfStack = blocks[blocks.length - 1]?.y ?? bottoms[s];
     return {
       stack, x, width: boxWidth, blocks, frame,
-      notes: notesLeft ? { x: x - D.apart, anchor: 'end' } : { x: beyond, anchor: 'start' },
+      headingY: (narrow ? Math.min(topOfStack, frame?.y ?? topOfStack) : D.heading) - 10,
+      notes: narrow ? { x: x + boxWidth / 2, anchor: 'middle' } : notesLeft ? { x: x - D.apart, anchor: 'end' } : { x: beyond, anchor: 'start' },
       repeat: { ...(notesLeft ? { x: beyond, anchor: 'start' as const } : { x: x - D.frame - D.apart, anchor: 'end' as const }),
         y: repeatY + D.bold / 3 },
     };
   });
-  return { width, height, stacks: placed };
+  return { width, height, stacks: placed, link: cross ? crossLink(placed, narrow, columnRight + route.gap) : undefined };
+}
+
+/** the encoder's output, from its top box into every decoder layer's cross-attention: a curve
+ * across to the decoder beside it, or, narrow, a line up the right side and in from the right */
+function crossLink([encoder, decoder]: PlacedStack[], narrow: boolean, routeX: number): CrossLink | undefined {
+  const target = decoder.blocks.find(({ block }) => block.kind === 'attention' && block.cross);
+  const top = encoder.blocks[encoder.blocks.length - 1];
+  if (!target || !top) return undefined;
+  const from = { x: encoder.x + encoder.width, y: top.y + top.height / 2 };
+  if (narrow) {
+    const to = { x: decoder.x + decoder.width + 2, y: target.y + target.height / 2 };
+    return { path: `M${from.x},${from.y} H${routeX} V${to.y} H${to.x}`,
+      label: { x: routeX + 5, y: (from.y + to.y) / 2, anchor: 'middle', turned: true } };
+  }
+  const to = { x: decoder.x, y: target.y + target.height / 2 };
+  const bend = (to.x - from.x) / 2;
+  return { path: `M${from.x},${from.y} C${from.x + bend},${from.y} ${to.x - bend},${to.y} ${to.x - 2},${to.y}`,
+    label: { x: (from.x + to.x) / 2, y: Math.min(from.y, to.y) - 6, anchor: 'middle', turned: false } };
 }

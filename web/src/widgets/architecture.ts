@@ -5,7 +5,8 @@
 // of its sub-layer's box (below it in pre-LN, above it in post-LN), the shape crossing their seam
 // beside it. The slide shows the diagram at its own size, its text 14 px. A shipped model stands
 // for each family; a model the reader opened is drawn instead, from its own config.
-// Clicking a block goes to the slide that explains it.
+// Clicking a block goes to the slide that explains it. In a box too narrow for stacks side by side
+// (a phone), the stacks stand one above the other and each box holds its notes.
 // Settings: model (an opened model, instead of the family), family (encoder-decoder | encoder | decoder).
 import { pageModel, type RemoteEngine, type RemoteModel } from '../runtime/engine';
 import type { OpenedModel } from '../runtime/opened-models';
@@ -17,10 +18,8 @@ import { EngineElement } from '../runtime/engine-element';
 
 const styles = `
 .about { margin: 2px 0 6px; font-size: 14px; }
-/* at its own size, where it fits (its text is 14 px there: see DIAGRAM) */
+/* at its own size (its text is 14 px there: see DIAGRAM), in the narrow layout where the wide one has no room */
 svg { display: block; width: auto; height: auto; max-width: 100%; margin: 0 auto; }
-/* a phone: the diagram at its own size, scrolled sideways to its notes */
-@media (max-width: 799px) { .figure { overflow-x: auto; } svg { max-width: none; } }
 svg text { fill: var(--fg); font: 14px system-ui, "DejaVu Sans", sans-serif; }
 /* a halo of the page's colour keeps a shape readable where it crosses a stack's dashed frame */
 svg .shape { fill: var(--muted); font-variant-numeric: tabular-nums; paint-order: stroke; stroke: var(--bg); stroke-width: 5px; stroke-linejoin: round; }
@@ -68,10 +67,25 @@ export default class Architecture extends EngineElement {
   private readonly family = this.bound.choices<Family>('family', { text: (family) => NAMES[family], showName: false });
   private readonly about = h('p', 'about muted');
   private readonly figure = h('div', 'figure');
+  /** the stacks drawn, and whether in the narrow layout (the figure's box narrower than the wide one) */
+  private stacks?: Stack[];
+  private narrow?: boolean;
+  private readonly resized = new ResizeObserver(() => this.fitDiagram());
   private untrained?: RemoteModel;
 
   constructor() {
     super(styles, HINTS.shipped, { models: ['coreference', 'sort'] });
+    this.resized.observe(this.figure);
+  }
+
+  /** the diagram in the layout its box has room for: side by side, or narrow (a phone) */
+  private fitDiagram(): void {
+    if (!this.stacks) return;
+    const room = this.figure.clientWidth;
+    const narrow = room > 0 && room < diagramLayout(this.stacks).width;
+    if (narrow === this.narrow) return;
+    this.narrow = narrow;
+    this.figure.replaceChildren(this.diagram(this.stacks, narrow));
   }
 
   override disconnectedCallback(): void {
@@ -88,7 +102,9 @@ export default class Architecture extends EngineElement {
     this.family.element.hidden = opened !== undefined;
     this.setHint(opened ? HINTS.opened : HINTS.shipped);
     this.about.textContent = about;
-    this.figure.replaceChildren(this.diagram(architectureStacks(config, trace, name)));
+    this.stacks = architectureStacks(config, trace, name);
+    this.narrow = undefined;
+    this.fitDiagram();
   }
 
   private familyRun(engine: RemoteEngine, family: Family): Promise<Run> {
@@ -143,28 +159,28 @@ export default class Architecture extends EngineElement {
         `(n = ${source.length}), the decoder “the cat sat” (m = ${target.length}).` };
   }
 
-  private diagram(stacks: Stack[]): SVGSVGElement {
-    const { width, height, stacks: placed } = diagramLayout(stacks);
+  private diagram(stacks: Stack[], narrow: boolean): SVGSVGElement {
+    const { width, height, stacks: placed, link } = diagramLayout(stacks, { narrow });
     const svg = el('svg', { viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-label': 'block diagram of the model with tensor shapes' },
       el('defs', {}, el('marker', { id: 'head', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 5, markerHeight: 5, orient: 'auto' },
         el('path', { d: 'M0,0 L10,5 L0,10 z' }))));
-    const baseline = (y: number, tall: number) => y + tall / 2 + 5;
-    for (const { stack, x, width: boxWidth, blocks, notes, repeat, frame } of placed) {
+    for (const { stack, x, width: boxWidth, headingY, blocks, notes, repeat, frame } of placed) {
       const middle = x + boxWidth / 2;
-      svg.append(el('text', { x: middle, y: DIAGRAM.heading - 10, 'text-anchor': 'middle' },
+      svg.append(el('text', { x: middle, y: headingY, 'text-anchor': 'middle' },
         el('tspan', { class: 'title' }, stack.title), el('tspan', { class: 'sizes', dx: DIAGRAM.titleGap }, stack.sizes)));
       if (frame) {
         svg.append(el('rect', { x: x - DIAGRAM.frame, y: frame.y, width: boxWidth + 2 * DIAGRAM.frame, height: frame.height, rx: 10, class: 'stack' }),
           el('text', { x: repeat.x, y: repeat.y, 'text-anchor': repeat.anchor, class: 'repeat' }, `${stack.layers}×`));
       }
-      blocks.forEach(({ block, y, height: tall }: PlacedBlock, k) => {
+      blocks.forEach(({ block, y, height: tall, label, labelY, notesY, notes: lines }: PlacedBlock, k) => {
         const about = block.notes ? `${block.label} (${block.notes.join('; ')})` : block.label;
         // a norm and its sub-layer make one box: square where they meet
         const square = { top: blocks[k + 1]?.block.joined === true, bottom: block.joined === true };
         svg.append(el('a', { href: `#${block.slide}`, class: `box ${block.kind}` },
           el('title', {}, `${about}: go to its slide`),
           el('path', { d: outline(x, y, boxWidth, tall, square) }),
-          el('text', { x: middle, y: baseline(y, tall), 'text-anchor': 'middle' }, block.label)));
+          el('text', { x: middle, y: labelY, 'text-anchor': 'middle' }, ...label.map((line, i) =>
+            (i === 0 ? line : el('tspan', { x: middle, dy: DIAGRAM.noteLine }, ` ${line}`))))));
         const below = y + tall;
         if (k > 0 && !block.joined) svg.append(el('line', { x1: middle, y1: below + DIAGRAM.gap, x2: middle, y2: below + 1, class: 'arrow' }));
         if (block.shapeIn) {
@@ -173,24 +189,17 @@ export default class Architecture extends EngineElement {
             ? el('text', { x: x + boxWidth + DIAGRAM.beside, y: below + 5, class: 'shape' }, block.shapeIn)
             : el('text', { x: middle + 8, y: below + DIAGRAM.gap / 2 + 5, class: 'shape' }, block.shapeIn));
         }
-        if (block.notes) {
-          // the lines centred on the box
-          const first = baseline(y, tall) - ((block.notes.length - 1) * DIAGRAM.noteLine) / 2;
-          svg.append(el('g', { class: 'notes' }, ...block.notes.map((line, i) =>
-            el('text', { x: notes.x, y: first + i * DIAGRAM.noteLine, 'text-anchor': notes.anchor, class: 'note' }, line))));
+        if (lines.length) {
+          svg.append(el('g', { class: 'notes' }, ...lines.map((line, i) =>
+            el('text', { x: notes.x, y: notesY + i * DIAGRAM.noteLine, 'text-anchor': notes.anchor, class: 'note' }, line))));
         }
       });
     }
     // the encoder's output feeds every decoder layer's cross-attention
-    const [encoder, decoder] = placed;
-    const cross = decoder?.blocks.find(({ block }) => block.kind === 'attention' && block.cross);
-    if (cross) {
-      const top = encoder.blocks[encoder.blocks.length - 1];
-      const from = { x: encoder.x + encoder.width, y: top.y + top.height / 2 };
-      const to = { x: decoder.x, y: cross.y + cross.height / 2 };
-      const bend = (to.x - from.x) / 2;
-      svg.append(el('path', { d: `M${from.x},${from.y} C${from.x + bend},${from.y} ${to.x - bend},${to.y} ${to.x - 2},${to.y}`, class: 'arrow' }),
-        el('text', { x: (from.x + to.x) / 2, y: Math.min(from.y, to.y) - 6, 'text-anchor': 'middle', class: 'shape' }, encoder.stack.output));
+    if (link) {
+      const { x, y, anchor, turned } = link.label;
+      svg.append(el('path', { d: link.path, class: 'arrow' }),
+        el('text', { x, y, 'text-anchor': anchor, class: 'shape', ...(turned ? { transform: `rotate(90 ${x} ${y})` } : {}) }, placed[0].stack.output));
     }
     return svg;
   }
