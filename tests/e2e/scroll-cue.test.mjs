@@ -1,6 +1,7 @@
-// On a phone a widget wider than the screen scrolls sideways inside its own box; a line at its top
-// says so while there is more to its right, and goes once the reader has scrolled to the end. On a
-// desktop the line never shows.
+// On a phone a widget's plot is laid out again at the screen's width, its text the same size; in a
+// box narrower than the plot's least layout the widget scrolls sideways inside its own box, and a
+// line at its top says so while there is more to its right, gone once the reader has scrolled to
+// the end. On a desktop the line never shows.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, setUp } from './browser.mjs';
@@ -13,12 +14,24 @@ const cueShown = (widget) => widget.evaluate((element) => {
   return cue.checkVisibility() && cue.getBoundingClientRect().height > 0;
 });
 
-describe('the cue to scroll a wide widget sideways', () => {
-  it('shows on a phone while the widget has more to its right, and never on a desktop', async () => {
+describe('a widget on a phone', () => {
+  it('lays its plot out at the screen\'s width; narrower than that can go, it scrolls with a cue while there is more to its right; never a cue on a desktop', async () => {
     const phone = await openPage(browser, `${server.url}#sequential-bottleneck`, { viewport: { width: 390, height: 844 } });
     await slideReady(phone.page);
     const widget = phone.page.locator('#sequential-bottleneck attn-rnn-gradients');
-    const { scrollWidth, clientWidth } = await widget.evaluate((e) => ({ scrollWidth: e.scrollWidth, clientWidth: e.clientWidth }));
+    const sizes = () => widget.evaluate((e) => {
+      const canvas = e.shadowRoot.querySelector('figure.plot canvas');
+      return { scrollWidth: e.scrollWidth, clientWidth: e.clientWidth, canvas: canvas.getBoundingClientRect().width, pixels: canvas.width / devicePixelRatio };
+    });
+    // the plot (700 px wide on a desktop) drawn at the phone's width, at one canvas pixel a CSS pixel
+    const fitted = await sizes();
+    assert.ok(fitted.scrollWidth <= fitted.clientWidth && fitted.canvas <= fitted.clientWidth && fitted.canvas < 700, JSON.stringify(fitted));
+    assert.equal(fitted.pixels, fitted.canvas);
+    assert.equal(await cueShown(widget), false);
+    // a box narrower than the plot's least layout (240 px)
+    await widget.evaluate((e) => { e.style.width = '200px'; });
+    await phone.page.waitForFunction((e) => !e.shadowRoot.querySelector('.scroll-cue').hidden, await widget.elementHandle());
+    const { scrollWidth, clientWidth } = await sizes();
     assert.ok(scrollWidth > clientWidth, `the widget is ${scrollWidth} px wide in a ${clientWidth} px box`);
     assert.equal(await cueShown(widget), true);
     await widget.evaluate((e) => { e.scrollLeft = e.scrollWidth; });

@@ -14,10 +14,20 @@ import { onScreen, whenScreenChanges } from './on-screen';
 
 export type Draw = (g: CanvasRenderingContext2D, width: number, height: number) => void;
 
+/** A drawing that lays itself out again at a narrower width (a phone, a narrow column of someone
+ * else's slide) rather than shrinking its text: drawn at the width it is given, down to `min`, and
+ * at the height `height` gives for that width (default: the height it was designed for). */
+export interface Fit {
+  min: number;
+  height?: (width: number) => number;
+}
+
 export interface SharpCanvas {
   readonly canvas: HTMLCanvasElement;
-  /** sets the CSS size and the drawing; it is painted in the next frame where it is on screen */
-  draw(width: number, height: number, draw: Draw): void;
+  /** sets the CSS size and the drawing; it is painted in the next frame where it is on screen.
+   * With `fit`, `width` × `height` is the size it is designed for, and a narrower container gets a
+   * narrower drawing: `draw` is called with the size it is painted at. */
+  draw(width: number, height: number, draw: Draw, fit?: Fit): void;
   /** paints again (a highlight or a colour changed) */
   redraw(): void;
   /** where a pointer event is, in the coordinates `draw` paints in, however the canvas is scaled or shrunk */
@@ -26,8 +36,11 @@ export interface SharpCanvas {
 
 interface Picture {
   readonly canvas: HTMLCanvasElement;
+  /** the size it is designed for, and the size it was last painted at (smaller where it fits a narrower box) */
   size: { width: number; height: number };
+  painted: { width: number; height: number };
   painter?: Draw;
+  fit?: Fit;
   /** the display scale painted at; 0 when the drawing is out of date */
   paintedAt: number;
 }
@@ -56,6 +69,7 @@ function paintFrame(): void {
   const shown = [...due].filter((p) => everywhere || onScreen(p.canvas));
   // measure every canvas first, then paint: alternating would lay the page out again for each
   const scales = shown.map((p) => displayScale(p.canvas));
+  const sizes = shown.map(fittedSize);
   const start = performance.now();
   for (const [i, p] of shown.entries()) {
     if (performance.now() - start > FRAME_BUDGET_MS) {
@@ -63,7 +77,7 @@ function paintFrame(): void {
       return;
     }
     due.delete(p);
-    if (p.paintedAt !== scales[i]) paint(p, scales[i]);
+    if (p.paintedAt !== scales[i] || p.painted.width !== sizes[i].width || p.painted.height !== sizes[i].height) paint(p, scales[i], sizes[i]);
   }
   // a canvas the observer has not seen yet may be on screen: the picture is not settled before it has
   if (!everywhere && [...due].some((p) => onScreen(p.canvas) === undefined)) return;
@@ -72,9 +86,18 @@ function paintFrame(): void {
   for (const resolve of waiters) resolve();
 }
 
-function paint(p: Picture, scale: number): void {
+/** the size to paint `p` at: its own, or, for a drawing that fits, the width its box has now */
+function fittedSize(p: Picture): { width: number; height: number } {
+  if (!p.fit) return p.size;
+  const shown = p.canvas.offsetWidth;
+  const width = shown > 0 ? Math.max(p.fit.min, Math.min(p.size.width, shown)) : p.size.width;
+  return { width, height: Math.round(p.fit.height?.(width) ?? p.size.height) };
+}
+
+function paint(p: Picture, scale: number, size = fittedSize(p)): void {
   if (!p.painter) return;
-  const { width, height } = p.size;
+  const { width, height } = size;
+  if (p.fit) p.canvas.style.height = `${height}px`;
   const ratio = Math.min(4, (globalThis.devicePixelRatio || 1) * Math.max(1, scale));
   p.canvas.width = Math.round(width * ratio);
   p.canvas.height = Math.round(height * ratio);
@@ -83,6 +106,7 @@ function paint(p: Picture, scale: number): void {
   g.setTransform(ratio, 0, 0, ratio, 0, 0);
   g.clearRect(0, 0, width, height);
   p.painter(g, width, height);
+  p.painted = size;
   p.paintedAt = scale;
 }
 
@@ -141,21 +165,39 @@ export function displayScale(element: Element): number {
   return shown > 0 && layout > 0 ? shown / layout : 1;
 }
 
+/** drawings that fit their box, painted again when its width changes */
+const pictureOf = new WeakMap<Element, Picture>();
+const resized = typeof ResizeObserver === 'undefined' ? undefined : new ResizeObserver((entries) => {
+  for (const entry of entries) {
+    const p = pictureOf.get(entry.target);
+    if (p?.fit) schedule(p);
+  }
+});
+
 export function sharpCanvas(label: string): SharpCanvas {
   const canvas = document.createElement('canvas');
   canvas.setAttribute('role', 'img');
   canvas.setAttribute('aria-label', label);
-  const picture: Picture = { canvas, size: { width: 0, height: 0 }, paintedAt: 0 };
+  const picture: Picture = { canvas, size: { width: 0, height: 0 }, painted: { width: 0, height: 0 }, paintedAt: 0 };
   live.add(new WeakRef(picture));
+  pictureOf.set(canvas, picture);
   return {
     canvas,
-    draw(width, height, draw) {
+    draw(width, height, draw, fit) {
       picture.size = { width, height };
       picture.painter = draw;
       picture.paintedAt = 0;
-      // the width it is designed for; a narrower container shrinks it (max-width in the base styles)
+      // the width it is designed for; a drawing that fits is laid out again for a narrower box,
+      // others keep their size (their text stays readable) and their widget scrolls sideways
+      if (fit && !picture.fit) resized?.observe(canvas);
+      if (!fit && picture.fit) resized?.unobserve(canvas);
+      picture.fit = fit;
       canvas.style.width = `${width}px`;
-      canvas.style.aspectRatio = `${width} / ${height}`;
+      canvas.style.minWidth = fit ? `${fit.min}px` : '';
+      canvas.style.maxWidth = fit ? '100%' : '';
+      canvas.style.aspectRatio = fit ? '' : `${width} / ${height}`;
+      if (!fit) canvas.style.height = '';
+      else if (!picture.painted.width) canvas.style.height = `${Math.round(fit.height?.(width) ?? height)}px`;
       schedule(picture);
     },
     redraw() {
@@ -164,7 +206,7 @@ export function sharpCanvas(label: string): SharpCanvas {
     },
     pointer(e) {
       const box = canvas.getBoundingClientRect();
-      const scale = box.width > 0 ? picture.size.width / box.width : 1;
+      const scale = box.width > 0 ? (picture.painted.width || picture.size.width) / box.width : 1;
       return { x: (e.clientX - box.left) * scale, y: (e.clientY - box.top) * scale };
     },
   };

@@ -57,6 +57,8 @@ const LABEL_EXTENT = 15;
 const MAX_LEFT = 110;
 const MAX_BOTTOM = 90;
 const BOLD_FONT = `600 ${CANVAS_FONT}`;
+/** the narrowest the cells' area gets in a narrow box */
+const MIN_CELLS = 96;
 
 let scratch: CanvasRenderingContext2D | null | undefined;
 /** the width of `text` in `font`, measured on a canvas of its own (7 px a character without one) */
@@ -97,6 +99,8 @@ export class Heatmap {
   private shownRowLabels?: string[];
   private shownColLabels?: string[];
   private margin = { left: 46, top: 8, right: 86, bottom: 38 };
+  /** the size of the cells' area as last laid out: the options' size, or narrower in a narrow box */
+  private cells = { width: 0, height: 0 };
 
   constructor(private options: HeatmapOptions) {
     this.element = document.createElement('figure');
@@ -144,10 +148,25 @@ export class Heatmap {
     if (this.hovered && (this.hovered.row >= m.rows || this.hovered.col >= m.cols)) this.hovered = undefined;
     this.margin = axes ? this.axesMargin(m) : { left: 2, top: 2, right: legend ? this.legendWidth() : 2, bottom: 2 };
     const M = this.margin;
-    // where the cells are in the drawing (left top width height), for a host or a test that points at one
-    this.element.dataset.plot = `${M.left} ${M.top} ${width} ${height}`;
-    this.picture.draw(M.left + width + M.right, M.top + height + M.bottom, (g) => this.paint(g, m));
+    // on a narrower box the cells narrow, keeping their shape, and the labels keep their size
+    const cellsAt = (shownWidth: number) => {
+      const w = Math.min(width, shownWidth - M.left - M.right);
+      return { width: w, height: Math.max(Math.min(height, MIN_CELLS), height * (w / width)) };
+    };
+    this.cells = cellsAt(M.left + width + M.right);
+    this.setPlotData();
+    const narrowest = M.left + M.right + Math.min(width, MIN_CELLS);
+    this.picture.draw(M.left + width + M.right, M.top + height + M.bottom, (g, shownWidth) => {
+      this.cells = cellsAt(shownWidth);
+      this.setPlotData();
+      this.paint(g, m);
+    }, { min: narrowest, height: (shownWidth) => M.top + cellsAt(shownWidth).height + M.bottom });
     this.fillTable(m);
+  }
+
+  /** where the cells are in the drawing (left top width height), for a host or a test that points at one */
+  private setPlotData(): void {
+    this.element.dataset.plot = `${this.margin.left} ${this.margin.top} ${this.cells.width} ${this.cells.height}`;
   }
 
   /** the legend's numbers at its top and bottom end; a tiny range (a difference that is almost
@@ -191,7 +210,8 @@ export class Heatmap {
   }
 
   private paint(g: CanvasRenderingContext2D, m: MatrixData): void {
-    const { width, height, tint, legend = true } = this.options;
+    const { tint, legend = true } = this.options;
+    const { width, height } = this.cells;
     const M = this.margin;
     const range = this.range;
     const cw = width / m.cols;
@@ -254,7 +274,7 @@ export class Heatmap {
   }
 
   private paintAxes(g: CanvasRenderingContext2D, m: MatrixData, cw: number, ch: number): void {
-    const { width, height } = this.options;
+    const { width, height } = this.cells;
     const rowLabels = this.shownRowLabels;
     const colLabels = this.shownColLabels;
     const M = this.margin;
@@ -320,7 +340,7 @@ export class Heatmap {
     const m = this.matrix;
     if (!m) return undefined;
     const point = this.picture.pointer(e);
-    const { width, height } = this.options;
+    const { width, height } = this.cells;
     const x = point.x - this.margin.left;
     const y = point.y - this.margin.top;
     // a few pixels past the edge still count as the edge's cells (thin cells are hard to hit)

@@ -59,6 +59,8 @@ export const SERIES_COLOURS = {
  * rather than paler: a paled colour loses its contrast with the dark page) */
 const LINE_WIDTH = { picked: 3, plain: 2, thin: 1.25 } as const;
 const MARGIN = { left: 24, top: 8, right: 10, bottom: 38 };
+/** the narrowest a plot is laid out at, for a narrow box (its text keeps its size) */
+const MIN_WIDTH = 240;
 /** the strip of exact zeros below a log axis */
 const ZERO_STRIP = 24;
 const LABEL_GAP = 13;
@@ -151,7 +153,8 @@ export class Plot {
     const { width, height, xLog, yLog, xLabel, yLabel, table } = options;
     // the picked-out series last, over the others
     const order = [...series].sort((a, b) => Number(Boolean(a.emphasised)) - Number(Boolean(b.emphasised)));
-    this.picture.draw(width, height, (g) => this.paint(g, order, options));
+    // on a narrower box the plot is laid out again, narrower, its text the same size
+    this.picture.draw(width, height, (g, shownWidth) => this.paint(g, order, { ...options, width: shownWidth }), { min: Math.min(width, MIN_WIDTH) });
     this.fillLegend(series);
     // on a log axis values span decades: fixed decimals would read tiny ones as 0
     this.table.fill(table?.(series) ?? {

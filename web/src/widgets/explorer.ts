@@ -36,7 +36,8 @@ const styles = `
 .main { display: flex; flex-wrap: wrap; gap: 28px; align-items: flex-start; }
 .main.wide .picture { flex-basis: 100%; }
 .main.wide .distribution { display: none; }
-.picture { flex: 0 1 560px; min-width: 0; min-height: 380px; }
+.picture { flex: 0 1 560px; min-width: 0; }
+@media (min-width: 800px) { .picture { min-height: 380px; } }
 .thumbs { display: grid; gap: 6px 12px; justify-content: start; }
 .thumbs figure { margin: 0; }
 .thumbs .readout { display: none; }

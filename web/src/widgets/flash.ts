@@ -39,6 +39,8 @@ const KERNEL_COLOURS: Record<SweepKernel, string> = { flash: SERIES_COLOURS.blue
 
 /** the score grid's side and the columns of numbers beside it, in CSS pixels */
 const GRID = { side: 204, left: 22, top: 18, gap: 6 } as const;
+/** the grid's least side in a narrow box */
+const MIN_GRID = 160;
 const NUMBER_COLUMNS = [
   { title: 'm', width: 38 },
   { title: 'ℓ', width: 38 },
@@ -196,12 +198,15 @@ export default class Flash extends EngineElement {
     const tiles = small.flash.flash!.tiles;
     const n = scores.rows;
     const range = maxAbsFinite(scores) || 1;
-    const cell = GRID.side / n;
-    const numbersLeft = GRID.left + GRID.side + GRID.gap;
-    const width = numbersLeft + NUMBER_COLUMNS.reduce((s, c) => s + c.width, 0);
-    const height = GRID.top + GRID.side + 2;
+    const numbers = NUMBER_COLUMNS.reduce((s, c) => s + c.width, 0);
+    const width = GRID.left + GRID.side + GRID.gap + numbers;
+    // a narrower box narrows the grid; the numbers keep their columns
+    const sideAt = (shownWidth: number) => GRID.side - (width - shownWidth);
     const canvas = this.grid.canvas;
-    this.grid.draw(width, height, (g) => {
+    this.grid.draw(width, GRID.top + GRID.side + 2, (g, shownWidth) => {
+      const side = sideAt(shownWidth);
+      const cell = side / n;
+      const numbersLeft = GRID.left + side + GRID.gap;
       const fg = foreground(canvas);
       const muted = getComputedStyle(canvas).getPropertyValue('--muted').trim() || fg;
       const x = (j: number) => GRID.left + j * cell;
@@ -213,7 +218,7 @@ export default class Flash extends EngineElement {
         const last = Math.min(n, first + blockRows);
         g.fillStyle = CURRENT;
         g.globalAlpha = 0.16;
-        g.fillRect(numbersLeft - 4, y(first), width - numbersLeft + 4, y(last) - y(first));
+        g.fillRect(numbersLeft - 4, y(first), shownWidth - numbersLeft + 4, y(last) - y(first));
         g.globalAlpha = 1;
       }
       // done tiles show their scores
@@ -234,7 +239,7 @@ export default class Flash extends EngineElement {
       g.strokeStyle = muted;
       for (let k = blockCols; k < n; k += blockCols) line(x(k), y(0), x(k), y(n));
       for (let k = blockRows; k < n; k += blockRows) line(x(0), y(k), x(n), y(k));
-      g.strokeRect(x(0), y(0), GRID.side, GRID.side);
+      g.strokeRect(x(0), y(0), side, side);
       if (current) {
         g.strokeStyle = CURRENT;
         g.lineWidth = 3;
@@ -257,7 +262,7 @@ export default class Flash extends EngineElement {
       const every = tickStep(n, cell, 13);
       for (let i = 0; i < n; i += every) g.fillText(String(i), GRID.left - 4, y(i + 0.5));
       // the row numbers: as large as a row allows
-      g.font = `${Math.max(9, Math.min(12, Math.floor(cell)))}px system-ui, "DejaVu Sans", sans-serif`;
+      g.font = `${Math.max(9, Math.min(12, Math.round(cell)))}px system-ui, "DejaVu Sans", sans-serif`;
       rows.forEach((row, i) => {
         const started = Number.isFinite(row.max);
         const texts = [formatNumber(row.max, 2), formatNumber(row.sum, 2), row.rescale === undefined ? '' : `×${formatSignificant(row.rescale, 2)}`];
@@ -270,7 +275,7 @@ export default class Flash extends EngineElement {
         });
         g.globalAlpha = 1;
       });
-    });
+    }, { min: width - GRID.side + MIN_GRID, height: (shownWidth) => GRID.top + sideAt(shownWidth) + 2 });
     this.rowsTable.fill({
       caption: `each query row after ${step} of ${tiles.length} tiles: running max m, running sum ℓ, and e^(m−m′) where this tile raised the max`,
       head: ['query', 'm', 'ℓ', 'e^(m−m′)'],

@@ -39,6 +39,9 @@ const MODEL = 'english';
 /** the most likely tokens drawn as bars (a word piece's label needs the room of ten) */
 const BARS = 10;
 const CHART = { width: 540, height: 130 };
+/** a bar's least width (its label, 6 characters, fits), and the fewest bars a narrow box shows */
+const MIN_SLOT = 50;
+const MIN_BARS = 5;
 
 
 /** a continuation as it streams: its tokens after the prompt, each one's text, and each step's time */
@@ -210,13 +213,18 @@ export default class Generation extends EngineElement {
   private drawBars(plain: Float32Array, shaped: Float32Array, order: number[], labels: Map<number, string>, drawn: number, unit: string): void {
     const top = Math.max(...order.map((i) => Math.max(plain[i], shaped[i]))) || 1;
     const { width, height } = CHART;
-    this.chart.draw(width, height, (g) => {
+    this.chart.draw(width, height, (g, shownWidth) => {
       const fg = foreground(this.chart.canvas);
-      const slot = (width - 40) / BARS;
+      // a narrow box shows the most likely that fit with their labels
+      const shown = Math.min(BARS, Math.max(MIN_BARS, Math.floor((shownWidth - 40) / MIN_SLOT)));
+      const slot = (shownWidth - 40) / shown;
       const base = height - 34;
       g.font = CANVAS_FONT;
       g.textAlign = 'center';
-      order.forEach((id, k) => {
+      const bars = order.slice(0, shown);
+      // the token drawn is always among them (in the last place when it is further down)
+      if (!bars.includes(drawn) && order.includes(drawn)) bars[shown - 1] = drawn;
+      bars.forEach((id, k) => {
         const x = 40 + k * slot;
         const bar = (p: number) => (p / top) * (base - 14);
         g.fillStyle = fg;
@@ -233,12 +241,13 @@ export default class Generation extends EngineElement {
         if (id === drawn) {
           g.strokeStyle = SERIES_COLOURS.orange;
           g.lineWidth = 2;
-          g.strokeRect(x + 1, 2, slot - 2, base + 18);
+          // around the bar and both its lines of text, clear of the label's letters
+          g.strokeRect(x + 1, 2, slot - 2, height - 3);
         }
       });
       g.textAlign = 'right';
       g.fillText('p', 30, 14);
-    });
+    }, { min: 40 + MIN_BARS * MIN_SLOT });
     this.table.fill({
       caption: `the most likely next ${unit}: probability at T = 1, and after temperature, top-k and top-p`,
       head: [unit.slice(0, -1), 'softmax', 'sampled from'],

@@ -99,7 +99,7 @@ export default class Norms extends EngineElement {
         g.fillStyle = fg;
         g.fillText(String(i), pad.left + (i + 0.5) * group, height - pad.bottom + 5);
       }
-    });
+    }, { min: 240 });
   }
 
   protected override layout(): HTMLElement {

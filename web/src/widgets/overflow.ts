@@ -154,7 +154,7 @@ export default class Overflow extends EngineElement {
       g.textAlign = 'right';
       g.textBaseline = 'top';
       g.fillText('logit z', width - pad.right, axis + 20);
-    });
+    }, { min: 280 });
   }
 
   /** both forms' terms, ∞ and NaN as they came; the exact numbers in the screen-reader table */

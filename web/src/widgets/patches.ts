@@ -29,8 +29,6 @@ const IMAGE_PX = 7 * SIDE;
 
 const styles = `
 .stage { display: flex; gap: 4px 20px; align-items: flex-start; margin-bottom: 4px; }
-/* a phone: the embedding under the image, not cut off beside it */
-@media (max-width: 799px) { .stage { flex-wrap: wrap; } }
 .image { margin: 0; flex: none; width: ${IMAGE_PX}px; }
 .image canvas { display: block; touch-action: none; cursor: crosshair; }
 .image p { margin: 2px 0 0; font-size: 14px; line-height: 1.3; font-variant-numeric: tabular-nums; min-height: 2.8em; }
@@ -42,6 +40,8 @@ const styles = `
 .attention { display: flex; gap: 4px 20px; align-items: flex-start; }
 .caption { flex: 1 1 16em; margin: 16px 0 0; font-size: 14px; line-height: 1.45; color: var(--muted); max-width: 36em; }
 .caption .eq { font-size: 15px; color: var(--fg); white-space: nowrap; }
+/* a phone: the embedding under the image, not cut off beside it */
+@media (max-width: 799px) { .stage, .attention { flex-wrap: wrap; } .maps h4 { white-space: normal; } }
 `;
 
 /** E's seed: the same embedding for every picture */

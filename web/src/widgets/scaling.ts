@@ -17,11 +17,11 @@ const styles = `
 .measured { margin: 0 0 8px; font-size: 14px; font-variant-numeric: tabular-nums; }
 .grid { display: grid; grid-template-columns: 380px 380px; gap: 6px 18px; }
 .grid h4 { margin: 0 0 2px; font-size: 14px; font-weight: 600; }
-@media (max-width: 799px) { .grid { grid-template-columns: minmax(0, 1fr); } table.stats { font-size: 14px; } table.stats th { white-space: normal; } table.stats th, table.stats td { padding: 2px 4px; } }
 table.stats { border-collapse: collapse; font-size: 14px; font-variant-numeric: tabular-nums; margin: 8px 0 10px; }
 table.stats th { white-space: nowrap; }
 table.stats th, table.stats td { padding: 2px 8px; text-align: right; border-bottom: 1px solid var(--border); }
 table.stats th:first-child { text-align: left; }
+@media (max-width: 799px) { .grid { grid-template-columns: minmax(0, 1fr); } table.stats { font-size: 14px; } table.stats th { white-space: normal; } table.stats th, table.stats td { padding: 2px 4px; } }
 .swatch { display: inline-block; width: 10px; height: 10px; margin-right: 6px; border-radius: 2px; }
 .bar-legend { display: flex; flex-wrap: wrap; gap: 0 16px; margin: 2px 0 0; font-size: 14px; }
 `;
@@ -90,9 +90,9 @@ export default class Scaling extends EngineElement {
   private drawBars(rows: Float32Array[]): void {
     const [width, height] = [380, 165];
     const margin = { left: 40, right: 8, top: 8, bottom: 22 };
-    const plotWidth = width - margin.left - margin.right;
     const plotHeight = height - margin.top - margin.bottom;
-    this.bars.draw(width, height, (g) => {
+    this.bars.draw(width, height, (g, shownWidth) => {
+      const plotWidth = shownWidth - margin.left - margin.right;
       const fg = foreground(this.bars.canvas);
       g.font = CANVAS_FONT;
       g.fillStyle = fg;
@@ -102,7 +102,7 @@ export default class Scaling extends EngineElement {
       for (const v of [0, 0.5, 1]) {
         const y = margin.top + (1 - v) * plotHeight;
         g.strokeStyle = gridColour(this.bars.canvas);
-        g.beginPath(); g.moveTo(margin.left, y); g.lineTo(width - margin.right, y); g.stroke();
+        g.beginPath(); g.moveTo(margin.left, y); g.lineTo(shownWidth - margin.right, y); g.stroke();
         g.fillText(String(v), margin.left - 6, y);
       }
       const slot = plotWidth / KEYS;
@@ -119,8 +119,8 @@ export default class Scaling extends EngineElement {
         g.fillText(`k${j + 1}`, margin.left + (j + 0.5) * slot, margin.top + plotHeight + 5);
       }
       g.strokeStyle = fg;
-      g.beginPath(); g.moveTo(margin.left, margin.top + plotHeight); g.lineTo(width - margin.right, margin.top + plotHeight); g.stroke();
-    });
+      g.beginPath(); g.moveTo(margin.left, margin.top + plotHeight); g.lineTo(shownWidth - margin.right, margin.top + plotHeight); g.stroke();
+    }, { min: 240 });
     this.barsTable.fill({
       head: ['', ...Array.from({ length: KEYS }, (_, j) => `key ${j + 1}`)],
       rows: rows.map((weights, k) => [ROWS[k].name, ...Array.from(weights)] as [string, ...number[]]),
