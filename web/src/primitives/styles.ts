@@ -43,8 +43,9 @@ export const baseStyles = `
 .sr-table table, .sr-table caption, .sr-table tr { display: block; }
 .sr-table th, .sr-table td { display: contents; }
 [hidden] { display: none !important; }
-/* a phone: pictures keep their size, so that their labels stay readable, and a widget wider than
-   the screen scrolls sideways inside its own box, as a formula does; its scroll cue says so */
+/* a phone: pictures lay themselves out for the screen's width, their text the same size (canvas.ts's
+   fit, the architecture's narrow layout); what still cannot fit scrolls sideways inside the widget's
+   own box, as a formula or a wide table does inside its own, and the scroll cue says so */
 @media (max-width: 799px) { :host { overflow-x: auto; } .katex-display { overflow: auto hidden; } }
 .scroll-cue { position: sticky; left: 0; width: max-content; max-width: 100%; margin: 0 0 6px; font-size: 14px; color: var(--muted); }
 @media (min-width: 800px) { .scroll-cue { display: none !important; } }
