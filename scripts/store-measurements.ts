@@ -7,6 +7,7 @@
 //             (copy, reverse and coreference by default; sort takes 8,000 steps, about 15 minutes)
 //   scaling-laws: the scaling-laws slide's toy experiment, five sizes trained on sort (a minute)
 //   flash: the flash slide's timing of naive and flash attention as n doubles to 16,384 (a minute)
+//   complexity: the complexity slide's timing of attention, projections and FFN at its defaults (a minute)
 // Each record says when, on what machine and with which build it was made. Build the package
 // first (bash scripts/build.sh engine web package).
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -16,7 +17,9 @@ import { STORED_SEED, TRAINING_MEASURES, type MeasuredOn, type StoredToyExperime
 import { TOY_EXPERIMENT, toyTrainerOptions, type ToyMeasurement } from '../web/src/math/scaling-laws';
 import { median } from '../web/src/math/ranking';
 import { NAIVE_LONGEST, sweepPlan, TIMED_WIDTH, timingOptions } from '../web/src/math/flash';
-import type { StoredSweep } from '../web/src/math/stored-runs';
+import type { StoredComplexity, StoredSweep, StoredTiming } from '../web/src/math/stored-runs';
+import { COMPLEXITY_TIMING, complexityKey, complexityPlan, nextMeasurement } from '../web/src/math/complexity';
+import { fieldFor } from '../web/src/runtime/state';
 
 const STORED = new URL('../web/src/math/stored/', import.meta.url);
 const PACKAGE = new URL('../build/package/index.js', import.meta.url);
@@ -117,8 +120,28 @@ if (what === 'training') {
     return { kernel, n, medianMs: Number(medianMs.toPrecision(4)), peakBytes };
   });
   store<StoredSweep>('flash.json', () => ({ longest, points, measuredOn: measuredOn() }));
+} else if (what === 'complexity') {
+  // the slide's defaults, measured in passes as the slide measures them (widgets/complexity.ts, measureNext)
+  const [d, maxN] = ['d', 'maxN'].map((attribute) => Number(fieldFor('attn-complexity', attribute)!.default));
+  const plan = complexityPlan(d, maxN);
+  const T = COMPLEXITY_TIMING;
+  const measured = new Map<string, StoredTiming>();
+  const warmed = new Set<string>();
+  for (let next = nextMeasurement(plan, (p) => measured.get(complexityKey(p))?.medians ?? [], T.passes); next;
+    next = nextMeasurement(plan, (p) => measured.get(complexityKey(p))?.medians ?? [], T.passes)) {
+    const { point } = next;
+    const result = engine.benchmark({ ...point, repeats: T.repeats, minMs: T.minMs, warmUp: !warmed.has(point.kernel) });
+    warmed.add(point.kernel);
+    const before = measured.get(complexityKey(point));
+    const fastest = before && before.medianMs <= result.medianMs ? before : result;
+    measured.set(complexityKey(point), { medians: [...before?.medians ?? [], Number(result.medianMs.toPrecision(4))],
+      medianMs: Number(fastest.medianMs.toPrecision(4)), gflops: Number(fastest.gflops.toPrecision(4)), repeats: result.repeats + (before?.repeats ?? 0) });
+    console.log(`${point.kernel}, n = ${point.n}, d = ${point.d}, pass ${next.pass}: ${result.medianMs.toFixed(2)} ms`);
+  }
+  const points = plan.map((p) => ({ ...p, ...measured.get(complexityKey(p))! }));
+  store<StoredComplexity>('complexity.json', () => ({ d, maxN, points, measuredOn: measuredOn() }));
 } else {
-  console.error('usage: npx vite-node scripts/store-measurements.ts training [TASK…] | scaling-laws | flash');
+  console.error('usage: npx vite-node scripts/store-measurements.ts training [TASK…] | scaling-laws | flash | complexity');
   process.exit(1);
 }
 process.exit(0);

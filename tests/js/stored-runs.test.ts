@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { COMPLEXITY_TIMING, complexityPlan } from '../../web/src/math/complexity';
 import { NAIVE_LONGEST, sweepPlan } from '../../web/src/math/flash';
+import { fitPowerLaw } from '../../web/src/math/power-law';
+import { fieldFor } from '../../web/src/runtime/state';
 import { TOY_EXPERIMENT } from '../../web/src/math/scaling-laws';
-import { describeMeasuredOn, shortMeasuredOn, STORED_SEED, STORED_SWEEP, STORED_TOY_EXPERIMENT, storedTrainingRun, TRAINING_MEASURES } from '../../web/src/math/stored-runs';
+import { describeMeasuredOn, shortMeasuredOn, STORED_COMPLEXITY, STORED_SEED, STORED_SWEEP, STORED_TOY_EXPERIMENT, storedTrainingRun, TRAINING_MEASURES } from '../../web/src/math/stored-runs';
 import { bucketMeans, bucketSize, measureEvery } from '../../web/src/math/training';
 
 // The stored runs and measurements (scripts/store-measurements.ts) have the shape the slides measure
@@ -51,6 +54,23 @@ describe('the stored runs and measurements', () => {
     expect(flash[flash.length - 1].peakBytes).toBeLessThan(64e6);
     const naive = STORED_SWEEP.points.filter((p) => p.kernel === 'naive');
     expect(naive[naive.length - 1].peakBytes).toBeGreaterThanOrEqual(4 * NAIVE_LONGEST ** 2);
+  });
+
+  it('hold every point of the complexity slide\'s plan at its defaults, each the fastest of its passes', () => {
+    const S = STORED_COMPLEXITY;
+    expect([S.d, S.maxN]).toEqual(['d', 'maxN'].map((a) => Number(fieldFor('attn-complexity', a)!.default)));
+    expect(S.points.map(({ kernel, n, d }) => ({ kernel, n, d }))).toEqual(complexityPlan(S.d, S.maxN));
+    for (const p of S.points) {
+      expect(p.medians.length).toBeGreaterThanOrEqual(COMPLEXITY_TIMING.passes.least);
+      expect(p.medianMs).toBe(Math.min(...p.medians));
+      expect(p.repeats).toBeGreaterThanOrEqual(COMPLEXITY_TIMING.repeats * p.medians.length);
+    }
+    // what the slide says of it: attention's time grows like n² over the upper lengths, the projections' like n
+    const slope = (kernel: string, from: number) => fitPowerLaw(S.points.filter((p) => p.kernel === kernel && p.d === S.d && p.n >= from)
+      .map((p) => [p.n, p.medianMs] as [number, number])).exponent;
+    expect(slope('single_head', 512)).toBeGreaterThan(1.6);
+    expect(slope('projections', 512)).toBeLessThan(1.4);
+    expect(S.measuredOn.date).toMatch(/^\d{4}-\d\d-\d\d$/);
   });
 
   it('say where they were measured, in full and in short', () => {

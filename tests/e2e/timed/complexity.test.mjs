@@ -150,6 +150,19 @@ describe('complexity, measured in the browser', () => {
     await close();
   });
 
+  it('opens at its defaults on the stored earlier measurement, named, while it measures anew', MEASURED, async () => {
+    const { page, problems, close } = await openPage(browser, `${server.url}#complexity`);
+    const widget = page.locator('attn-complexity');
+    await untilState(page, 'measuring', 60000);
+    assert.equal(await widget.getAttribute('data-shows'), 'stored');
+    assert.match(await widget.locator('.summary').textContent(), /^Stored \(\d{4}-\d\d-\d\d on .+\) until the measuring here ends: At d = 64, attention /);
+    assert.ok(await slope(widget, 'attention', 'n') > 1.6, 'the stored slope of attention in n');
+    assert.equal(await widget.locator('figure.plot').count(), 2);
+    for (const c of await canvasColours(widget.locator('figure.plot').first())) assert.ok(c > 8, `the plot against n shows ${c} colours`);
+    assert.deepEqual(problems, []);
+    await close();
+  });
+
   it('does not measure while drawn in the background, and starts when its slide is shown', MEASURED, async () => {
     const { page, problems, close } = await openPage(browser, `${server.url}#title`);
     // drawn while the page is idle, off screen

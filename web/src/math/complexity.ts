@@ -66,3 +66,38 @@ export function nextMeasurement<P>(plan: readonly P[], medians: (point: P) => re
   const pass = Math.min(...pending.map((point) => medians(point).length)) + 1;
   return { point: pending.find((point) => medians(point).length + 1 === pass)!, pass };
 }
+
+/** what the complexity slide times: one head's attention, the four projections, the GELU FFN */
+export type ComplexityKernel = 'single_head' | 'projections' | 'feed_forward';
+export const COMPLEXITY_KERNELS: readonly ComplexityKernel[] = ['single_head', 'projections', 'feed_forward'];
+
+/** How the complexity slide measures: n doubles from `shortestN` at the chosen width, d doubles
+ * over `dSweep` at n = `dSweepN`; a point is the median of at least `repeats` calls lasting at
+ * least `minMs` together, measured in passes over the whole plan until its two fastest medians
+ * agree within a factor 1.25, keeping its fastest: another program busy for a while slows
+ * measurements down, never speeds one up, and a whole pass lies between two measurements of a point. */
+export const COMPLEXITY_TIMING = {
+  shortestN: 128,
+  dSweepN: 512,
+  dSweep: doublings(32, 256),
+  repeats: 5,
+  minMs: 80,
+  passes: { least: 2, most: 4, agreement: 1.25 } as PassRule,
+} as const;
+
+/** one point of the complexity slide's plan */
+export interface ComplexityPoint { kernel: ComplexityKernel; n: number; d: number }
+export const complexityKey = ({ kernel, n, d }: ComplexityPoint) => `${kernel} ${n} ${d}`;
+
+/** the points to measure at width `d` up to `maxN`, in order: each n for the three kernels in
+ * turn, then the d sweep (a point in both is measured once) */
+export function complexityPlan(d: number, maxN: number): ComplexityPoint[] {
+  const T = COMPLEXITY_TIMING;
+  const points = new Map<string, ComplexityPoint>();
+  const add = (n: number, width: number) => {
+    for (const kernel of COMPLEXITY_KERNELS) points.set(complexityKey({ kernel, n, d: width }), { kernel, n, d: width });
+  };
+  for (const n of doublings(T.shortestN, maxN)) add(n, d);
+  for (const width of T.dSweep) add(T.dSweepN, width);
+  return [...points.values()];
+}

@@ -4,6 +4,8 @@
 // JSON in stored/. The page replaces each with its own once it has one. DOM-free.
 import type { SweepKernel } from './flash';
 import type { ToyMeasurement } from './scaling-laws';
+import type { ComplexityPoint } from './complexity';
+import complexityFile from './stored/complexity.json';
 import flashFile from './stored/flash.json';
 import scalingLawsFile from './stored/scaling-laws.json';
 import trainingFile from './stored/training-runs.json';
@@ -87,3 +89,18 @@ export interface StoredSweep {
 
 export const STORED_SWEEP = flashFile as StoredSweep;
 
+
+/** One point's timing as the complexity slide measures it: its median in each pass, the fastest
+ * of them and that pass's rate, and the calls timed over every pass. */
+export interface StoredTiming { medians: number[]; medianMs: number; gflops: number; repeats: number }
+
+/** The complexity slide's measurement (math/complexity.ts, complexityPlan) at its default width and
+ * longest n: every point of the plan. */
+export interface StoredComplexity {
+  d: number;
+  maxN: number;
+  points: (ComplexityPoint & StoredTiming)[];
+  measuredOn: MeasuredOn;
+}
+
+export const STORED_COMPLEXITY = complexityFile as StoredComplexity;

@@ -7,10 +7,16 @@
 // slope shows its points in the plots), and the steps an RNN takes one after another against one
 // attention layer's one. Measuring starts the first time the widget is on screen (never while it
 // is drawn in the background), pauses while it is off screen, and can be cancelled, keeping the
-// points measured; a point once measured is kept until "Measure again".
+// points measured; a point once measured is kept until "Measure again". Until the measuring here has
+// ended (or been stopped with points), the plots show a stored earlier measurement at the default
+// settings (math/stored-runs.ts), named with its date, machine and build.
 // Settings: d (the width of the n sweep), maxN (the longest n).
 import type { RemoteEngine } from '../runtime/engine';
-import { doublings, endSlopes, nextMeasurement, overtakes, passesNeeded, timingsAgree } from '../math/complexity';
+import {
+  COMPLEXITY_TIMING, complexityKey, complexityPlan, doublings, endSlopes, nextMeasurement, overtakes, passesNeeded, timingsAgree,
+  type ComplexityKernel, type ComplexityPoint,
+} from '../math/complexity';
+import { describeMeasuredOn, shortMeasuredOn, STORED_COMPLEXITY, type StoredTiming } from '../math/stored-runs';
 import { formatNumber, formatSignificant } from '../math/format';
 import { fitPowerLaw, powerLawAt, type PowerLaw } from '../math/power-law';
 import { BackgroundJob } from '../primitives/background-job';
@@ -19,7 +25,7 @@ import { EngineElement } from '../runtime/engine-element';
 import { Plot, SERIES_COLOURS, type Series } from '../primitives/plot';
 import { ScreenReaderTable } from '../primitives/screen-reader-table';
 
-type Kernel = 'single_head' | 'projections' | 'feed_forward';
+type Kernel = ComplexityKernel;
 type SeriesKey = 'attention' | 'projections' | 'ffn' | 'layer';
 
 /** what the engine times for each measured series; the layer is their sum */
@@ -33,17 +39,7 @@ const COLOURS: Record<SeriesKey, string> = {
 };
 const NAMES: Record<SeriesKey, string> = { attention: 'attention', projections: 'projections', ffn: 'FFN', layer: 'sum' };
 
-const SHORTEST_N = 128;
-/** the d sweep runs at this n */
-const D_SWEEP_N = 512;
-const D_SWEEP = doublings(32, 256);
-/** one measurement: the median of at least this many calls lasting at least this long together */
-const REPEATS = 5;
-const MIN_MS = 80;
-/** Every point is measured in passes over the whole plan, until its two fastest medians agree within
- * a factor 1.25, and keeps its fastest: another program busy for a while slows measurements down,
- * never speeds one up, and a whole pass lies between two measurements of a point. */
-const PASSES = { least: 2, most: 4, agreement: 1.25 } as const;
+const { shortestN: SHORTEST_N, dSweepN: D_SWEEP_N, dSweep: D_SWEEP, repeats: REPEATS, minMs: MIN_MS, passes: PASSES } = COMPLEXITY_TIMING;
 /** attention's slope in d below this is explained by its softmax, which d does not change */
 const SOFTMAX_SHOWS = 0.9;
 /** the longest sequence the engine's RNN runs (rnnGradientFlow's T) */
@@ -87,13 +83,14 @@ table.steps tfoot td { font-size: 14px; color: var(--muted); text-align: left; b
 table.steps th, table.steps td { padding: 0 5px; border-bottom: 1px solid var(--border); text-align: right; line-height: 1.5; }
 table.steps th { font-weight: 600; color: var(--muted); font-size: 14px; }
 .note, .summary { margin: 3px 0 0; font-size: 14px; }
+.summary .stored { color: var(--muted); }
 .note { color: var(--muted); font-size: 14px; }
 `;
 
 /** a point's median in each pass so far, the rate of its fastest, and the calls timed over every pass */
-interface Measured { medians: number[]; medianMs: number; gflops: number; repeats: number }
-interface Point { kernel: Kernel; n: number; d: number }
-const keyOf = ({ kernel, n, d }: Point) => `${kernel} ${n} ${d}`;
+type Measured = StoredTiming;
+type Point = ComplexityPoint;
+const keyOf = complexityKey;
 
 /** one kernel's (or the layer's) measured points in a plot, with its fitted law */
 interface Curve { key: SeriesKey; points: [number, number][]; fit?: PowerLaw }
@@ -112,6 +109,7 @@ export default class Complexity extends EngineElement {
   private readonly again = button('Measure again', () => {
     this.measured.clear();
     this.elapsedMs = 0;
+    this.showsHere = false;
     this.draw();
     this.measure();
   });
@@ -137,22 +135,20 @@ export default class Complexity extends EngineElement {
   private measuring?: BackgroundJob;
   private settings = '';
   private elapsedMs = 0;
+  /** whether the plots show the points measured here: once the measuring has ended, or been
+   * stopped with points; until then (and after "Measure again") the stored earlier measurement,
+   * said so, where it was made at these settings */
+  private showsHere = false;
+  private storedPoints?: Map<string, Measured>;
   private threads?: number;
 
   constructor() {
     super(styles, 'slope ≈ 2 in n for attention, ≈ 1 for the projections and the FFN; in d, the other way round.');
   }
 
-  /** the points to measure at the current settings, in order: each n for the three kernels in turn, then the d sweep */
+  /** the points to measure at the current settings, in order */
   private plan(): Point[] {
-    const d = Number(this.value<string>('d'));
-    const points = new Map<string, Point>();
-    const add = (n: number, width: number) => {
-      for (const k of KERNELS) points.set(keyOf({ kernel: k.kernel, n, d: width }), { kernel: k.kernel, n, d: width });
-    };
-    for (const n of doublings(SHORTEST_N, Number(this.value<string>('maxN')))) add(n, d);
-    for (const width of D_SWEEP) add(D_SWEEP_N, width);
-    return [...points.values()];
+    return complexityPlan(Number(this.value<string>('d')), Number(this.value<string>('maxN')));
   }
 
   protected async render(engine: RemoteEngine): Promise<void> {
@@ -213,6 +209,11 @@ export default class Complexity extends EngineElement {
     const state = this.measuring?.state;
     if (!state) return;
     const plan = this.plan();
+    // the points measured here replace the stored ones once the measuring ends, or stops with some
+    if (!this.showsHere && (state === 'done' || (state === 'stopped' && this.measured.size > 0))) {
+      this.showsHere = true;
+      this.draw();
+    }
     const total = plan.reduce((sum, point) => sum + passesNeeded(this.medians(point), PASSES), 0);
     const done = plan.reduce((sum, point) => sum + this.medians(point).length, 0);
     this.bar.max = total;
@@ -249,9 +250,12 @@ export default class Complexity extends EngineElement {
     const d = Number(this.value<string>('d'));
     const maxN = Number(this.value<string>('maxN'));
     const lengths = doublings(SHORTEST_N, maxN);
+    const stored = this.stored();
+    const shown = stored ?? this.measured;
+    this.dataset.shows = stored ? 'stored' : 'here';
     const curve = (sizes: number[], point: (size: number) => Point): [number, number][] =>
       sizes.flatMap((size) => {
-        const m = this.measured.get(keyOf(point(size)));
+        const m = shown.get(keyOf(point(size)));
         return m ? [[size, m.medianMs] as [number, number]] : [];
       });
     const fitted = (key: SeriesKey, points: [number, number][]): Curve =>
@@ -260,7 +264,7 @@ export default class Complexity extends EngineElement {
     const curves = (sizes: number[], point: (kernel: Kernel, size: number) => Point): Curve[] => {
       const kernels = KERNELS.map((k) => fitted(k.key, curve(sizes, (size) => point(k.kernel, size))));
       const layer = sizes.flatMap((size) => {
-        const parts = KERNELS.map((k) => this.measured.get(keyOf(point(k.kernel, size))));
+        const parts = KERNELS.map((k) => shown.get(keyOf(point(k.kernel, size))));
         return parts.every(Boolean) ? [[size, parts.reduce((sum, m) => sum + m!.medianMs, 0)] as [number, number]] : [];
       });
       return [...kernels, { key: 'layer', points: layer }];
@@ -292,15 +296,28 @@ export default class Complexity extends EngineElement {
       const { rnn, attention } = this.steps.get(n)!;
       return h('tr', {}, h('th', { textContent: String(n) }), ...[rnn, attention].map((count) => h('td', { textContent: String(count) })));
     }));
-    this.summary.textContent = [this.crossing(inN, d, maxN), this.softmaxShare(inD)].filter(Boolean).join(' ');
+    // the stored measurement is named before its numbers: when, where and on what build
+    const on = STORED_COMPLEXITY.measuredOn;
+    this.summary.replaceChildren(...(stored ? [h('span', { className: 'stored', textContent: `Stored (${shortMeasuredOn(on)}) until the measuring here ends: `,
+      attrs: { title: describeMeasuredOn(on) } })] : []), [this.crossing(inN, d, maxN), this.softmaxShare(inD)].filter(Boolean).join(' '));
+  }
+
+  /** the stored earlier measurement's points, while it is shown: made at these settings, and nothing here has ended yet */
+  private stored(): Map<string, Measured> | undefined {
+    const S = STORED_COMPLEXITY;
+    if (this.showsHere || S.d !== Number(this.value<string>('d')) || S.maxN !== Number(this.value<string>('maxN'))) return undefined;
+    this.storedPoints ??= new Map(S.points.map((p) => [keyOf(p), p]));
+    return this.storedPoints;
   }
 
   /** every point measured, for screen readers and Download CSV */
   private fillNumbers(): void {
+    const stored = this.stored();
     this.numbers.fill({
-      caption: 'measured times: the fastest median of the passes so far',
+      caption: stored ? `stored, measured ${describeMeasuredOn(STORED_COMPLEXITY.measuredOn)}: the fastest median of its passes`
+        : 'measured times: the fastest median of the passes so far',
       head: ['kernel', 'n', 'd', 'median ms', 'GFLOP/s', 'calls timed', 'passes'],
-      rows: [...this.measured.entries()].map(([key, m]) => {
+      rows: [...(stored ?? this.measured).entries()].map(([key, m]) => {
         const [kernel, n, width] = key.split(' ');
         return [NAMES[KERNELS.find((k) => k.kernel === kernel)!.key], Number(n), Number(width), m.medianMs, m.gflops, m.repeats, m.medians.length] as [string, ...number[]];
       }),
