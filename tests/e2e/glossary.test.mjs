@@ -191,6 +191,12 @@ describe('the glossary', () => {
       return { inside: inner.bottom <= slide.bottom && inner.right <= slide.right + 20, scrolls: box.scrollHeight > box.clientHeight };
     });
     assert.deepEqual(fits, { inside: true, scrolls: true });
+    // its foot fades while more lies below, and not once scrolled to the end
+    const faded = () => page.locator('section#glossary .glossary-scroll').evaluate((box) => getComputedStyle(box).maskImage !== 'none');
+    assert.equal(await faded(), true);
+    await page.locator('section#glossary .glossary-scroll').evaluate((box) => { box.scrollTop = box.scrollHeight; });
+    await page.waitForFunction(() => document.querySelector('section#glossary .glossary-scroll').classList.contains('at-end'));
+    assert.equal(await faded(), false);
     assert.deepEqual(problems, []);
     await context.close();
   });

@@ -11,7 +11,8 @@ const { server, browser, engine } = await setUp({ engine: true });
 /** the exact numbers behind the budget table: { parameters: [MHA, GQA, MQA], 'KV-cache bytes': […] } */
 const budgetShown = (widget) => widget.locator('table').filter({ hasText: 'KV-cache bytes' }).evaluate((table) =>
   Object.fromEntries([...table.rows].slice(1).map((tr) => [tr.cells[0].textContent, [...tr.cells].slice(1).map((c) => Number(c.textContent))])));
-const titles = (widget) => widget.locator('.heads h5').allTextContents();
+// (a title is written on two lines)
+const titles = async (widget) => (await widget.locator('.heads h5').allTextContents()).map((t) => t.replace(/\s+/g, ' '));
 /** the heads' weights, from their screen-reader tables */
 const headWeights = (widget) => widget.locator('.heads figure table').evaluateAll((tables) =>
   tables.map((t) => [...t.rows].slice(1).map((tr) => [...tr.cells].slice(1).map((c) => Number(c.textContent)))));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { colourMaps, css, LIGHT_PAGE, parseColour, textOn } from '../../web/src/math/colormap';
+import { colourMaps, contrastRatio, css, LIGHT_PAGE, parseColour, textOn } from '../../web/src/math/colormap';
 import { formatBytes, formatCount, formatDuration, formatNumber, formatSigned, formatSignificant, subscript } from '../../web/src/math/format';
 import { at, fromRows, maxAbsFinite, row } from '../../web/src/math/matrix';
 
@@ -116,6 +116,19 @@ describe('colour maps', () => {
     expect(textOn(LIGHT_PAGE.sequential(1))).toBe('#fff');
     expect(textOn(colourMaps(page.dark).sequential(0))).toBe('#fff');
     expect(textOn(colourMaps(page.dark).sequential(1))).toBe('#111');
+    // on every colour of both maps, at both ends and between, the text chosen reads at 4:1 or better
+    // (a mid-tone lets neither black nor white reach much more)
+    const text = (t: string): [number, number, number] => (t === '#111' ? [17, 17, 17] : [255, 255, 255]);
+    for (const maps of [LIGHT_PAGE, colourMaps(page.dark)]) {
+      for (let k = 0; k <= 20; k++) {
+        for (const colour of [maps.sequential(k / 20), maps.diverging(k / 10 - 1, 1)]) {
+          expect(contrastRatio(colour, text(textOn(colour))), String(colour)).toBeGreaterThanOrEqual(4);
+        }
+      }
+    }
+    // a salmon red of the diverging map takes black, where white falls near 2:1
+    expect(textOn([244, 165, 130])).toBe('#111');
+    expect(contrastRatio([255, 255, 255], [0, 0, 0])).toBeCloseTo(21, 5);
   });
   it('read CSS colours', () => {
     expect(parseColour(' #12151c')).toEqual([18, 21, 28]);

@@ -66,6 +66,14 @@ export class Deck {
       e.preventDefault();
       this.show(this.indexOf((link.getAttribute('href') ?? '').slice(1)), 'push');
     });
+    // a list scrolled within its slide fades out at its foot while more of it lies below
+    for (const list of root.querySelectorAll<HTMLElement>('.glossary-scroll')) {
+      const atEnd = () => list.classList.toggle('at-end', list.scrollTop + list.clientHeight >= list.scrollHeight - 2);
+      list.addEventListener('scroll', atEnd, { passive: true });
+      // its box, and what it holds (entries arrive a few at a frame)
+      const resized = new ResizeObserver(atEnd);
+      for (const box of [list, ...list.children]) resized.observe(box);
+    }
     this.fit();
     this.followScrolling();
   }

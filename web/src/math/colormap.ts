@@ -74,7 +74,23 @@ export function css([r, g, b]: Rgb): string {
   return `rgb(${r}, ${g}, ${b})`;
 }
 
-/** Black or white text, whichever reads better on the given background. */
+/** WCAG's relative luminance of a colour, 0 … 1 */
+export function luminance(colour: Rgb): number {
+  const linear = (c: number) => (c / 255 <= 0.03928 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4);
+  return 0.2126 * linear(colour[0]) + 0.7152 * linear(colour[1]) + 0.0722 * linear(colour[2]);
+}
+
+/** WCAG's contrast ratio of two colours, 1 … 21 */
+export function contrastRatio(a: Rgb, b: Rgb): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+const NEAR_BLACK: Rgb = [17, 17, 17];
+const WHITE: Rgb = [255, 255, 255];
+
+/** Black or white text, whichever has the higher contrast on the given background (a mid-tone
+ * such as salmon takes black: white on it falls near 2:1). */
 export function textOn(colour: Rgb): string {
-  return brightness(colour) > 150 ? '#111' : '#fff';
+  return contrastRatio(colour, NEAR_BLACK) >= contrastRatio(colour, WHITE) ? '#111' : '#fff';
 }

@@ -11,7 +11,7 @@ import { formatNumber, formatSignificant } from '../math/format';
 import { at, maxAbsFinite, row, type MatrixData } from '../math/matrix';
 import { argmax } from '../math/ranking';
 import { thinLabels } from '../math/ticks';
-import { CANVAS_FONT, foreground, sharpCanvas, themeColours, type SharpCanvas } from './canvas';
+import { CANVAS_FONT, foreground, gridColour, sharpCanvas, themeColours, type SharpCanvas } from './canvas';
 import { ScreenReaderTable } from './screen-reader-table';
 
 export interface HeatmapOptions {
@@ -223,6 +223,10 @@ export class Heatmap {
     g.imageSmoothingQuality = 'high';
     const colours = themeColours(this.element);
     g.drawImage(cellImage(m, colours, tint, range, this.rowScaled), M.left, M.top, width, height);
+    // a quiet frame in the grid's colour: a matrix of near-zeros (the background's colour) still shows where it is
+    g.strokeStyle = gridColour(this.element);
+    g.lineWidth = 1;
+    g.strokeRect(M.left - 0.5, M.top - 0.5, width + 1, height + 1);
     const fg = foreground(this.element);
     if (this.highlight) {
       const { row, col } = this.highlight;

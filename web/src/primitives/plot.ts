@@ -61,6 +61,8 @@ const LINE_WIDTH = { picked: 3, plain: 2, thin: 1.25 } as const;
 const MARGIN = { left: 24, top: 8, right: 10, bottom: 38 };
 /** the narrowest a plot is laid out at, for a narrow box (its text keeps its size) */
 const MIN_WIDTH = 240;
+/** how far past the frame a point may show (the largest point's radius) */
+const POINT_ROOM = 5;
 /** the strip of exact zeros below a log axis */
 const ZERO_STRIP = 24;
 const LABEL_GAP = 13;
@@ -239,9 +241,10 @@ export class Plot {
     g.restore();
 
     const picking = series.some((s) => s.emphasised);
+    // clipped to the frame, and a point's width beyond it: a point on the frame shows whole
     g.save();
     g.beginPath();
-    g.rect(left, MARGIN.top, pw, ph + strip);
+    g.rect(left - POINT_ROOM, MARGIN.top - POINT_ROOM, pw + 2 * POINT_ROOM, ph + strip + 2 * POINT_ROOM);
     g.clip();
     for (const s of series) {
       const style = s.style ?? 'line';

@@ -99,8 +99,8 @@ interface Curve { key: SeriesKey; points: [number, number][]; fit?: PowerLaw }
 const MARGIN = 1.15;
 
 export default class Complexity extends EngineElement {
-  private readonly byN = new Plot({ xLabel: 'n', yLabel: 'time (ms, log)', xLog: true, yLog: true, width: 420, height: 156 });
-  private readonly byD = new Plot({ xLabel: 'd', yLabel: 'time (ms, log)', xLog: true, yLog: true, width: 345, height: 156 });
+  private readonly byN = new Plot({ xLabel: 'n', yLabel: 'time (ms, log)', xLog: true, yLog: true, width: 420, height: 144 });
+  private readonly byD = new Plot({ xLabel: 'd', yLabel: 'time (ms, log)', xLog: true, yLog: true, width: 345, height: 144 });
   private readonly numbers = new ScreenReaderTable();
   private readonly widths = this.bound.choices('d');
   private readonly lengths = this.bound.choices('maxN');

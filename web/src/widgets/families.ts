@@ -32,13 +32,13 @@ const styles = `
 .family figure { margin: 0; text-align: center; }
 .family figcaption { font-size: 12px; color: var(--muted); }
 /* the model list in the decoder-only column's title row (the slide has no room for a row of its
-   own): its entries name models, so the list goes without its label, and a long name is cut */
-.family .heading { display: flex; flex-wrap: wrap; gap: 2px 6px; justify-content: space-between; align-items: center; margin: 0 0 4px; }
-.family .heading h4 { margin: 0; }
-.family .model-list .control { font-size: 14px; }
+   own), in all the room the title leaves: its entries name models, so the list goes without its label */
+.family .heading { display: flex; gap: 3px; align-items: center; margin: 0 0 4px; }
+.family .heading h4 { margin: 0; flex: none; }
+.family .heading .model-list { flex: 1 1 0; min-width: 0; justify-content: flex-end; }
+.family .model-list .control { font-size: 14px; min-width: 0; }
 .family .model-list .control > span { display: none; }
-.family .model-list { justify-content: flex-end; }
-.family .model-list select { max-width: 8.4em; padding: 0 1px; }
+.family .model-list select { min-width: 0; max-width: 100%; padding: 0; }
 .toolbar { margin: 4px 0 6px; }
 .toolbar input[type="text"] { width: 8em; font-family: ui-monospace, "DejaVu Sans Mono", monospace; }
 .result { font-size: 15px; margin: 0 0 4px; }

@@ -18,7 +18,7 @@ import { ScreenReaderTable } from '../primitives/screen-reader-table';
 const styles = `
 .heads { display: flex; flex-wrap: wrap; gap: 4px 6px; margin: 0 0 4px; }
 .heads figure { margin: 0; }
-.heads h5 { margin: 0 0 2px; font-size: 14px; font-weight: 600; border-bottom: 4px solid; padding-bottom: 1px; white-space: nowrap; }
+.heads h5 { margin: 0 0 2px; font-size: 14px; font-weight: 600; line-height: 1.2; border-bottom: 4px solid; padding-bottom: 1px; white-space: pre-line; }
 .sharing { margin: 0 0 10px; font-size: 14px; color: var(--muted); }
 h4 { margin: 6px 0 4px; font-size: 14px; font-weight: 600; }
 table.budget { border-collapse: collapse; font-size: 14px; font-variant-numeric: tabular-nums; margin: 4px 0; }
@@ -115,7 +115,8 @@ export default class KvHeads extends EngineElement {
       cProjWeight: wo.data, cProjBias: new Float32Array(d), trace: ['weights'] });
     result.heads.forEach((head, i) => {
       const group = kvHeadOf(i, heads, g);
-      this.headTitles[i]!.textContent = `Q${i} · KV${group}`;
+      // on two lines: side by side the titles are wider than their pictures
+      this.headTitles[i]!.textContent = `Q${i} ·\nKV${group}`;
       this.headTitles[i]!.style.borderColor = GROUP_COLOURS[group]!;
       this.maps[i]!.draw(head.weights!);
     });
