@@ -50,6 +50,7 @@ EMSCRIPTEN_BINDINGS(attnlab) {
       .function("config", &ModelHandle::config)
       .function("tokenize", &ModelHandle::tokenize)
       .function("decode", &ModelHandle::decode)
+      .function("pieces", &ModelHandle::pieces)
       .function("specialTokens", &ModelHandle::special_tokens)
       .function("forward", &ModelHandle::forward)
       .function("nextTokenProbabilities", &ModelHandle::next_token_probabilities)

@@ -91,6 +91,7 @@ class ModelHandle {
   val config() const;
   val tokenize(const val& text) const;  // {ids: Int32Array, pieces: string[]}
   val decode(const val& ids) const;     // string
+  val pieces(const val& ids) const;     // string[]: each id's piece, as tokenize gives it
   val special_tokens() const;           // {pad, unk, bos, eos, mask, sep}: their ids; byte-level BPE: {content: id}
   // {tokens, source?, trace?: boolean | string[], causal?: boolean} → {logits, trace?: {name: matrix}}
   val forward(const val& options) const;

@@ -177,6 +177,16 @@ val ModelHandle::decode(const val& ids) const {
   }, ids);
 }
 
+val ModelHandle::pieces(const val& ids) const {
+  return guarded([&] {
+    val wrapper = val::object();
+    wrapper.set("ids", ids);
+    std::vector<std::string> out;
+    for (const int id : get_ints(wrapper, "ids", 0, static_cast<int>(model_.config().vocab_size) - 1)) out.push_back(tokenizer().token(id));
+    return to_js(out);
+  }, ids);
+}
+
 // a byte-level BPE tokenizer's special tokens by content; otherwise the six every word or
 // character vocabulary starts with (see Tokenizer), also for a model without a vocabulary
 val ModelHandle::special_tokens() const {

@@ -41,6 +41,9 @@ describe('the head finder', () => {
     await finder.locator('select').nth(1).selectOption('previous-token');
     await verdict(finder, '1 previous-token head: layer 0 head 0');
     await finder.locator('select').nth(1).selectOption('induction');
+    // the random pieces read as the explorer names them: a part of a character by its bytes, never U+FFFD
+    const probe = await finder.locator('.probe').textContent();
+    assert.ok(!probe.includes('\uFFFD') && probe.includes('<0x89>') && /^97 tokens read \(random tokens, seed 1, then the same again\): ./.test(probe), probe);
 
     // a random-weight GPT-2 names none
     const { json: tokenizer, size } = byteLevelTokenizer();

@@ -15,7 +15,7 @@ it('docs/api.md has examples for every entry point', () => {
   const code = blocks.join('\n');
   for (const entry of ['loadAttnlab', 'setThreads', 'attentionSteps', 'attention(', 'positionalTable', 'positionSimilarity',
     'sinusoidalShiftMatrix', 'sinusoidalShift(', 'attentionBudget', 'randomNormal', 'norms(', 'ropeApply', 'ropeRotation', 'alibiSlopes', 'alibiBias', 'createModel', 'loadModel', 'tokenize',
-    'forward', 'nextTokenProbabilities', 'startGeneration', 'generateStep', 'decode', 'save', 'benchmark', 'memoryInUse', 'createTrainer', 'coreferenceSentence',
+    'forward', 'nextTokenProbabilities', 'startGeneration', 'generateStep', 'decode', 'pieces(', 'save', 'benchmark', 'memoryInUse', 'createTrainer', 'coreferenceSentence',
     'rnnGradientFlow', 'dotProductStatistics', 'softmaxRow', 'softmaxForms', 'causal:', 'depthGradients', 'activationCurve', 'feedForwardParameters',
     'patchEmbedding', 'kvCache', 'generate(', 'topP', 'specialTokens', 'parameter(']) {
     assert.ok(code.includes(entry), `an example uses ${entry}`);

@@ -51,6 +51,11 @@ for (const threads of [1, 2]) {
       for (const hostile of ['naïve café 🙂\n\t', 'x'.repeat(300), '[EOS][BOS] ', '']) {
         assert.equal(model.decode([...model.tokenize(hostile).ids]), hostile);
       }
+      // each id's piece, as tokenize gives it; an id outside the vocabulary refused by name
+      assert.deepEqual(model.pieces(ids), pieces);
+      assert.deepEqual(model.pieces([]), []);
+      assert.throws(() => model.pieces([model.config.vocab_size]), /ids.*outside 0…/);
+      assert.throws(() => model.pieces([NaN]), /ids/);
     });
 
     it('continues a prompt greedily, token for token as the native engine does', () => {

@@ -244,6 +244,9 @@ export interface RawModel {
   tokenize(text: string): { ids: Int32Array; pieces: string[] };
   /** byte-level BPE: bytes that do not form UTF-8 become U+FFFD */
   decode(ids: ArrayLike<number>): string;
+  /** each id's piece, as tokenize gives them (byte-level BPE: in GPT-2's byte alphabet, the bytes of
+   * a character split over tokens kept apart) */
+  pieces(ids: ArrayLike<number>): string[];
   specialTokens(): SpecialTokens | ByteBpeSpecialTokens;
   /** logits (n × vocab), and the named intermediates when asked for; `causal` switches the
    * self-attention mask (absent: the architecture's own). Logits that are not finite (weights

@@ -378,7 +378,7 @@ export class AttentionStepper extends EngineObject<RawAttentionSteps> {
 }
 
 /** Model calls that take their arguments and return their result as RawModel's do */
-const MODEL_CALLS = ['tokenize', 'decode', 'specialTokens', 'forward', 'nextTokenProbabilities', 'generate', 'save', 'fingerprint', 'parameter'] as const satisfies
+const MODEL_CALLS = ['tokenize', 'decode', 'pieces', 'specialTokens', 'forward', 'nextTokenProbabilities', 'generate', 'save', 'fingerprint', 'parameter'] as const satisfies
   readonly (keyof RawModel)[];
 
 export interface Model extends Pick<RawModel, typeof MODEL_CALLS[number]> {}

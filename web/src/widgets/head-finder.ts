@@ -11,7 +11,7 @@ import {
   HEAD_PATTERN_THRESHOLD, headsAbove, rankHeads, repeatedRandomTokens, scoreHeads, type HeadPattern, type HeadScore,
 } from '../math/head-patterns';
 import type { MatrixData } from '../math/matrix';
-import { shippedSpecialToken } from '../math/token-pieces';
+import { isByteLevel, shippedSpecialToken, tokenLabels } from '../math/token-pieces';
 import { button, h } from '../primitives/controls';
 import { EngineElement } from '../runtime/engine-element';
 import { Heatmap } from '../primitives/heatmap';
@@ -118,7 +118,11 @@ export default class HeadFinder extends EngineElement {
       vocabSize: config.vocab_size, length: Math.floor((limit - 1) / 2), seed: this.value<number>('seed'),
       exclude: Object.values(special), ...(bos === undefined ? {} : { prefix: bos }),
     });
-    return { tokens, text: await model.decode(bos === undefined ? tokens : tokens.slice(1)) };
+    const read = bos === undefined ? tokens : tokens.slice(1);
+    // random pieces of a byte-level vocabulary may hold part of a character: named by their bytes
+    // (<0xE2>), as the explorer names them, where decoding would write U+FFFD
+    if (!isByteLevel(special)) return { tokens, text: await model.decode(read) };
+    return { tokens, text: tokenLabels(await model.pieces(read), { byteLevel: true }).map((label) => label.chars).join('') };
   }
 
   private rankedHead(s: HeadScore): HTMLElement {
