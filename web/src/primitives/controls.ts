@@ -49,8 +49,8 @@ export interface Choice<V> {
 }
 
 /** choices 0 … count − 1 shown as numbers, each named "`name` i" */
-export function numbered(count: number, name: string, { from = 0 } = {}): Choice<number>[] {
-  return Array.from({ length: count }, (_, i) => ({ value: i, text: String(i + from), label: `${name} ${i + from}` }));
+export function numbered(count: number, name: string): Choice<number>[] {
+  return Array.from({ length: count }, (_, i) => ({ value: i, text: String(i), label: `${name} ${i}` }));
 }
 
 /** A set of exclusive choices: its element, the choices it offers (rebuilt only when they change,

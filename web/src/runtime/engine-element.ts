@@ -469,15 +469,16 @@ export abstract class EngineElement extends HTMLElement {
       return this.shows(attribute, options.select ? choiceSelect(spec) : choiceButtons({ ...spec, showName: options.showName }),
         (control, value) => control.set(value as V));
     },
-    /** choices for a setting that counts a model's layers or heads, shown from `from`; `upTo(count)`
-     * offers 0 … count − 1 (the model's own number) and returns the setting narrowed to them */
-    numbered: (attribute: string, { from = 0, select = false }: { from?: number; select?: boolean } = {}): NumberedControl => {
+    /** choices for a setting that counts a model's layers or heads, from 0 as the engine's trace
+     * names them (layer0.attn.head0) on every slide; `upTo(count)` offers 0 … count − 1 (the
+     * model's own number) and returns the setting narrowed to them */
+    numbered: (attribute: string, { select = false }: { select?: boolean } = {}): NumberedControl => {
       const control = this.bound.choices<number>(attribute, { select });
       const name = this.field(attribute).label ?? attribute;
       return Object.assign(control, {
         upTo: (count: number) => {
           // a drop-down is named already: its options are the numbers alone
-          control.offer(numbered(count, name, { from }).map((c) => (select ? { value: c.value, text: c.text } : c)));
+          control.offer(numbered(count, name).map((c) => (select ? { value: c.value, text: c.text } : c)));
           const value = Math.min(this.value<number>(attribute), count - 1);
           control.set(value);
           return value;

@@ -101,8 +101,8 @@ export default class Families extends EngineElement {
   private readonly modelList = this.bound.model('sort');
   private readonly source = this.bound.text('source');
   // numbered from 1, as the alignment's sentence says them
-  private readonly layer = this.bound.numbered('layer', { from: 1 });
-  private readonly head = this.bound.numbered('head', { from: 1 });
+  private readonly layer = this.bound.numbered('layer');
+  private readonly head = this.bound.numbered('head');
   /** each family's column, in the order of FAMILIES: the lines that name its model, and its masks */
   private readonly columns = FAMILIES.map((family) => ({
     examples: h('p', { className: 'muted', textContent: family.examples }),
@@ -162,10 +162,10 @@ export default class Families extends EngineElement {
     this.result.replaceChildren(`${letters.join('')} → `, h('code', { textContent: outputText || '(nothing)' }),
       h('span', { className: `verdict ${right ? 'same' : 'moved'}`, textContent: right ? '  reversed correctly' : `  (the reverse is ${expected})` }));
     const aligned = output.filter((_, i) => argmax(row(weights, i)) === letters.length - 1 - i).length;
-    this.alignment.textContent = `In decoder layer ${layer + 1}, head ${head + 1}, ${aligned} of ${output.length} output letters look hardest at `
+    this.alignment.textContent = `In decoder layer ${layer}, head ${head}, ${aligned} of ${output.length} output letters look hardest at `
       + 'the source letter they copy (the anti-diagonal).';
     this.table.fill({
-      caption: `cross-attention weights of decoder layer ${layer + 1}, head ${head + 1}: rows write, columns are read`,
+      caption: `cross-attention weights of decoder layer ${layer}, head ${head}: rows write, columns are read`,
       head: ['writes \\ reads', ...letters],
       rows: rowLabels.map((label, i) => [label, ...row(weights, i)] as [string, ...number[]]),
       format: (v) => formatNumber(v, 3),

@@ -56,8 +56,8 @@ export default class Generation extends EngineElement {
   private readonly seed = this.bound.number('seed');
   private readonly step = this.bound.stepper('step', 'next token ▶', () => ({ token: -1 }));
   // numbered from 1, as the sampled line's title says them
-  private readonly layer = this.bound.numbered('layer', { from: 1 });
-  private readonly head = this.bound.numbered('head', { from: 1 });
+  private readonly layer = this.bound.numbered('layer');
+  private readonly head = this.bound.numbered('head');
   private readonly greedy = h('div', 'text greedy');
   private readonly sampled = h('div', 'text sampled');
   private readonly sampledTitle = h('h4');
@@ -129,7 +129,7 @@ export default class Generation extends EngineElement {
     const one = unit.slice(0, -1);
     this.sampledTitle.textContent = `sampled (T = ${formatNumber(temperature, 2)}, top-k ${sampling.topK ?? 'off'}, `
       + `top-p ${formatNumber(topP, 2)}, seed ${seed})`
-      + (chosen >= 0 ? `: generated ${one} ${chosen + 1} and where it looked (layer ${layer + 1}, head ${head + 1})` : '');
+      + (chosen >= 0 ? `: generated ${one} ${chosen + 1} and where it looked (layer ${layer}, head ${head})` : '');
     this.showPace([greedyStream, sampledStream], steps, unit);
     const kept = shaped.filter((p) => p > 0).length;
     this.barsCaption.textContent = `${generated > 0 ? `The distribution the last sampled ${one} was drawn from` : `The distribution of the first ${one} to come`}: `

@@ -40,8 +40,8 @@ export default class KvCache extends EngineElement {
   private readonly modelList = this.bound.model(MODEL);
   private readonly text = this.bound.text('text', { also: () => ({ step: 0 }) });
   private readonly step = this.bound.stepper('step', 'next token ▶');
-  private readonly layer = this.bound.numbered('layer', { from: 1, select: true });
-  private readonly head = this.bound.numbered('head', { from: 1, select: true });
+  private readonly layer = this.bound.numbered('layer', { select: true });
+  private readonly head = this.bound.numbered('head', { select: true });
   private readonly tokens = h('div', { className: 'tokens', attrs: { 'aria-label': 'the sequence so far' } });
   private readonly facts = h('p', 'facts');
   private readonly keys = new Heatmap({ xLabel: 'd_k', yLabel: 'position', tint: 'signed', ...CACHE, legend: false });
@@ -112,7 +112,7 @@ export default class KvCache extends EngineElement {
       + `Cache: 2 · L · n · d<sub>kv</sub> · 4 B = 2 · ${config.n_layers} · ${state.length} · ${groups * dK} · 4 = `
       + `<b>${formatCount(state.cacheBytes)} B</b> (${formatBytes(state.cacheBytes)}), one row more per token.<br>`
       + `Last position's logits, cached vs recomputed from scratch: ${verdict(logitsGap)}; `
-      + `layer ${layer + 1}'s keys: ${verdict(keysGap)}.`;
+      + `layer ${layer}'s keys: ${verdict(keysGap)}.`;
     this.table.fill({
       caption: 'the cache after each token, and the check against a full recompute', head: ['quantity', 'value'],
       rows: [['tokens in the cache', state.length], ['cache bytes', state.cacheBytes], ['max |Δ| of the last logits', logitsGap],
