@@ -11,7 +11,7 @@ import {
   HEAD_PATTERN_THRESHOLD, headsAbove, rankHeads, repeatedRandomTokens, scoreHeads, type HeadPattern, type HeadScore,
 } from '../math/head-patterns';
 import type { MatrixData } from '../math/matrix';
-import { isByteLevel, shippedSpecialToken, tokenLabels } from '../math/token-pieces';
+import { isByteLevel, shippedSpecialToken, tokenLabels, visibleText } from '../math/token-pieces';
 import { button, h } from '../primitives/controls';
 import { EngineElement } from '../runtime/engine-element';
 import { Heatmap } from '../primitives/heatmap';
@@ -122,7 +122,9 @@ export default class HeadFinder extends EngineElement {
     // random pieces of a byte-level vocabulary may hold part of a character: named by their bytes
     // (<0xE2>), as the explorer names them, where decoding would write U+FFFD
     if (!isByteLevel(special)) return { tokens, text: await model.decode(read) };
-    return { tokens, text: tokenLabels(await model.pieces(read), { byteLevel: true }).map((label) => label.chars).join('') };
+    const text = tokenLabels(await model.pieces(read), { byteLevel: true }).map((label) => label.chars).join('');
+    // and an invisible character by its name (a space stays a space)
+    return { tokens, text: text.replace(/[^\S ]|[\p{Cc}\p{Cf}\p{Co}\p{Cn}]/gu, visibleText) };
   }
 
   private rankedHead(s: HeadScore): HTMLElement {
