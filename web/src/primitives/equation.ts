@@ -23,19 +23,38 @@ export function katexSheet(): CSSStyleSheet {
 }
 
 /** typeset formulas by display mode and TeX: widgets show the same few again and again */
-const typeset = new Map<string, string>();
+const typesetHtml = new Map<string, string>();
 const TYPESET_KEPT = 256;
 
+/** Formulas in a line of text, "a = b,\\quad c = d": each part kept whole, the line broken between
+ * them where it is too narrow for both (a phone), never inside one (KaTeX would break after "="). */
+const PARTS = ',\\quad ';
+
 export function equation(tex: string, { display = false } = {}): HTMLElement {
+  if (!display && tex.includes(PARTS)) {
+    const element = document.createElement('span');
+    element.className = 'eq';
+    const parts = tex.split(PARTS);
+    element.append(...parts.map((part, i) => {
+      const whole = typeset(i < parts.length - 1 ? `${part},` : part, false);
+      whole.style.cssText = `display:inline-block;white-space:nowrap${i < parts.length - 1 ? ';margin-right:1em' : ''}`;
+      return whole;
+    }));
+    return element;
+  }
+  return typeset(tex, display);
+}
+
+function typeset(tex: string, display: boolean): HTMLElement {
   const element = document.createElement(display ? 'div' : 'span');
   element.className = 'eq';
   const key = `${display ? 'D' : 'I'}${tex}`;
-  let html = typeset.get(key);
+  let html = typesetHtml.get(key);
   if (html === undefined) {
     if (!katex) throw new Error('equation() before loadTypesetting()');
     html = katex.renderToString(tex, { displayMode: display, throwOnError: false, output: 'htmlAndMathml' });
-    if (typeset.size >= TYPESET_KEPT) typeset.delete(typeset.keys().next().value!);
-    typeset.set(key, html);
+    if (typesetHtml.size >= TYPESET_KEPT) typesetHtml.delete(typesetHtml.keys().next().value!);
+    typesetHtml.set(key, html);
   }
   element.innerHTML = html;
   return element;
