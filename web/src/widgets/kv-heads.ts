@@ -24,7 +24,7 @@ h4 { margin: 6px 0 4px; font-size: 14px; font-weight: 600; }
 table.budget { border-collapse: collapse; font-size: 14px; font-variant-numeric: tabular-nums; margin: 4px 0; }
 table.budget th, table.budget td { padding: 2px 10px; text-align: right; border-bottom: 1px solid var(--border); white-space: nowrap; }
 table.budget th:first-child { text-align: left; }
-@media (max-width: 799px) { table.budget th, table.budget td { padding: 2px 5px; white-space: normal; } }
+@media (max-width: 799px) { table.budget th, table.budget td { padding: 2px 5px; } table.budget th { white-space: normal; } }
 .formula { margin: 4px 0 0; font-size: 14px; }
 .problem { color: var(--bad); font-weight: 600; }
 `;

@@ -38,7 +38,7 @@ table.terms td.bad { color: var(--bad); font-weight: 700; }
 /** the two forms, as the table heads them */
 const FORMS = [
   { key: 'naive', name: 'naive', formula: 'exp(zᵢ) / Σⱼ exp(zⱼ), never used by attention', colour: SERIES_COLOURS.vermillion },
-  { key: 'maxSubtracted', name: 'max subtracted', formula: 'exp(zᵢ − m) / Σⱼ exp(zⱼ − m), the engine’s', colour: SERIES_COLOURS.blue },
+  { key: 'maxSubtracted', name: 'max subtracted', formula: 'exp(zᵢ − m) / Σⱼ exp(zⱼ − m), as the engine computes it', colour: SERIES_COLOURS.blue },
 ] as const;
 /** the number line's size: narrow enough to keep its 12 px labels at a phone's width */
 const LINE = { width: 360, height: 78 };

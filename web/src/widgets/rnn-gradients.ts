@@ -37,6 +37,8 @@ export default class RnnGradients extends EngineElement {
     const scale = this.value<number>('scale');
     const flow = await engine.rnnGradientFlow({ length, recurrentScale: scale, seed: 1 });
     const t = Array.from({ length }, (_, i) => i + 1);
+    // the axis ends at t = T, where the curves do
+    this.plot.configure({ xRange: [1, length] });
     this.plot.draw([
       { name: 'RNN: ‖∂L/∂xₜ‖', x: t, y: flow.rnnGradientNorms, colour: SERIES_COLOURS.vermillion },
       { name: 'attention: ‖∂L/∂xₜ‖', x: t, y: flow.attentionGradientNorms, colour: SERIES_COLOURS.blue },
