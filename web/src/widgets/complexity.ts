@@ -75,8 +75,16 @@ table.costs tr.chosen td:first-child { font-weight: 600; }
 /* the costs beside the RNN's steps: the costs' longest names wrap rather than push the steps below */
 .lower { display: flex; gap: 4px 12px; align-items: flex-start; margin: 4px 0 0; }
 @media (max-width: 799px) { .lower { flex-wrap: wrap; } }
-/* a phone: the table of costs scrolls sideways rather than spill past the screen */
+/* a phone: each cost under its operation rather than in a column of its own, so that the table fits
+   (and what still does not fit scrolls sideways in its box rather than spill past the screen) */
 .costs-box { max-width: 100%; overflow-x: auto; }
+table.costs .cost-below { display: none; color: var(--muted); }
+@media (max-width: 799px) {
+  table.costs .cost-below { display: block; }
+  table.costs td.cost, table.costs th.cost { display: none; }
+  table.costs button { min-width: 0; white-space: normal; }
+  table.costs th, table.costs td { padding: 0 1px; }
+}
 table.steps { border-collapse: collapse; font-size: 14px; font-variant-numeric: tabular-nums; width: 140px; }
 table.steps caption { font-size: 12px; font-weight: 600; color: var(--muted); text-align: left; }
 table.steps tfoot td { font-size: 14px; color: var(--muted); text-align: left; border: 0; line-height: 1.3; padding-top: 2px; }
@@ -378,7 +386,8 @@ export default class Complexity extends EngineElement {
    * each series) the slopes measured in n and d, which operations timed in one call share */
   private costRow(row: (typeof ROWS)[number], i: number): HTMLTableRowElement {
     const swatch = h('span', { className: row.series === 'layer' ? 'bar' : 'dot', attrs: { style: `background: ${COLOURS[row.series]}` } });
-    const tr = h('tr', { data: { series: row.series } }, h('td', {}, swatch, row.operation), h('td', { className: 'cost', textContent: row.cost }));
+    const tr = h('tr', { data: { series: row.series } }, h('td', {}, swatch, row.operation, h('span', { className: 'cost-below', textContent: row.cost })),
+      h('td', { className: 'cost', textContent: row.cost }));
     const first = i === 0 || ROWS[i - 1].series !== row.series;
     const span = ROWS.slice(i).findIndex((r) => r.series !== row.series);
     for (const axis of ['n', 'd'] as const) {
@@ -394,7 +403,7 @@ export default class Complexity extends EngineElement {
   protected override layout(): HTMLElement {
     const costs = h('table', 'costs');
     costs.innerHTML = '<caption class="sr-only">Costs of write-up 002 §10: the theoretical exponent of n and of d, and the slope measured here</caption>'
-      + '<thead><tr><th rowspan="2">operation</th><th rowspan="2">cost</th><th colspan="2">slope in n</th><th colspan="2">slope in d</th></tr>'
+      + '<thead><tr><th rowspan="2">operation</th><th rowspan="2" class="cost">cost</th><th colspan="2">slope in n</th><th colspan="2">slope in d</th></tr>'
       + '<tr><th>theory</th><th>measured</th><th>theory</th><th>measured</th></tr></thead>';
     costs.append(h('tbody', {}, ...this.costRows));
     // as on the first slide: the steps that must run one after another
