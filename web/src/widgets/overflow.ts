@@ -32,7 +32,7 @@ table.terms th.form small { display: block; font-weight: 400; color: var(--muted
 table.terms tr.sum td, table.terms tr.sum th { border-bottom: 0; color: var(--muted); }
 table.terms td.bad { color: var(--bad); font-weight: 700; }
 .note { margin: 2px 0 0; font-size: 14px; color: var(--muted); max-width: 44em; }
-@media (max-width: 799px) { table.terms { font-size: 14px; } table.terms th, table.terms td { padding: 2px 3px; } }
+@media (max-width: 799px) { table.terms { font-size: 14px; } table.terms th, table.terms td { padding: 2px 3px; } table.terms th, table.terms td { white-space: normal; } }
 `;
 
 /** the two forms, as the table heads them */
