@@ -1,6 +1,7 @@
 // Every slide as a reader sees it: in the light theme at 1280×720, the dark theme at 1920×1080 and
 // on a 390×844 phone, once its widgets have drawn, nothing reaches past its slide sideways (and on the
-// phone no widget scrolls sideways: its pictures are laid out for its width), no text
+// phone nothing but a display formula scrolls sideways: pictures and tables are laid out for its
+// width), no text
 // is too small to read, and every picture stands out from the page it is drawn on. Each failure
 // names the slide, the view, the element and the value. (Layout, colour and size only: what the
 // widgets compute is their own tests' business.)
@@ -118,10 +119,11 @@ function inspectSlide([id, deck, limits]) {
     if (past > 1 || below > 1) reported.add(e);
   }
 
-  // on a phone, a widget's pictures fit its width: only a formula or a table may scroll sideways, in a box of its own
+  // on a phone, pictures and tables fit the width: only a display formula may scroll sideways, in a box of its own
   if (!deck) {
-    for (const host of shown.filter((e) => e.shadowRoot && e.localName.startsWith('attn-'))) {
-      if (host.scrollWidth > host.clientWidth + 1) problems.push(`<${host.localName}> scrolls sideways: ${host.scrollWidth} px of content in ${host.clientWidth}`);
+    for (const e of shown) {
+      if (e.matches('.katex-display') || !['auto', 'scroll'].includes(getComputedStyle(e).overflowX)) continue;
+      if (e.scrollWidth > e.clientWidth + 1) problems.push(`${name(e)} scrolls sideways: ${e.scrollWidth} px of content in ${e.clientWidth}`);
     }
   }
 
