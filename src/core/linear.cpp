@@ -13,22 +13,26 @@ namespace {
 // at least 32 rows a block: smaller pieces cost more in hand-over than they save
 constexpr Index kRowBlock = 32;
 // Fewer rows than that (a decoded token) read all of W for little arithmetic: bound by memory, which
-// one thread cannot keep busy. Their products go in blocks of W's columns instead, blocks fixed so
-// that each output is computed alike on any number of threads.
+// one thread cannot keep busy. Their products go in slabs of W's rows instead, each streamed once
+// from start to end into a partial sum of its own, the partials then added in order: slabs fixed,
+// so that each output is computed alike on any number of threads.
+constexpr Index kRowSlab = 64;
+// (and a W this narrow is not worth the hand-over)
 constexpr Index kColumnBlock = 256;
 
-// y[0, count) = x·W[:, 0, count) for one row x of `in` entries, W's rows `stride` apart: W is read
-// once, four rows at a time, each row's slice streamed into y, which stays in cache (a loop the
-// compiler turns into SIMD; Eigen's matrix-vector kernel reads the same bytes at half the speed)
+// y[0, count) += x·W[:, 0, count) for one row x of `in` entries, W's rows `stride` apart: W is read
+// once, eight rows at a time, each row streamed into y, which stays in cache (a loop the compiler
+// turns into SIMD; Eigen's matrix-vector kernel reads the same bytes at half the speed)
 void row_times_columns(const Scalar* __restrict x, Index in, const Scalar* __restrict w, Index stride, Index count,
                        Scalar* __restrict y) {
-  std::fill(y, y + count, Scalar(0));
   Index i = 0;
-  for (; i + 4 <= in; i += 4) {
-    const Scalar x0 = x[i], x1 = x[i + 1], x2 = x[i + 2], x3 = x[i + 3];
+  for (; i + 8 <= in; i += 8) {
+    const Scalar x0 = x[i], x1 = x[i + 1], x2 = x[i + 2], x3 = x[i + 3], x4 = x[i + 4], x5 = x[i + 5], x6 = x[i + 6], x7 = x[i + 7];
     const Scalar* w0 = w + i * stride;
-    const Scalar *w1 = w0 + stride, *w2 = w1 + stride, *w3 = w2 + stride;
-    for (Index j = 0; j < count; ++j) y[j] += x0 * w0[j] + x1 * w1[j] + x2 * w2[j] + x3 * w3[j];
+    const Scalar *w1 = w0 + stride, *w2 = w1 + stride, *w3 = w2 + stride, *w4 = w3 + stride, *w5 = w4 + stride, *w6 = w5 + stride,
+                 *w7 = w6 + stride;
+    for (Index j = 0; j < count; ++j)
+      y[j] += (x0 * w0[j] + x1 * w1[j] + x2 * w2[j] + x3 * w3[j]) + (x4 * w4[j] + x5 * w5[j] + x6 * w6[j] + x7 * w7[j]);
   }
   for (; i < in; ++i) {
     const Scalar xi = x[i];
@@ -37,16 +41,33 @@ void row_times_columns(const Scalar* __restrict x, Index in, const Scalar* __res
   }
 }
 
-// y = x·W (+ b when given) for fewer than kRowBlock rows, blocks of W's columns on the threads
-Matrix affine_columns(const ConstMatrixRef& x, const ConstMatrixRef& w, const ConstRowVectorRef* b) {
-  Matrix y(x.rows(), w.cols());
-  const Index blocks = (w.cols() + kColumnBlock - 1) / kColumnBlock;
-  parallel_for(blocks, [&](Index block) {
-    const Index c0 = block * kColumnBlock, count = std::min(kColumnBlock, w.cols() - c0);
-    for (Index r = 0; r < x.rows(); ++r)
-      row_times_columns(x.row(r).data(), x.cols(), w.data() + c0, w.outerStride(), count, y.row(r).data() + c0);
-    if (b) y.middleCols(c0, count).rowwise() += b->segment(c0, count);
+// a·b over n entries, in kLanes running sums added at the end: the compiler keeps the lanes in SIMD
+// registers (one running sum could not be split without changing the result), and a row of E
+// streams through once
+constexpr Index kLanes = 8;
+Scalar dot_lanes(const Scalar* __restrict a, const Scalar* __restrict b, Index n) {
+  Scalar lanes[kLanes] = {};
+  Index k = 0;
+  for (; k + kLanes <= n; k += kLanes)
+    for (Index l = 0; l < kLanes; ++l) lanes[l] += a[k + l] * b[k + l];
+  Scalar sum = 0;
+  for (Index l = 0; l < kLanes; ++l) sum += lanes[l];
+  for (; k < n; ++k) sum += a[k] * b[k];
+  return sum;
+}
+
+// y = x·W (+ b when given) for fewer than kRowBlock rows: slabs of W's rows on the threads
+Matrix affine_slabs(const ConstMatrixRef& x, const ConstMatrixRef& w, const ConstRowVectorRef* b) {
+  const Index slabs = (w.rows() + kRowSlab - 1) / kRowSlab, n = x.rows();
+  Matrix partial = Matrix::Zero(slabs * n, w.cols());
+  parallel_for(slabs, [&](Index slab) {
+    const Index i0 = slab * kRowSlab, rows = std::min(kRowSlab, w.rows() - i0);
+    for (Index r = 0; r < n; ++r)
+      row_times_columns(x.row(r).data() + i0, rows, w.data() + i0 * w.outerStride(), w.outerStride(), w.cols(), partial.row(slab * n + r).data());
   });
+  Matrix y = partial.topRows(n);
+  for (Index slab = 1; slab < slabs; ++slab) y += partial.middleRows(slab * n, n);
+  if (b) y.rowwise() += *b;
   return y;
 }
 
@@ -54,7 +75,7 @@ Matrix affine_columns(const ConstMatrixRef& x, const ConstMatrixRef& w, const Co
 Matrix affine_rows(const ConstMatrixRef& x, const ConstMatrixRef& w, const ConstRowVectorRef* b) {
   require(x.cols() == w.rows(), "linear: input width ", x.cols(), " differs from W's ", w.rows(), " rows");
   const Index n = x.rows();
-  if (n < kRowBlock && w.cols() >= 2 * kColumnBlock) return affine_columns(x, w, b);
+  if (n < kRowBlock && w.cols() >= 2 * kColumnBlock) return affine_slabs(x, w, b);
   Matrix y(n, w.cols());
   const Index blocks = std::max<Index>(1, std::min<Index>(num_threads(), n / kRowBlock));
   const Index rows = (n + blocks - 1) / blocks;
@@ -84,9 +105,15 @@ Matrix linear_forward_transposed(const ConstMatrixRef& x, const ConstMatrixRef& 
   // arithmetic (a GPT-2 prefill of 128 tokens spends a third of its work here)
   Matrix y(x.rows(), e.rows());
   const Index blocks = (e.rows() + kColumnBlock - 1) / kColumnBlock;
+  const bool few = x.rows() < kRowBlock;
   parallel_for(blocks, [&](Index block) {
     const Index r0 = block * kColumnBlock, count = std::min(kColumnBlock, e.rows() - r0);
-    y.middleCols(r0, count).noalias() = x * e.middleRows(r0, count).transpose();
+    if (!few) {
+      y.middleCols(r0, count).noalias() = x * e.middleRows(r0, count).transpose();
+      return;
+    }
+    for (Index r = 0; r < x.rows(); ++r)
+      for (Index v = r0; v < r0 + count; ++v) y(r, v) = dot_lanes(e.row(v).data(), x.row(r).data(), x.cols());
   });
   return y;
 }

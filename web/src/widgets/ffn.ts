@@ -64,7 +64,7 @@ interface Curve { y: Float32Array; derivative: Float32Array }
 
 export default class Ffn extends EngineElement {
   private readonly curve = new Plot({ title: 'the non-linearity σ(x)', xLabel: 'x', yLabel: 'σ(x)', ...PLOT, xRange: [-4, 4], yRange: [-1, 4] });
-  private readonly slope = new Plot({ title: 'its slope σ′(x), what the gradient is multiplied by', xLabel: 'x', yLabel: 'σ′(x)', ...PLOT,
+  private readonly slope = new Plot({ title: 'its slope σ′(x), which scales the gradient', xLabel: 'x', yLabel: 'σ′(x)', ...PLOT,
     xRange: [-4, 4], yRange: [-0.2, 1.2] });
   private readonly strips = STAGES.map((s) => new Heatmap({
     xLabel: 'dimension', yLabel: s.title, tint: 'signed', width: 64 * CELL, height: 16, axes: false, legend: false,
