@@ -33,6 +33,19 @@ function traceOf(config: Required<ModelConfig>, n: number): Record<string, Matri
 
 const labels = (config: Required<ModelConfig>) => architectureStacks(config, traceOf(config, 10))[0].blocks.map((b) => b.label);
 
+/** the architecture slide's encoder–decoder: the coreference model's size, the encoder reading 10
+ * tokens and the decoder 3 */
+function seminarEncoderDecoder() {
+    const config = { ...gpt2, architecture: 'encoder_decoder' as const, n_layers: 2, n_decoder_layers: 2, d_model: 64, n_heads: 4, d_ff: 128,
+      vocab_size: 76, n_ctx: 16, positional: 'sinusoidal' as const };
+    const trace: Record<string, MatrixData> = {};
+    for (const [prefix, n] of [['encoder.', 10], ['decoder.', 3]] as const) {
+      for (const [name, m] of Object.entries(traceOf(config, n))) trace[prefix + name] = m;
+    }
+    for (const part of ['q', 'k', 'v']) trace[`decoder.layer0.cross.${part}`] = matrix(part === 'q' ? 3 : 10, 64);
+  return architectureStacks(config, trace);
+}
+
 describe('the block diagram of a model', () => {
   it('draws GPT-2: learned positions added at the bottom, pre-LN LayerNorm, GELU, tied head', () => {
     const [stack] = architectureStacks(gpt2, traceOf(gpt2, 10), 'gpt2');
@@ -111,14 +124,7 @@ describe('the block diagram of a model', () => {
   });
 
   it('fits the encoder–decoder\'s diagram, its text 14 px, in the slide\'s room: 1176 px across, 440 down', () => {
-    const config = { ...gpt2, architecture: 'encoder_decoder' as const, n_layers: 2, n_decoder_layers: 2, d_model: 64, n_heads: 4, d_ff: 128,
-      vocab_size: 76, n_ctx: 16, positional: 'sinusoidal' as const };
-    const trace: Record<string, MatrixData> = {};
-    for (const [prefix, n] of [['encoder.', 10], ['decoder.', 3]] as const) {
-      for (const [name, m] of Object.entries(traceOf(config, n))) trace[prefix + name] = m;
-    }
-    for (const part of ['q', 'k', 'v']) trace[`decoder.layer0.cross.${part}`] = matrix(part === 'q' ? 3 : 10, 64);
-    const { width, height, stacks } = diagramLayout(architectureStacks(config, trace));
+    const { width, height, stacks } = diagramLayout(seminarEncoderDecoder());
     expect(DIAGRAM.text).toBeGreaterThanOrEqual(14);
     expect(width).toBeLessThanOrEqual(1176);
     expect(height).toBeLessThanOrEqual(440);
@@ -141,14 +147,7 @@ describe('the block diagram of a model', () => {
   });
 
   it('lays the encoder–decoder out for a phone: stacks one above the other, notes in the boxes, in 358 px', () => {
-    const config = { ...gpt2, architecture: 'encoder_decoder' as const, n_layers: 2, n_decoder_layers: 2, d_model: 64, n_heads: 4, d_ff: 128,
-      vocab_size: 76, n_ctx: 16, positional: 'sinusoidal' as const };
-    const trace: Record<string, MatrixData> = {};
-    for (const [prefix, n] of [['encoder.', 10], ['decoder.', 3]] as const) {
-      for (const [name, m] of Object.entries(traceOf(config, n))) trace[prefix + name] = m;
-    }
-    for (const part of ['q', 'k', 'v']) trace[`decoder.layer0.cross.${part}`] = matrix(part === 'q' ? 3 : 10, 64);
-    const stacks = architectureStacks(config, trace);
+    const stacks = seminarEncoderDecoder();
     const wide = diagramLayout(stacks);
     const { width, stacks: [encoder, decoder], link } = diagramLayout(stacks, { narrow: true });
     expect(wide.width).toBeGreaterThan(358);
