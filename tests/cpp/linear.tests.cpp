@@ -20,6 +20,27 @@ TEST_CASE("linear map", "[linear][threads]") {
     CHECK_THAT(linear_forward(x.topRows(5), w, b), IsNear(MatrixD(expected.topRows(5)), 1e-5));
     set_num_threads(1);
   }
+  SECTION("a few rows against a wide W (a decoded token): slabs of W's rows, the same bits on any number of threads") {
+    // 203 of W's rows: three slabs of 64 and one of 11, which ends in rows taken one at a time
+    const Matrix few = Matrix::Random(3, 203), wide = Matrix::Random(203, 530);
+    const RowVector bias = RowVector::Random(530);
+    const MatrixD exact = (few.cast<double>() * wide.cast<double>()).rowwise() + bias.cast<double>();
+    const Matrix one = linear_forward(few, wide, bias);
+    CHECK_THAT(one, IsNear(exact, 1e-5));
+    set_num_threads(std::min<Index>(max_threads(), 3));
+    CHECK(linear_forward(few, wide, bias) == one);
+    set_num_threads(1);
+  }
+  SECTION("a few rows against a long E (a decoded token's logits): dot products in lanes, the same bits on any number of threads") {
+    // 37 columns: four lanes' worth and five left over
+    const Matrix few = Matrix::Random(2, 37), e = Matrix::Random(600, 37);
+    const MatrixD exact = few.cast<double>() * e.cast<double>().transpose();
+    const Matrix one = linear_forward_transposed(few, e);
+    CHECK_THAT(one, IsNear(exact, 1e-5));
+    set_num_threads(std::min<Index>(max_threads(), 3));
+    CHECK(linear_forward_transposed(few, e) == one);
+    set_num_threads(1);
+  }
   SECTION("mismatched shapes are refused") {
     CHECK_THROWS_WITH(linear_forward(x, Matrix::Ones(19, 33), b), Catch::Contains("input width 20"));
     CHECK_THROWS_WITH(linear_forward(x, w, RowVector::Ones(32)), Catch::Contains("bias has 32 entries"));
