@@ -33,6 +33,8 @@ describe('a widget on a phone', () => {
     await phone.page.waitForFunction((e) => !e.shadowRoot.querySelector('.scroll-cue').hidden, await widget.elementHandle());
     const { scrollWidth, clientWidth } = await sizes();
     assert.ok(scrollWidth > clientWidth, `the widget is ${scrollWidth} px wide in a ${clientWidth} px box`);
+    // the plot drawn again for its narrower box, at its least width
+    await phone.page.waitForFunction((e) => e.shadowRoot.querySelector('figure.plot canvas').width / devicePixelRatio === 240, await widget.elementHandle());
     assert.equal(await cueShown(widget), true);
     await widget.evaluate((e) => { e.scrollLeft = e.scrollWidth; });
     await phone.page.waitForFunction((e) => e.shadowRoot.querySelector('.scroll-cue').hidden, await widget.elementHandle());

@@ -97,7 +97,10 @@ function fittedSize(p: Picture): { width: number; height: number } {
 function paint(p: Picture, scale: number, size = fittedSize(p)): void {
   if (!p.painter) return;
   const { width, height } = size;
-  if (p.fit) p.canvas.style.height = `${height}px`;
+  if (p.fit) {
+    p.canvas.style.height = `${height}px`;
+    watch(p);
+  }
   const ratio = Math.min(4, (globalThis.devicePixelRatio || 1) * Math.max(1, scale));
   p.canvas.width = Math.round(width * ratio);
   p.canvas.height = Math.round(height * ratio);
@@ -165,14 +168,28 @@ export function displayScale(element: Element): number {
   return shown > 0 && layout > 0 ? shown / layout : 1;
 }
 
-/** drawings that fit their box, painted again when its width changes */
+/** drawings that fit their box, painted again when its width changes: watched from their first
+ * paint on the page until they leave it (a widget drew a new picture in its place), so that a
+ * canvas off the page can be collected, and watched again if it comes back and is painted */
 const pictureOf = new WeakMap<Element, Picture>();
+const watched = new WeakSet<Element>();
 const resized = typeof ResizeObserver === 'undefined' ? undefined : new ResizeObserver((entries) => {
   for (const entry of entries) {
+    if (!entry.target.isConnected) {
+      resized?.unobserve(entry.target);
+      watched.delete(entry.target);
+      continue;
+    }
     const p = pictureOf.get(entry.target);
     if (p?.fit) schedule(p);
   }
 });
+
+function watch(p: Picture): void {
+  if (!resized || watched.has(p.canvas) || !p.canvas.isConnected) return;
+  resized.observe(p.canvas);
+  watched.add(p.canvas);
+}
 
 export function sharpCanvas(label: string): SharpCanvas {
   const canvas = document.createElement('canvas');
@@ -189,8 +206,6 @@ export function sharpCanvas(label: string): SharpCanvas {
       picture.paintedAt = 0;
       // the width it is designed for; a drawing that fits is laid out again for a narrower box,
       // others keep their size (their text stays readable) and their widget scrolls sideways
-      if (fit && !picture.fit) resized?.observe(canvas);
-      if (!fit && picture.fit) resized?.unobserve(canvas);
       picture.fit = fit;
       canvas.style.width = `${width}px`;
       canvas.style.minWidth = fit ? `${fit.min}px` : '';
