@@ -7,6 +7,7 @@
 #include "core/check.hpp"
 #include "core/enum_names.hpp"
 #include "core/linear.hpp"
+#include "core/matmul.hpp"
 #include "core/softmax.hpp"
 #include "core/thread_pool.hpp"
 
@@ -44,7 +45,7 @@ void validate_attention_inputs(const ConstMatrixRef& q, const ConstMatrixRef& k,
 }
 
 void attention_scores(const ConstMatrixRef& q, const ConstMatrixRef& k, MatrixRef scores) {
-  scores.noalias() = q * k.transpose();
+  matmul_transposed(q, k, scores);
 }
 
 void attention_scale_scores(const ConstMatrixRef& scores, Scalar scale, MatrixRef scaled) {
@@ -52,7 +53,7 @@ void attention_scale_scores(const ConstMatrixRef& scores, Scalar scale, MatrixRe
 }
 
 void attention_mix(const ConstMatrixRef& weights, const ConstMatrixRef& v, MatrixRef out) {
-  out.noalias() = weights * v;
+  matmul(weights, v, out);
 }
 
 void run_head_stage(AttentionStage stage, AttentionTrace& t, const Mask& mask) {

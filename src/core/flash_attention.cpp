@@ -6,6 +6,7 @@
 #include "core/attention.hpp"
 #include "core/check.hpp"
 #include "core/exp.hpp"
+#include "core/matmul.hpp"
 #include "core/thread_pool.hpp"
 
 namespace attnlab {
@@ -41,7 +42,7 @@ constexpr Scalar kNegInf = -std::numeric_limits<Scalar>::infinity();
     out.row(i) *= rescale;
     max(i) = new_max;
   }
-  out.noalias() += s * v;
+  matmul(s, v, out, true);
 }
 
 }  // namespace

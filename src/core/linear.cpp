@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/check.hpp"
+#include "core/matmul.hpp"
 #include "core/thread_pool.hpp"
 
 namespace attnlab {
@@ -77,12 +78,17 @@ Matrix affine_rows(const ConstMatrixRef& x, const ConstMatrixRef& w, const Const
   const Index n = x.rows();
   if (n < kRowBlock && w.cols() >= 2 * kColumnBlock) return affine_slabs(x, w, b);
   Matrix y(n, w.cols());
+  if (matmul_is_packed()) {  // W's columns split over the threads, each packing only its own
+    matmul(x, w, y);
+    if (b) y.rowwise() += *b;
+    return y;
+  }
   const Index blocks = std::max<Index>(1, std::min<Index>(num_threads(), n / kRowBlock));
   const Index rows = (n + blocks - 1) / blocks;
   parallel_for(blocks, [&](Index block) {
     const Index r0 = block * rows, count = std::min(rows, n - r0);
     if (count <= 0) return;
-    y.middleRows(r0, count).noalias() = x.middleRows(r0, count) * w;
+    matmul(x.middleRows(r0, count), w, y.middleRows(r0, count));
     if (b) y.middleRows(r0, count).rowwise() += *b;
   });
   return y;
@@ -99,7 +105,11 @@ Matrix linear_forward(const ConstMatrixRef& x, const ConstMatrixRef& w) { return
 
 Matrix linear_forward_transposed(const ConstMatrixRef& x, const ConstMatrixRef& e) {
   require(x.cols() == e.cols(), "linear: input width ", x.cols(), " differs from E's ", e.cols(), " columns");
-  if (e.rows() < 2 * kColumnBlock) return x * e.transpose();
+  if (e.rows() < 2 * kColumnBlock) {
+    Matrix y(x.rows(), e.rows());
+    matmul_transposed(x, e, y);
+    return y;
+  }
   // blocks of E's rows, the logits of a block of the vocabulary each: a decoded token's few rows
   // are bound by reading E, which one thread cannot keep up with; a prompt's many rows by the
   // arithmetic (a GPT-2 prefill of 128 tokens spends a third of its work here)
@@ -109,7 +119,7 @@ Matrix linear_forward_transposed(const ConstMatrixRef& x, const ConstMatrixRef& 
   parallel_for(blocks, [&](Index block) {
     const Index r0 = block * kColumnBlock, count = std::min(kColumnBlock, e.rows() - r0);
     if (!few) {
-      y.middleCols(r0, count).noalias() = x * e.middleRows(r0, count).transpose();
+      matmul_transposed(x, e.middleRows(r0, count), y.middleCols(r0, count));
       return;
     }
     for (Index r = 0; r < x.rows(); ++r)

@@ -7,8 +7,9 @@ namespace attnlab {
 using ConstRowVectorRef = Eigen::Ref<const RowVector>;
 using RowVectorRef = Eigen::Ref<RowVector>;
 
-// y = x·W + b   x:(n,in) W:(in,out) b:(out) → (n,out); blocks of rows run in parallel, or for
-//   fewer than 32 rows (a decoded token), blocks of W's columns
+// y = x·W + b   x:(n,in) W:(in,out) b:(out) → (n,out); through matmul, on the threads in blocks of
+//   W's columns (WebAssembly) or of x's rows (natively), or for fewer than 32 rows (a decoded
+//   token), in slabs of W's rows
 Matrix linear_forward(const ConstMatrixRef& x, const ConstMatrixRef& w, const ConstRowVectorRef& b);
 
 // y = x·W   x:(n,in) W:(in,out) → (n,out); the same without a bias (a head's W_Q, W_K, W_V)

@@ -10,6 +10,7 @@
 #include "core/enum_names.hpp"
 #include "core/feed_forward.hpp"
 #include "core/flash_attention.hpp"
+#include "core/linear.hpp"
 #include "core/multi_head_attention.hpp"
 #include "core/random.hpp"
 #include "core/thread_pool.hpp"
@@ -107,8 +108,8 @@ BenchmarkResult run_benchmark(BenchmarkKernel kernel, Index n, const BenchmarkOp
       w = random_matrix(d, 3 * d, rng) * 0.02f;
       flops = 8.0 * nd * d;
       call = [&] {
-        q.noalias() = x * w;                             // [Q K V] = x·[W_Q W_K W_V]
-        out.noalias() = q.leftCols(d) * w.leftCols(d);   // ·W_O (any d × d matrix costs the same)
+        q = linear_forward(x, w);                         // [Q K V] = x·[W_Q W_K W_V]
+        out = linear_forward(q.leftCols(d), w.leftCols(d));  // ·W_O (any d × d matrix costs the same)
       };
       break;
     case BenchmarkKernel::feed_forward:

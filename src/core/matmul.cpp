@@ -1,0 +1,177 @@
+#include "core/matmul.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "core/check.hpp"
+#include "core/thread_pool.hpp"
+
+namespace attnlab {
+
+namespace {
+
+// A register block: kRows rows of A against a panel of kPanel columns of B, in kVectorWidth-wide vectors.
+// 4 × 8 floats is 8 accumulators, 2 panel vectors, one broadcast and a temporary: within x86-64's
+// 16 vector registers as V8 allocates them (5 × 8 spills in Node and runs at half the speed).
+constexpr Index kRows = 4;
+constexpr Index kVectorWidth = 4;
+constexpr Index kPanel = 2 * kVectorWidth;
+// rows of B packed at a time: a panel of 256 × 8 floats (8 KB) stays in L1 while A's rows pass
+constexpr Index kDepth = 256;
+// fewer multiply-adds than this are not worth handing to another thread
+constexpr double kThreadWork = 1 << 21;
+
+using Vec = Scalar __attribute__((vector_size(kVectorWidth * sizeof(Scalar))));
+static_assert(kVectorWidth == 4, "register_block broadcasts into 4 lanes");
+
+Vec load(const Scalar* p) {
+  Vec v;
+  __builtin_memcpy(&v, p, sizeof v);
+  return v;
+}
+void store(Scalar* p, Vec v) { __builtin_memcpy(p, &v, sizeof v); }
+
+// a·b + c, one fused instruction where relaxed SIMD has it
+Vec multiply_add(Vec a, Vec b, Vec c) {
+#if defined(__wasm_relaxed_simd__)
+  if constexpr (sizeof(Scalar) == 4) return Vec(__builtin_wasm_fma_f32x4(__f32x4(a), __f32x4(b), __f32x4(c)));
+#endif
+  return a * b + c;
+}
+
+// panel[kk·8 + j] = B(k0 + kk, j0 + j) for kk < depth, j < 8; zero past B's last column
+void pack_panel(const ConstMatrixRef& b, bool transposed, Index k0, Index depth, Index j0, Scalar* panel) {
+  const Index n = transposed ? b.rows() : b.cols(), columns = std::min(kPanel, n - j0);
+  if (transposed) {
+    if (columns < kPanel) std::fill(panel, panel + depth * kPanel, Scalar(0));
+    for (Index j = 0; j < columns; ++j) {
+      const Scalar* row = b.row(j0 + j).data() + k0;
+      for (Index kk = 0; kk < depth; ++kk) panel[kk * kPanel + j] = row[kk];
+    }
+    return;
+  }
+  for (Index kk = 0; kk < depth; ++kk, panel += kPanel) {
+    const Scalar* row = b.row(k0 + kk).data() + j0;
+    if (columns == kPanel) {
+      store(panel, load(row));
+      store(panel + kVectorWidth, load(row + kVectorWidth));
+    } else {
+      for (Index j = 0; j < kPanel; ++j) panel[j] = j < columns ? row[j] : Scalar(0);
+    }
+  }
+}
+
+// C[0:rows, 0:columns] (+)= A[0:rows, 0:depth]·panel   rows ≤ kRows, columns ≤ kPanel: A's entries
+//   broadcast from its rows, the panel's two vectors loaded once per k
+template <Index rows>
+void register_block(const Scalar* a, Index a_stride, const Scalar* panel, Index depth, Scalar* c, Index c_stride,
+                    Index columns, bool add) {
+  Vec left[rows], right[rows];
+  const Scalar* a_row[rows];
+  for (Index r = 0; r < rows; ++r) {
+    left[r] = right[r] = Vec{};
+    a_row[r] = a + r * a_stride;
+  }
+  for (Index kk = 0; kk < depth; ++kk, panel += kPanel) {
+    const Vec b0 = load(panel), b1 = load(panel + kVectorWidth);
+    for (Index r = 0; r < rows; ++r) {
+      const Scalar x = a_row[r][kk];
+      const Vec broadcast = {x, x, x, x};  // (not Vec{} + x: that adds 0, one more add a step)
+      left[r] = multiply_add(broadcast, b0, left[r]);
+      right[r] = multiply_add(broadcast, b1, right[r]);
+    }
+  }
+  for (Index r = 0; r < rows; ++r) {
+    Scalar* c_row = c + r * c_stride;
+    if (columns == kPanel) {
+      if (add) {
+        left[r] += load(c_row);
+        right[r] += load(c_row + kVectorWidth);
+      }
+      store(c_row, left[r]);
+      store(c_row + kVectorWidth, right[r]);
+    } else {
+      Scalar sums[kPanel];
+      store(sums, left[r]);
+      store(sums + kVectorWidth, right[r]);
+      for (Index j = 0; j < columns; ++j) c_row[j] = add ? c_row[j] + sums[j] : sums[j];
+    }
+  }
+}
+
+// C[:, panels first…last) (+)= A·B[:, same], one thread's share: each depth slice of each panel is
+//   packed once and swept by all of A's rows
+void packed_columns(const ConstMatrixRef& a, const ConstMatrixRef& b, bool transposed, MatrixRef c, bool add,
+                    Index first, Index last) {
+  thread_local std::vector<Scalar> panel;
+  panel.resize(static_cast<std::size_t>(kDepth * kPanel));
+  const Index m = a.rows(), k = a.cols(), n = c.cols();
+  for (Index k0 = 0; k0 < k; k0 += kDepth) {
+    const Index depth = std::min(kDepth, k - k0);
+    const bool accumulate = add || k0 > 0;
+    for (Index p = first; p < last; ++p) {
+      const Index j0 = p * kPanel, columns = std::min(kPanel, n - j0);
+      pack_panel(b, transposed, k0, depth, j0, panel.data());
+      const Scalar* a_block = a.data() + k0;
+      Scalar* c_block = c.data() + j0;
+      Index i = 0;
+      for (; i + kRows <= m; i += kRows)
+        register_block<kRows>(a_block + i * a.outerStride(), a.outerStride(), panel.data(), depth,
+                              c_block + i * c.outerStride(), c.outerStride(), columns, accumulate);
+      const Index left = m - i;
+      const Scalar* a_rest = a_block + i * a.outerStride();
+      Scalar* c_rest = c_block + i * c.outerStride();
+      if (left == 3) register_block<3>(a_rest, a.outerStride(), panel.data(), depth, c_rest, c.outerStride(), columns, accumulate);
+      if (left == 2) register_block<2>(a_rest, a.outerStride(), panel.data(), depth, c_rest, c.outerStride(), columns, accumulate);
+      if (left == 1) register_block<1>(a_rest, a.outerStride(), panel.data(), depth, c_rest, c.outerStride(), columns, accumulate);
+    }
+  }
+}
+
+void check_product(const ConstMatrixRef& a, Index b_depth, Index b_width, const MatrixRef& c, const char* name) {
+  if (a.cols() != b_depth || c.rows() != a.rows() || c.cols() != b_width)
+    throw_error({name, ": A ", shape_string(a.rows(), a.cols()), " and B of ", b_depth, " rows × ", b_width,
+                 " columns do not give C ", shape_string(c.rows(), c.cols())});
+}
+
+}  // namespace
+
+bool matmul_is_packed() {
+#if defined(__wasm_simd128__)
+  return sizeof(Scalar) == 4;
+#else
+  return false;
+#endif
+}
+
+void packed_matmul(const ConstMatrixRef& a, const ConstMatrixRef& b, bool b_transposed, MatrixRef c, bool add) {
+  check_product(a, b_transposed ? b.cols() : b.rows(), b_transposed ? b.rows() : b.cols(), c, "matmul");
+  if (a.cols() == 0) {
+    if (!add) c.setZero();
+    return;
+  }
+  const Index panels = (c.cols() + kPanel - 1) / kPanel;
+  const double work = static_cast<double>(c.rows()) * static_cast<double>(c.cols()) * static_cast<double>(a.cols());
+  const Index blocks = std::min(panels, work >= kThreadWork ? num_threads() : Index(1));
+  if (blocks <= 1) return packed_columns(a, b, b_transposed, c, add, 0, panels);
+  parallel_for(blocks, [&](Index block) {
+    packed_columns(a, b, b_transposed, c, add, block * panels / blocks, (block + 1) * panels / blocks);
+  });
+}
+
+void matmul(const ConstMatrixRef& a, const ConstMatrixRef& b, MatrixRef c, bool add) {
+  if (matmul_is_packed()) return packed_matmul(a, b, false, c, add);
+  check_product(a, b.rows(), b.cols(), c, "matmul");
+  if (add)
+    c.noalias() += a * b;
+  else
+    c.noalias() = a * b;
+}
+
+void matmul_transposed(const ConstMatrixRef& a, const ConstMatrixRef& b, MatrixRef c) {
+  if (matmul_is_packed()) return packed_matmul(a, b, true, c, false);
+  check_product(a, b.cols(), b.rows(), c, "matmul");
+  c.noalias() = a * b.transpose();
+}
+
+}  // namespace attnlab

@@ -1,0 +1,26 @@
+#pragma once
+// Matrix products C = A·B and C = A·Bᵀ, the arithmetic of every projection, attention and
+// feed-forward. WebAssembly builds run the packed kernel below: Eigen's, compiled from SSE into
+// SIMD128, runs at 60–70 % of its speed there. Native builds run Eigen's, faster natively and the
+// product the shipped models were trained with, bit for bit.
+#include "core/tensor.hpp"
+
+namespace attnlab {
+
+// true where matmul runs packed_matmul (the WebAssembly builds' float engine)
+bool matmul_is_packed();
+
+// C = A·B, or C += A·B when `add`   A:(m,k) B:(k,n) C:(m,n); on WebAssembly blocks of B's columns
+//   go to the threads (inside a parallel region, all on the calling thread)
+void matmul(const ConstMatrixRef& a, const ConstMatrixRef& b, MatrixRef c, bool add = false);
+
+// C = A·Bᵀ   A:(m,k) B:(n,k) → C:(m,n) (scores Q·Kᵀ, logits x·Eᵀ)
+void matmul_transposed(const ConstMatrixRef& a, const ConstMatrixRef& b, MatrixRef c);
+
+// The packed kernel on any build (natively for its tests): C (+)= A·B, or A·Bᵀ when `b_transposed`
+//   (B then (n,k)). B is copied in panels of 8 columns × 256 rows, each panel swept by every 4 rows
+//   of A, whose 4 × 8 sums stay in registers; each C entry sums its products in order of k, so the
+//   result is the same however the columns are split over threads.
+void packed_matmul(const ConstMatrixRef& a, const ConstMatrixRef& b, bool b_transposed, MatrixRef c, bool add);
+
+}  // namespace attnlab

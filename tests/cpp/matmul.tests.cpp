@@ -1,0 +1,104 @@
+#include <catch2/catch.hpp>
+
+#include <limits>
+
+#include "core/matmul.hpp"
+#include "core/thread_pool.hpp"
+#include "support.hpp"
+
+using namespace attnlab;
+using namespace attnlab::test;
+
+namespace {
+
+Matrix packed(const Matrix& a, const Matrix& b, bool transposed) {
+  Matrix c(a.rows(), transposed ? b.rows() : b.cols());
+  packed_matmul(a, b, transposed, c, false);
+  return c;
+}
+
+// |entries| ≤ 1 summed over k: float32 keeps each sum within k·2⁻²⁴ of the double one, far inside
+constexpr double kTolerance = 1e-5;
+
+}  // namespace
+
+TEST_CASE("packed matrix product", "[matmul][simd][threads]") {
+  SECTION("C = A·B near the double product on every edge of the register blocks and the depth slices") {
+    // m: whole blocks of 4 rows and 1–3 left; n: whole panels of 8 and part of one; k: under one
+    // slice of 256, one and a bit, and several
+    for (const Index m : {1, 3, 4, 6, 13})
+      for (const Index n : {1, 8, 19})
+        for (const Index k : {1, 7, 256, 300, 777}) {
+          INFO("m = " << m << ", n = " << n << ", k = " << k);
+          const Matrix a = seeded_random(m, k, 1) / static_cast<Scalar>(k), b = seeded_random(k, n, 2);
+          const MatrixD exact = a.cast<double>() * b.cast<double>();
+          CHECK_THAT(packed(a, b, false), IsNear(exact, kTolerance));
+          const Matrix bt = b.transpose();
+          CHECK_THAT(packed(a, bt, true), IsNear(exact, kTolerance));
+        }
+  }
+  SECTION("C += A·B adds to what C holds, also on blocks of larger matrices (one head's columns)") {
+    const Matrix big_a = seeded_random(21, 90, 3) / 90.0f, big_b = seeded_random(90, 50, 4);
+    Matrix big_c = seeded_random(21, 40, 5);
+    const Matrix before = big_c;
+    const auto a = big_a.middleCols(10, 70);
+    const auto b = big_b.block(5, 7, 70, 27);
+    packed_matmul(a, b, false, big_c.middleCols(3, 27), true);
+    MatrixD expected = before.cast<double>();
+    expected.middleCols(3, 27) += a.cast<double>() * b.cast<double>();
+    CHECK_THAT(big_c, IsNear(expected, kTolerance));
+  }
+  SECTION("the same bits on one thread and on several, which split B's columns") {
+    // 64 × 300 × 200 multiply-adds: enough to be split
+    const Matrix a = seeded_random(64, 300, 6), b = seeded_random(300, 200, 7);
+    set_num_threads(1);
+    const Matrix one = packed(a, b, false), one_t = packed(a, b.transpose(), true);
+    set_num_threads(std::min<Index>(max_threads(), 3));
+    CHECK(packed(a, b, false) == one);
+    CHECK(packed(a, b.transpose(), true) == one_t);
+    set_num_threads(1);
+  }
+  SECTION("a non-finite entry of A reaches its own row only (the zeros past B's last column never meet it)") {
+    Matrix a = seeded_random(6, 9, 8);
+    const Matrix b = seeded_random(9, 11, 9);
+    a(2, 4) = std::numeric_limits<Scalar>::infinity();
+    a(4, 0) = std::numeric_limits<Scalar>::quiet_NaN();
+    const Matrix c = packed(a, b, false);
+    CHECK(c.row(4).array().isNaN().all());
+    CHECK_FALSE(c.row(2).array().isFinite().any());
+    for (const Index r : {0, 1, 3, 5}) CHECK(c.row(r).array().isFinite().all());
+  }
+  SECTION("no depth: C = 0, or C unchanged when adding") {
+    const Matrix a(3, 0), b(0, 5);
+    Matrix c = Matrix::Constant(3, 5, 7.0f);
+    packed_matmul(a, b, false, c, true);
+    CHECK(c == Matrix::Constant(3, 5, 7.0f));
+    packed_matmul(a, b, false, c, false);
+    CHECK(c == Matrix::Zero(3, 5));
+  }
+  SECTION("shapes that do not fit are refused") {
+    Matrix c(3, 5);
+    CHECK_THROWS_WITH(packed_matmul(Matrix::Ones(3, 4), Matrix::Ones(5, 5), false, c, false),
+                      Catch::Contains("A (3,4) and B of 5 rows × 5 columns do not give C (3,5)"));
+    CHECK_THROWS_WITH(matmul_transposed(Matrix::Ones(3, 4), Matrix::Ones(5, 3), c), Catch::Contains("do not give C"));
+  }
+}
+
+TEST_CASE("matmul: the packed kernel on WebAssembly, Eigen's natively", "[matmul][simd]") {
+  const Matrix a = seeded_random(37, 70, 10), b = seeded_random(70, 45, 11), bt = b.transpose();
+  Matrix c(37, 45), ct(37, 45);
+  matmul(a, b, c);
+  matmul_transposed(a, bt, ct);
+  if (matmul_is_packed()) {
+    CHECK(c == packed(a, b, false));
+    CHECK(ct == packed(a, bt, true));
+  } else {
+    CHECK(c == Matrix(a * b));
+    CHECK(ct == Matrix(a * bt.transpose()));
+  }
+#if defined(__EMSCRIPTEN__)
+  CHECK(matmul_is_packed());
+#else
+  CHECK_FALSE(matmul_is_packed());
+#endif
+}
