@@ -219,7 +219,11 @@ Matrix Transformer::forward_cached(const std::vector<int>& tokens, KVCache& cach
   const Index before = cache.length();
   try {
     const Matrix x = embed(tokens, before, stack);
-    return lm_head(stack_forward(params_.decoder, x, block_context(nullptr, kept), &cache, stack), kept);
+    const Matrix hidden = stack_forward(params_.decoder, x, block_context(nullptr, kept), &cache, stack);
+    // generation reads the last position's logits only: a prompt's other rows would cost a third
+    // of a GPT-2 prefill; a trace keeps them all
+    if (kept) return lm_head(hidden, kept).bottomRows(1);
+    return lm_head(hidden.bottomRows(1), nullptr);
   } catch (...) {
     // all or nothing: the layers a failed call reached drop its rows, so every layer keeps one length
     cache.truncate(before);

@@ -71,9 +71,10 @@ class Transformer {
   // the encoder's output, ln_f included   source:(m) → (m, d)
   Matrix encode(const std::vector<int>& source, ModelActivations* activations = nullptr) const;
 
-  // decoder-only, incremental: logits for tokens at positions cache.length() …, which are
-  // appended to the cache; equals the matching rows of forward() on the whole sequence. A call
-  // that throws leaves the cache as it was.
+  // decoder-only, incremental: the tokens at positions cache.length() … are appended to the cache;
+  // returns the last one's logits (1 × vocab), equal to that row of forward() on the whole
+  // sequence (every new token's in activations->logits when kept). A call that throws leaves the
+  // cache as it was.
   Matrix forward_cached(const std::vector<int>& tokens, KVCache& cache, ModelActivations* activations = nullptr) const;
   KVCache new_cache() const;
 

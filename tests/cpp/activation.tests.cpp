@@ -3,6 +3,7 @@
 
 #include "core/activation.hpp"
 #include "core/check.hpp"
+#include "core/thread_pool.hpp"
 #include "support.hpp"
 
 using namespace attnlab;
@@ -38,4 +39,18 @@ TEST_CASE("activations", "[activation]") {
       CHECK(activation_from_string(to_string(a)) == a);
     CHECK_THROWS_WITH(activation_from_string("tanh"), Catch::Contains("expected relu, gelu, gelu_tanh, swiglu"));
   }
+}
+
+TEST_CASE("activations of a large hidden layer split over the threads", "[activation][threads]") {
+  // 70 × 300 entries: enough to be split into blocks of rows
+  const Matrix x = seeded_random(70, 300, 4, 5.0f);
+  for (Activation a : {Activation::relu, Activation::gelu, Activation::gelu_tanh, Activation::swiglu}) {
+    INFO(to_string(a));
+    set_num_threads(1);
+    const Matrix one = pointwise_activation(a, x);
+    set_num_threads(std::min<Index>(max_threads(), 3));
+    CHECK(pointwise_activation(a, x) == one);
+    CHECK(one.row(69) == pointwise_activation(a, x.bottomRows(1)));
+  }
+  set_num_threads(1);
 }

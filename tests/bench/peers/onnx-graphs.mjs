@@ -165,6 +165,7 @@ export function multiHeadGraph({ n, d, heads, wQkv, bQkv, wO, bO }) {
       floats('b_o', [d], bO),
       floats('scale', [], [1 / Math.sqrt(dHead)]),
       int64s('split_sizes', [d, d, d]),
+      int64s('last_row_start', [-1]), int64s('last_row_end', [Number.MAX_SAFE_INTEGER]), int64s('first_axis', [0]),
       int64s('heads_shape', [n, heads, dHead]),
       int64s('concat_shape', [n, d]),
     ],
@@ -245,8 +246,8 @@ function gpt2LayerNodes(i) {
 /** GPT-2 on s new tokens after p cached ones, in one graph for the prefill (p = 0) and each decoded
  * token (s = 1), as onnxruntime's GPT-2 exports run with a KV cache. Inputs: input_ids and
  * position_ids (s, int64), attention_bias (s × (p + s): 0 where a token may look, −∞ elsewhere)
- * and past_key_values.{i}.key / .value (1 × heads × p × d_head); outputs: the new tokens' logits
- * (s × vocab, as onnxruntime's exports and the engine's generation compute them) and
+ * and past_key_values.{i}.key / .value (1 × heads × p × d_head); outputs: the last token's logits
+ * (1 × vocab: all that generation reads, and all the engine's generation computes) and
  * present.{i}.key / .value.
  * `tensors`: a Hugging Face GPT-2 checkpoint's F32 tensors by name (the hub's names, Conv1D layout;
  * the output projection is wte, tied); `config`: its config.json. */
@@ -274,7 +275,8 @@ export function gpt2Graph({ config: { vocab_size: vocab, n_positions: positions,
       node('Add', ['token_rows', 'position_rows'], ['h.0.in']),
       ...Array.from({ length: layers }, (_, i) => gpt2LayerNodes(i)).flat(),
       node('LayerNormalization', [`h.${layers}.in`, 'ln_f.weight', 'ln_f.bias'], ['ln_f'], { axis: -1 }),
-      node('Gemm', ['ln_f', 'wte.weight'], ['logits'], { transB: 1 }),
+      node('Slice', ['ln_f', 'last_row_start', 'last_row_end', 'first_axis'], ['ln_f_last']),
+      node('Gemm', ['ln_f_last', 'wte.weight'], ['logits'], { transB: 1 }),
     ],
     initializers: [
       weight('wte.weight', [vocab, d]), weight('wpe.weight', [positions, d]),
@@ -284,6 +286,7 @@ export function gpt2Graph({ config: { vocab_size: vocab, n_positions: positions,
       floats('three', [], [3]), floats('gelu_cubic', [], [0.044715]), floats('gelu_scale', [], [Math.sqrt(2 / Math.PI)]),
       floats('one', [], [1]), floats('half', [], [0.5]),
       int64s('split_sizes', [d, d, d]),
+      int64s('last_row_start', [-1]), int64s('last_row_end', [Number.MAX_SAFE_INTEGER]), int64s('first_axis', [0]),
       int64s('heads_shape', [1, -1, heads, dHead]),
       int64s('rows_shape', [-1, d]),
     ],
@@ -291,6 +294,6 @@ export function gpt2Graph({ config: { vocab_size: vocab, n_positions: positions,
       ['input_ids', ['sequence'], INT64], ['position_ids', ['sequence'], INT64], ['attention_bias', ['sequence', 'total']],
       ...cache('past_key_values', 'past'),
     ],
-    outputs: [['logits', ['sequence', vocab]], ...cache('present', 'total')],
+    outputs: [['logits', [1, vocab]], ...cache('present', 'total')],
   });
 }

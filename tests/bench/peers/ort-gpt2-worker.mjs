@@ -38,8 +38,7 @@ async function run(tokens) {
   };
   const outputs = await session.run(feeds);
   cache = Object.fromEntries(Object.keys(cache).map((name) => [name, outputs[`present.${name}`]]));
-  const vocab = outputs.logits.dims[1];
-  logits = outputs.logits.data.subarray((tokens.length - 1) * vocab);
+  logits = outputs.logits.data;
 }
 
 /** the index of the largest logit: greedy decoding, as the engine's temperature 0 */
