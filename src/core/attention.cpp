@@ -44,16 +44,20 @@ void validate_attention_inputs(const ConstMatrixRef& q, const ConstMatrixRef& k,
   require_finite(v, "attention: V");
 }
 
+void attention_scores(const ConstMatrixRef& q, const PackedMatrix& keys, MatrixRef scores) { matmul(q, keys, scores); }
+
 void attention_scores(const ConstMatrixRef& q, const ConstMatrixRef& k, MatrixRef scores) {
-  matmul_transposed(q, k, scores);
+  attention_scores(q, PackedMatrix(k, true, q.rows()), scores);
 }
 
 void attention_scale_scores(const ConstMatrixRef& scores, Scalar scale, MatrixRef scaled) {
   scaled = scores * scale;
 }
 
+void attention_mix(const ConstMatrixRef& weights, const PackedMatrix& values, MatrixRef out) { matmul(weights, values, out); }
+
 void attention_mix(const ConstMatrixRef& weights, const ConstMatrixRef& v, MatrixRef out) {
-  matmul(weights, v, out);
+  attention_mix(weights, PackedMatrix(v, false, weights.rows()), out);
 }
 
 void run_head_stage(AttentionStage stage, AttentionTrace& t, const Mask& mask) {
@@ -96,16 +100,17 @@ void attention_forward(const ConstMatrixRef& q, const ConstMatrixRef& k, const C
   const Index blocks = (n + block_rows - 1) / block_rows;
   // blocks dealt round-robin to the threads (causal rows grow in cost), one scores tile each
   const Index workers = std::min(blocks, n >= kRowsWorthSplitting ? num_threads() : Index(1));
+  const PackedMatrix keys(k, true, n), values(v, false, n);
   parallel_for(workers, [&](Index worker) {
     Matrix tile(std::min(block_rows, n), m);
     for (Index b = worker; b < blocks; b += workers) {
       const Index r0 = b * block_rows, rows = std::min(block_rows, n - r0);
       auto s = tile.topRows(rows);
-      attention_scores(q.middleRows(r0, rows), k, s);
+      attention_scores(q.middleRows(r0, rows), keys, s);
       attention_scale_scores(s, scale, s);
       if (!mask.empty()) mask.row_block(r0, rows, n, m).apply(s);
       softmax_rows_forward(s, s);
-      attention_mix(s, v, out.middleRows(r0, rows));
+      attention_mix(s, values, out.middleRows(r0, rows));
     }
   });
 }

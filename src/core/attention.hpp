@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/mask.hpp"
+#include "core/matmul.hpp"
 #include "core/tensor.hpp"
 
 namespace attnlab {
@@ -43,12 +44,15 @@ void validate_attention_inputs(const ConstMatrixRef& q, const ConstMatrixRef& k,
                                const ConstMatrixRef& v, InputCheck check = InputCheck::finite);
 
 // The stages on any block of query rows; each is written once, here, and every path runs these.
-// scores = QKᵀ   Q:(n,d_k) K:(m,d_k) → (n,m)
+// scores = QKᵀ   Q:(n,d_k) K:(m,d_k) → (n,m); `keys` = PackedMatrix(K, true, n), prepared once for
+//   every block of a head's queries
+void attention_scores(const ConstMatrixRef& q, const PackedMatrix& keys, MatrixRef scores);
 void attention_scores(const ConstMatrixRef& q, const ConstMatrixRef& k, MatrixRef scores);
 // scaled = scores·s   (n,m) → (n,m); scaled may alias scores
 void attention_scale_scores(const ConstMatrixRef& scores, Scalar scale, MatrixRef scaled);
 // masked = scaled + M (Mask::apply), weights = softmax rows (softmax_rows_forward), then
-// out = A·V   A:(n,m) V:(m,d_v) → (n,d_v)
+// out = A·V   A:(n,m) V:(m,d_v) → (n,d_v); `values` = PackedMatrix(V, false, n)
+void attention_mix(const ConstMatrixRef& weights, const PackedMatrix& values, MatrixRef out);
 void attention_mix(const ConstMatrixRef& weights, const ConstMatrixRef& v, MatrixRef out);
 
 // Runs one of a head's stages on t, from the stage before it (q, k, v and scale set first):

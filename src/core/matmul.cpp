@@ -99,34 +99,50 @@ void register_block(const Scalar* a, Index a_stride, const Scalar* panel, Index 
   }
 }
 
+// Where a depth slice of a panel comes from: packed now into a scratch panel, or read from all of
+// B's panels packed before (a PackedMatrix)
+struct PanelSource {
+  const ConstMatrixRef& b;
+  bool transposed;
+  const Scalar* packed;  // every panel, depth slice by slice; nullptr: pack as they come
+  Index width;           // B's panels × kPanel
+
+  const Scalar* panel(Index k0, Index depth, Index p, Scalar* scratch) const {
+    if (packed) return packed + k0 * width + p * depth * kPanel;
+    pack_panel(b, transposed, k0, depth, p * kPanel, scratch);
+    return scratch;
+  }
+};
+
 // C[:, panels first…last) (+)= A·B[:, same], one thread's share: each depth slice of each panel is
-//   packed once and swept by all of A's rows
-void packed_columns(const ConstMatrixRef& a, const ConstMatrixRef& b, bool transposed, MatrixRef c, bool add,
-                    Index first, Index last) {
-  thread_local std::vector<Scalar> panel;
-  panel.resize(static_cast<std::size_t>(kDepth * kPanel));
+//   swept by all of A's rows
+void packed_columns(const ConstMatrixRef& a, const PanelSource& source, MatrixRef c, bool add, Index first, Index last) {
+  thread_local std::vector<Scalar> scratch;
+  if (!source.packed) scratch.resize(static_cast<std::size_t>(kDepth * kPanel));
   const Index m = a.rows(), k = a.cols(), n = c.cols();
   for (Index k0 = 0; k0 < k; k0 += kDepth) {
     const Index depth = std::min(kDepth, k - k0);
     const bool accumulate = add || k0 > 0;
     for (Index p = first; p < last; ++p) {
       const Index j0 = p * kPanel, columns = std::min(kPanel, n - j0);
-      pack_panel(b, transposed, k0, depth, j0, panel.data());
+      const Scalar* panel = source.panel(k0, depth, p, scratch.data());
       const Scalar* a_block = a.data() + k0;
       Scalar* c_block = c.data() + j0;
       Index i = 0;
       for (; i + kRows <= m; i += kRows)
-        register_block<kRows>(a_block + i * a.outerStride(), a.outerStride(), panel.data(), depth,
+        register_block<kRows>(a_block + i * a.outerStride(), a.outerStride(), panel, depth,
                               c_block + i * c.outerStride(), c.outerStride(), columns, accumulate);
       const Index left = m - i;
       const Scalar* a_rest = a_block + i * a.outerStride();
       Scalar* c_rest = c_block + i * c.outerStride();
-      if (left == 3) register_block<3>(a_rest, a.outerStride(), panel.data(), depth, c_rest, c.outerStride(), columns, accumulate);
-      if (left == 2) register_block<2>(a_rest, a.outerStride(), panel.data(), depth, c_rest, c.outerStride(), columns, accumulate);
-      if (left == 1) register_block<1>(a_rest, a.outerStride(), panel.data(), depth, c_rest, c.outerStride(), columns, accumulate);
+      if (left == 3) register_block<3>(a_rest, a.outerStride(), panel, depth, c_rest, c.outerStride(), columns, accumulate);
+      if (left == 2) register_block<2>(a_rest, a.outerStride(), panel, depth, c_rest, c.outerStride(), columns, accumulate);
+      if (left == 1) register_block<1>(a_rest, a.outerStride(), panel, depth, c_rest, c.outerStride(), columns, accumulate);
     }
   }
 }
+
+Index panels_of(Index width) { return (width + kPanel - 1) / kPanel; }
 
 void check_product(const ConstMatrixRef& a, Index b_depth, Index b_width, const MatrixRef& c, const char* name) {
   if (a.cols() != b_depth || c.rows() != a.rows() || c.cols() != b_width)
@@ -150,12 +166,13 @@ void packed_matmul(const ConstMatrixRef& a, const ConstMatrixRef& b, bool b_tran
     if (!add) c.setZero();
     return;
   }
-  const Index panels = (c.cols() + kPanel - 1) / kPanel;
+  const Index panels = panels_of(c.cols());
+  const PanelSource source{b, b_transposed, nullptr, panels * kPanel};
   const double work = static_cast<double>(c.rows()) * static_cast<double>(c.cols()) * static_cast<double>(a.cols());
   const Index blocks = std::min(panels, work >= kThreadWork ? num_threads() : Index(1));
-  if (blocks <= 1) return packed_columns(a, b, b_transposed, c, add, 0, panels);
+  if (blocks <= 1) return packed_columns(a, source, c, add, 0, panels);
   parallel_for(blocks, [&](Index block) {
-    packed_columns(a, b, b_transposed, c, add, block * panels / blocks, (block + 1) * panels / blocks);
+    packed_columns(a, source, c, add, block * panels / blocks, (block + 1) * panels / blocks);
   });
 }
 
@@ -166,6 +183,30 @@ void matmul(const ConstMatrixRef& a, const ConstMatrixRef& b, MatrixRef c, bool 
     c.noalias() += a * b;
   else
     c.noalias() = a * b;
+}
+
+PackedMatrix::PackedMatrix(const ConstMatrixRef& b, bool transposed, Index rows) : source_(b), transposed_(transposed) {
+  if (!matmul_is_packed() || rows < kRows) return;
+  const Index k = depth(), width = panels_of(this->width()) * kPanel;
+  panels_.resize(static_cast<std::size_t>(k * width));
+  for (Index k0 = 0; k0 < k; k0 += kDepth) {
+    const Index depth = std::min(kDepth, k - k0);
+    for (Index p = 0; p * kPanel < width; ++p)
+      pack_panel(source_, transposed_, k0, depth, p * kPanel, panels_.data() + k0 * width + p * depth * kPanel);
+  }
+}
+
+void matmul(const ConstMatrixRef& a, const PackedMatrix& b, MatrixRef c, bool add) {
+  check_product(a, b.depth(), b.width(), c, "matmul");
+  if (b.panels_.empty()) {  // natively, for a few rows, or with no depth
+    if (b.transposed_ && add) c.noalias() += a * b.source_.transpose();
+    else if (b.transposed_) c.noalias() = a * b.source_.transpose();
+    else if (add) c.noalias() += a * b.source_;
+    else c.noalias() = a * b.source_;
+    return;
+  }
+  const Index panels = panels_of(c.cols());
+  packed_columns(a, PanelSource{b.source_, b.transposed_, b.panels_.data(), panels * kPanel}, c, add, 0, panels);
 }
 
 void matmul_transposed(const ConstMatrixRef& a, const ConstMatrixRef& b, MatrixRef c) {

@@ -3,6 +3,8 @@
 // feed-forward. WebAssembly builds run the packed kernel below: Eigen's, compiled from SSE into
 // SIMD128, runs at 60–70 % of its speed there. Native builds run Eigen's, faster natively and the
 // product the shipped models were trained with, bit for bit.
+#include <vector>
+
 #include "core/tensor.hpp"
 
 namespace attnlab {
@@ -16,6 +18,27 @@ void matmul(const ConstMatrixRef& a, const ConstMatrixRef& b, MatrixRef c, bool 
 
 // C = A·Bᵀ   A:(m,k) B:(n,k) → C:(m,n) (scores Q·Kᵀ, logits x·Eᵀ)
 void matmul_transposed(const ConstMatrixRef& a, const ConstMatrixRef& b, MatrixRef c);
+
+// B, or Bᵀ when `transposed` (then given as (n,k)), prepared once for the `rows` of A that will be
+//   multiplied by it (a head's keys and values, which every block of its queries reads): all of its
+//   panels packed on WebAssembly, unless so few rows (a decoded token's query) would read it that
+//   Eigen's matrix-vector kernels, reading B as it is, cost less; natively a view of B. B must
+//   outlive it.
+class PackedMatrix {
+ public:
+  PackedMatrix(const ConstMatrixRef& b, bool transposed, Index rows);
+  Index depth() const { return transposed_ ? source_.cols() : source_.rows(); }  // k
+  Index width() const { return transposed_ ? source_.rows() : source_.cols(); }  // n
+
+ private:
+  friend void matmul(const ConstMatrixRef& a, const PackedMatrix& b, MatrixRef c, bool add);
+  ConstMatrixRef source_;
+  bool transposed_;
+  std::vector<Scalar> panels_;  // depth slice by slice, each slice panel by panel
+};
+
+// C = A·B (C += A·B when `add`) against a prepared B   A:(m,k) → C:(m,n); on the calling thread
+void matmul(const ConstMatrixRef& a, const PackedMatrix& b, MatrixRef c, bool add = false);
 
 // The packed kernel on any build (natively for its tests): C (+)= A·B, or A·Bᵀ when `b_transposed`
 //   (B then (n,k)). B is copied in panels of 8 columns × 256 rows, each panel swept by every 4 rows

@@ -84,6 +84,45 @@ TEST_CASE("packed matrix product", "[matmul][simd][threads]") {
   }
 }
 
+TEST_CASE("a prepared B: packed once for many products against it", "[matmul][simd]") {
+  // a head's keys and values: K (m × d_k) read as Kᵀ, V (m × d_v), against blocks of 13 query rows
+  const Matrix keys = seeded_random(300, 20, 12), values = seeded_random(300, 9, 13);
+  const Matrix q = seeded_random(13, 20, 14), weights = seeded_random(13, 300, 15) / 300.0f;
+  const PackedMatrix packed_keys(keys, true, q.rows()), packed_values(values, false, weights.rows());
+  CHECK(packed_keys.depth() == 20);
+  CHECK(packed_keys.width() == 300);
+  CHECK(packed_values.depth() == 300);
+  CHECK(packed_values.width() == 9);
+  Matrix scores(13, 300), out(13, 9);
+  matmul(q, packed_keys, scores);
+  matmul(weights, packed_values, out);
+  SECTION("the same bits as the product that packs as it goes") {
+    Matrix scores_now(13, 300), out_now(13, 9);
+    matmul_transposed(q, keys, scores_now);
+    matmul(weights, values, out_now);
+    CHECK(scores == scores_now);
+    CHECK(out == out_now);
+  }
+  SECTION("near the double product, also adding to C and for a block of rows") {
+    CHECK_THAT(scores, IsNear(MatrixD(q.cast<double>() * keys.cast<double>().transpose()), kTolerance));
+    Matrix twice = out;
+    matmul(weights.middleRows(4, 5), packed_values, twice.middleRows(4, 5), true);
+    MatrixD expected = out.cast<double>();
+    expected.middleRows(4, 5) += weights.middleRows(4, 5).cast<double>() * values.cast<double>();
+    CHECK_THAT(twice, IsNear(expected, kTolerance));
+  }
+  SECTION("prepared for one row (a decoded token's query), B is read as it is") {
+    const PackedMatrix for_one(keys, true, 1);
+    Matrix one(1, 300);
+    matmul(q.topRows(1), for_one, one);
+    CHECK_THAT(one, IsNear(MatrixD(q.topRows(1).cast<double>() * keys.cast<double>().transpose()), kTolerance));
+  }
+  SECTION("shapes that do not fit are refused") {
+    Matrix wrong(13, 299);
+    CHECK_THROWS_WITH(matmul(q, packed_keys, wrong), Catch::Contains("do not give C (13,299)"));
+  }
+}
+
 TEST_CASE("matmul: the packed kernel on WebAssembly, Eigen's natively", "[matmul][simd]") {
   const Matrix a = seeded_random(37, 70, 10), b = seeded_random(70, 45, 11), bt = b.transpose();
   Matrix c(37, 45), ct(37, 45);
