@@ -117,15 +117,14 @@ struct PanelSource {
 // C[:, panels first…last) (+)= A·B[:, same], one thread's share: each depth slice of each panel is
 //   swept by all of A's rows
 void packed_columns(const ConstMatrixRef& a, const PanelSource& source, MatrixRef c, bool add, Index first, Index last) {
-  thread_local std::vector<Scalar> scratch;
-  if (!source.packed) scratch.resize(static_cast<std::size_t>(kDepth * kPanel));
+  Scalar scratch[kDepth * kPanel];  // 8 KB, on the stack: nothing to allocate or keep per thread
   const Index m = a.rows(), k = a.cols(), n = c.cols();
   for (Index k0 = 0; k0 < k; k0 += kDepth) {
     const Index depth = std::min(kDepth, k - k0);
     const bool accumulate = add || k0 > 0;
     for (Index p = first; p < last; ++p) {
       const Index j0 = p * kPanel, columns = std::min(kPanel, n - j0);
-      const Scalar* panel = source.panel(k0, depth, p, scratch.data());
+      const Scalar* panel = source.panel(k0, depth, p, scratch);
       const Scalar* a_block = a.data() + k0;
       Scalar* c_block = c.data() + j0;
       Index i = 0;
