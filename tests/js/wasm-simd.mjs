@@ -1,5 +1,7 @@
 // Fails when a WebAssembly build is silently scalar: disassembles the module and requires
-// 128-bit SIMD instructions inside the hot kernels (the softmax exponential and Eigen's GEMM).
+// 128-bit SIMD instructions inside the hot kernels (the softmax exponential, the engine's matrix
+// product, whose register blocks broadcast A's entries with load32_splat, and Eigen's GEMM, which
+// the backward passes use).
 // usage: node wasm-simd.mjs <wasm-dis> <module.wasm>
 import { execFileSync } from 'node:child_process';
 
@@ -16,6 +18,7 @@ starts.forEach((match, i) => {
 
 const requirements = [
   { kernel: 'exp_inplace', instructions: ['f32x4.mul', 'f32x4.add', 'i32x4.trunc_sat_f32x4_s', 'i32x4.shl'] },
+  { kernel: 'packed_columns', instructions: ['f32x4.mul', 'f32x4.add', 'v128.load32_splat'] },
   { kernel: 'gebp_kernel', instructions: ['f32x4.mul', 'f32x4.add'] },
 ];
 
