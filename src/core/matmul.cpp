@@ -208,6 +208,22 @@ void matmul(const ConstMatrixRef& a, const PackedMatrix& b, MatrixRef c, bool ad
   packed_columns(a, PanelSource{b.source_, b.transposed_, b.panels_.data(), panels * kPanel}, c, add, 0, panels);
 }
 
+Scalar multiply_add_peak(Index steps) {
+  // 12 chains: enough independent multiply-adds to cover their latency on two units; 12 registers
+  constexpr int kChains = 12;
+  static_assert(kPeakFlopsPerStep == kChains * kVectorWidth * 2);
+  const Vec scale = {Scalar(0.999), Scalar(0.999), Scalar(0.999), Scalar(0.999)};
+  const Vec shift = {Scalar(1e-3), Scalar(1e-3), Scalar(1e-3), Scalar(1e-3)};
+  Vec chain[kChains];
+  for (int i = 0; i < kChains; ++i) chain[i] = shift * Scalar(i);
+  for (Index s = 0; s < steps; ++s)
+    for (int i = 0; i < kChains; ++i) chain[i] = multiply_add(chain[i], scale, shift);
+  Scalar sum = 0;
+  for (int i = 0; i < kChains; ++i)
+    for (int l = 0; l < kVectorWidth; ++l) sum += chain[i][l];
+  return sum;
+}
+
 void matmul_transposed(const ConstMatrixRef& a, const ConstMatrixRef& b, MatrixRef c) {
   if (matmul_is_packed()) return packed_matmul(a, b, true, c, false);
   check_product(a, b.cols(), b.rows(), c, "matmul");

@@ -40,6 +40,12 @@ class PackedMatrix {
 // C = A·B (C += A·B when `add`) against a prepared B   A:(m,k) → C:(m,n); on the calling thread
 void matmul(const ConstMatrixRef& a, const PackedMatrix& b, MatrixRef c, bool add = false);
 
+// A probe of the most multiply-adds a thread does: `steps` steps of 12 independent vectors a·b + c,
+//   with the products' own multiply_add (fused where relaxed SIMD has it); kPeakFlopsPerStep
+//   floating-point operations a step. Returns a sum of the results, so that nothing is left out.
+constexpr double kPeakFlopsPerStep = 12 * 4 * 2;
+Scalar multiply_add_peak(Index steps);
+
 // The packed kernel on any build (natively for its tests): C (+)= A·B, or A·Bᵀ when `b_transposed`
 //   (B then (n,k)). B is copied in panels of 8 columns × 256 rows, each panel swept by every 4 rows
 //   of A, whose 4 × 8 sums stay in registers; each C entry sums its products in order of k, so the

@@ -11,6 +11,7 @@
 #include "core/feed_forward.hpp"
 #include "core/flash_attention.hpp"
 #include "core/linear.hpp"
+#include "core/matmul.hpp"
 #include "core/multi_head_attention.hpp"
 #include "core/random.hpp"
 #include "core/thread_pool.hpp"
@@ -23,7 +24,8 @@ constexpr std::pair<const char*, BenchmarkKernel> kKernels[] = {
     {"single_head", BenchmarkKernel::single_head}, {"naive", BenchmarkKernel::naive},
     {"flash", BenchmarkKernel::flash},
     {"projections", BenchmarkKernel::projections}, {"feed_forward", BenchmarkKernel::feed_forward},
-    {"multi_head", BenchmarkKernel::multi_head}, {"head", BenchmarkKernel::head}};
+    {"multi_head", BenchmarkKernel::multi_head}, {"head", BenchmarkKernel::head},
+    {"matmul", BenchmarkKernel::matmul}, {"multiply_add_peak", BenchmarkKernel::multiply_add_peak}};
 
 Matrix random_matrix(Index rows, Index cols, Rng& rng) {
   Matrix m(rows, cols);
@@ -60,6 +62,8 @@ std::uint64_t benchmark_bytes(BenchmarkKernel kernel, Index n, Index d, int thre
     case BenchmarkKernel::feed_forward: floats = 11 * nd + 8 * dd + 5.0 * d + products; break;
     case BenchmarkKernel::head: floats = 8 * nd + 3 * dd + row_blocks + products; break;
     case BenchmarkKernel::multi_head: floats = 12 * nd + 4 * dd + 4.0 * d + row_blocks + products; break;
+    case BenchmarkKernel::matmul: floats = 2 * nd + dd + 2 * products; break;  // Eigen packs blocks of x and of W
+    case BenchmarkKernel::multiply_add_peak: floats = t; break;
   }
   return static_cast<std::uint64_t>(floats * sizeof(Scalar)) + (64u << 10);  // and small vectors, bookkeeping
 }
@@ -67,7 +71,8 @@ std::uint64_t benchmark_bytes(BenchmarkKernel kernel, Index n, Index d, int thre
 BenchmarkResult run_benchmark(BenchmarkKernel kernel, Index n, const BenchmarkOptions& options) {
   const Index max_n = benchmark_max_length(kernel);
   require(n >= 1 && n <= max_n, "benchmark: n must be between 1 and ", max_n, " for ", to_string(kernel));
-  const Index d = options.d != 0 ? options.d : kernel == BenchmarkKernel::multi_head ? 512 : 64;
+  const bool wide = kernel == BenchmarkKernel::multi_head || kernel == BenchmarkKernel::matmul;
+  const Index d = options.d != 0 ? options.d : wide ? 512 : 64;
   require(d >= 1 && d <= 1024 && (kernel != BenchmarkKernel::multi_head || d % 8 == 0),
           "benchmark: d must be between 1 and 1024 (a multiple of the 8 heads for multi_head)");
   const int min_repeats = options.min_repeats;
@@ -134,6 +139,20 @@ BenchmarkResult run_benchmark(BenchmarkKernel kernel, Index n, const BenchmarkOp
       flops = 8.0 * nd * d + 4.0 * n * nd;
       call = [&] { out = self_attention_forward(config, params, x, Mask::none()); };
       break;
+    case BenchmarkKernel::matmul:
+      x = random_matrix(n, d, rng);
+      w = random_matrix(d, d, rng);
+      out.resize(n, d);
+      flops = 2.0 * nd * d;
+      call = [&] { matmul(x, w, out); };
+      break;
+    case BenchmarkKernel::multiply_add_peak: {
+      const Index threads = num_threads(), steps = n * 1000;
+      out.resize(1, threads);
+      flops = static_cast<double>(threads) * static_cast<double>(steps) * kPeakFlopsPerStep;
+      call = [&, threads, steps] { parallel_for(threads, [&](Index t) { out(0, t) = multiply_add_peak(steps); }); };
+      break;
+    }
   }
   // bounded by its options: a call, and all the calls asked for, within a fixed number of operations
   const int runs = min_repeats * (options.warm_up ? 2 : 1);

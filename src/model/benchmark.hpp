@@ -18,6 +18,9 @@ enum class BenchmarkKernel {
   multi_head,    // 8 heads, d_model = d (512), projections included: 8·n·d² + 4·n²·d
   head,          // one head from x, as engine.attention computes it: Q, K, V = x·W_Q, x·W_K, x·W_V
                  // (d × d each, d = 64), then single_head's path: 6·n·d² + 4·n²·d
+  matmul,        // x·W through the engine's matrix product (matmul.hpp), W (d × d), d = 512: 2·n·d²
+  multiply_add_peak,  // the probe of the most the products could reach: multiply_add_peak on every
+                      // thread, n thousand steps each: threads · n · 1000 · kPeakFlopsPerStep
 };
 BenchmarkKernel benchmark_kernel_from_string(const std::string& name);
 std::string to_string(BenchmarkKernel kernel);

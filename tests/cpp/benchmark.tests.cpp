@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "core/check.hpp"
+#include "core/matmul.hpp"
 #include "core/thread_pool.hpp"
 #include "model/benchmark.hpp"
 #include "allocation_tracker.hpp"
@@ -23,7 +24,8 @@ TEST_CASE("benchmark runs every kernel and counts its flops", "[benchmark]") {
         {BenchmarkKernel::single_head, 4.0 * n * n * d}, {BenchmarkKernel::flash, 4.0 * n * n * d},
         {BenchmarkKernel::projections, 8.0 * n * d * d}, {BenchmarkKernel::feed_forward, 16.0 * n * d * d},
         {BenchmarkKernel::multi_head, 8.0 * n * d * d + 4.0 * n * n * d},
-        {BenchmarkKernel::head, 6.0 * n * d * d + 4.0 * n * n * d}};
+        {BenchmarkKernel::head, 6.0 * n * d * d + 4.0 * n * n * d}, {BenchmarkKernel::matmul, 2.0 * n * d * d},
+        {BenchmarkKernel::multiply_add_peak, static_cast<double>(num_threads()) * n * 1000 * kPeakFlopsPerStep}};
     for (const auto& [kernel, flops] : cases) {
       INFO(to_string(kernel));
       const BenchmarkResult r = run_benchmark(kernel, n, once);
@@ -33,7 +35,7 @@ TEST_CASE("benchmark runs every kernel and counts its flops", "[benchmark]") {
     }
   }
   SECTION("names round-trip; unknown names, bad n and d are refused") {
-    for (const char* name : {"single_head", "flash", "projections", "feed_forward", "multi_head", "head"})
+    for (const char* name : {"single_head", "flash", "projections", "feed_forward", "multi_head", "head", "matmul", "multiply_add_peak"})
       CHECK(to_string(benchmark_kernel_from_string(name)) == name);
     CHECK_THROWS_WITH(benchmark_kernel_from_string("fast"), Catch::Contains("single_head"));
     CHECK_THROWS_WITH(run_benchmark(BenchmarkKernel::single_head, 8193, once), Catch::Contains("8192"));
@@ -58,7 +60,7 @@ TEST_CASE("benchmark runs every kernel and counts its flops", "[benchmark]") {
     const bool tracked = test::allocation_tracking_available();  // glibc only
     const std::vector<BenchmarkKernel> kernels = {BenchmarkKernel::single_head, BenchmarkKernel::naive, BenchmarkKernel::flash,
                                        BenchmarkKernel::projections, BenchmarkKernel::feed_forward, BenchmarkKernel::head,
-                                       BenchmarkKernel::multi_head};
+                                       BenchmarkKernel::multi_head, BenchmarkKernel::matmul};
     for (const BenchmarkKernel kernel : tracked ? kernels : std::vector<BenchmarkKernel>{}) {
       for (const auto& [n, d] : {std::pair<Index, Index>{2048, 512}, {4096, 64}, {300, 256}, {40, 8}}) {
         INFO(to_string(kernel) << " n = " << n << " d = " << d);

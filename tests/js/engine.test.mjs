@@ -393,7 +393,7 @@ for (const threads of [1, 'auto']) {
 
     it('times every kernel and reports the heap it needed', () => {
       const once = { repeats: 1, minMs: 0, warmUp: false };
-      for (const kernel of ['single_head', 'naive', 'flash', 'projections', 'feed_forward', 'multi_head', 'head']) {
+      for (const kernel of ['single_head', 'naive', 'flash', 'projections', 'feed_forward', 'multi_head', 'head', 'matmul', 'multiply_add_peak']) {
         const r = engine.benchmark({ kernel, n: 64, d: 32, ...once });
         assert.ok(r.medianMs > 0 && r.gflops > 0 && r.repeats === 1, kernel);
       }

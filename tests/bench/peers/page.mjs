@@ -4,15 +4,15 @@
 // then the runners take turns, case by case, for several rounds. Returns the raw medians.
 import { createEngineWorker } from '../../../build/package/worker-client.js';
 import { startWorker } from '../workers.mjs';
-import { HEADS, MULTI_HEAD_D, SINGLE_HEAD_D, inputs, maxAbsDifference, reference, weights } from './workloads.mjs';
+import { HEADS, MATMUL_D, MULTI_HEAD_D, SINGLE_HEAD_D, inputs, maxAbsDifference, reference, weights } from './workloads.mjs';
 
 const TOLERANCE = 1e-3;
 // lets a runner's threads go idle (some spin after a call) before the next one starts
 const PAUSE_MS = 50;
 
-/** each workload, the engine's kernel for it (none for a plain matmul) and each peer's variants */
+/** each workload, the engine's kernel for it and each peer's variants */
 const WORKLOADS = [
-  { workload: 'matmul', engine: null, ort: ['matmul'], tfjs: ['matmul'] },
+  { workload: 'matmul', engine: 'matmul', ort: ['matmul'], tfjs: ['matmul'] },
   { workload: 'single_head', engine: 'single_head', ort: ['single_head'], tfjs: ['single_head'] },
   { workload: 'multi_head', engine: 'multi_head', ort: ['multi_head_ops', 'multi_head_fused'], tfjs: ['multi_head'] },
 ];
@@ -30,9 +30,15 @@ function selector(rows, from, width) {
   return m;
 }
 
-/** the engine on the reference's inputs: single-head attention as attention() of x = [Q K V] with
- * W_Q, W_K, W_V picking Q, K and V out again; multi-head with the benchmark's weights */
+/** the engine on the reference's inputs: the product as one head's projection Q = x·W_Q (its
+ * trace), single-head attention as attention() of x = [Q K V] with W_Q, W_K, W_V picking Q, K and V
+ * out again; multi-head with the benchmark's weights */
 async function engineOutput(engine, workload, data, w, n) {
+  if (workload === 'matmul') {
+    const d = MATMUL_D;
+    const r = await engine.attention({ x: data.x, n, d, wQ: w.matmul, wK: w.matmul, wV: w.matmul, dK: d, dV: d, trace: true });
+    return r.heads[0].q.data;
+  }
   if (workload === 'single_head') {
     const d = SINGLE_HEAD_D;
     const x = new Float32Array(n * 3 * d);
@@ -102,6 +108,10 @@ window.runPeers = async ({ ns, checkN, rounds, repeats, minMs, threads }) => {
     }
   }
 
+  // the most the products could reach: independent multiply-add chains on every thread
+  const peak = await engine.benchmark({ kernel: 'multiply_add_peak', n: 2000, repeats, minMs });
+  log(`multiply-add peak on ${threads} threads: ${peak.gflops.toFixed(1)} GFLOP/s`);
+
   const runtimes = {
     engine: { ...(await engine.info()), timedIn: 'engine.benchmark() in its Worker (C++ clock, inputs and outputs in the engine)' },
     ort: await peers.ort.call('runtime'),
@@ -109,5 +119,5 @@ window.runPeers = async ({ ns, checkN, rounds, repeats, minMs, threads }) => {
   };
   engine.terminate();
   Object.values(peers).forEach((peer) => peer.terminate());
-  return { runtimes, checks, unavailable, samples };
+  return { runtimes, checks, unavailable, samples, peakGflops: peak.gflops };
 };

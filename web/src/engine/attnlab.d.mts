@@ -563,7 +563,7 @@ export interface ProgramInput {
   output: string[];
 }
 
-export type BenchmarkKernel = 'single_head' | 'naive' | 'flash' | 'projections' | 'feed_forward' | 'multi_head' | 'head';
+export type BenchmarkKernel = 'single_head' | 'naive' | 'flash' | 'projections' | 'feed_forward' | 'multi_head' | 'head' | 'matmul' | 'multiply_add_peak';
 
 export interface AttnlabModule {
   buildInfo(): BuildInfo;
