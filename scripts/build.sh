@@ -143,6 +143,7 @@ changed_since() {
 build_web() {
   mkdir -p web/src/engine/build
   cp -p build/wasm/module/web/* build/wasm-threads/module/web/* build/gpt2-tokenizer.json web/src/engine/build/
+  cp -p build/wasm-threads-relaxed/module/web/attnlab-threads.wasm web/src/engine/build/attnlab-threads-relaxed.wasm
   local stamp=build/web.stamp
   if [ -f "$stamp" ] && [ -f web/dist/index.html ] && [ -f build/offline/attnlab.html ] \
       && [ -z "$(changed_since "$stamp" web package.json package-lock.json node_modules/.package-lock.json)" ]; then

@@ -1,6 +1,7 @@
 #include "core/matmul.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <vector>
 
 #include "core/check.hpp"
@@ -31,13 +32,24 @@ Vec load(const Scalar* p) {
 }
 void store(Scalar* p, Vec v) { __builtin_memcpy(p, &v, sizeof v); }
 
-// a·b + c, one fused instruction where relaxed SIMD has it
+#if defined(__wasm_relaxed_simd__)
+constexpr bool kCanFuse = sizeof(Scalar) == 4;
+#else
+constexpr bool kCanFuse = false;
+#endif
+
+// a·b + c: one fused instruction (one rounding) when `fused`, else a multiply and an add
+template <bool fused>
 Vec multiply_add(Vec a, Vec b, Vec c) {
 #if defined(__wasm_relaxed_simd__)
-  if constexpr (sizeof(Scalar) == 4) return Vec(__builtin_wasm_fma_f32x4(__f32x4(a), __f32x4(b), __f32x4(c)));
+  if constexpr (fused) return Vec(__builtin_wasm_fma_f32x4(__f32x4(a), __f32x4(b), __f32x4(c)));
 #endif
+  static_assert(!fused || kCanFuse, "only the relaxed-SIMD build fuses");
   return a * b + c;
 }
+
+// SeparateRounding scopes open now (on any thread: the products of a training step run on all)
+std::atomic<int> separate_rounding_scopes{0};
 
 // panel[kk·8 + j] = B(k0 + kk, j0 + j) for kk < depth, j < 8; zero past B's last column
 void pack_panel(const ConstMatrixRef& b, bool transposed, Index k0, Index depth, Index j0, Scalar* panel) {
@@ -63,7 +75,7 @@ void pack_panel(const ConstMatrixRef& b, bool transposed, Index k0, Index depth,
 
 // C[0:rows, 0:columns] (+)= A[0:rows, 0:depth]·panel   rows ≤ kRows, columns ≤ kPanel: A's entries
 //   broadcast from its rows, the panel's two vectors loaded once per k
-template <Index rows>
+template <Index rows, bool fused>
 void register_block(const Scalar* a, Index a_stride, const Scalar* panel, Index depth, Scalar* c, Index c_stride,
                     Index columns, bool add) {
   Vec left[rows], right[rows];
@@ -77,8 +89,8 @@ void register_block(const Scalar* a, Index a_stride, const Scalar* panel, Index 
     for (Index r = 0; r < rows; ++r) {
       const Scalar x = a_row[r][kk];
       const Vec broadcast = {x, x, x, x};  // (not Vec{} + x: that adds 0, one more add a step)
-      left[r] = multiply_add(broadcast, b0, left[r]);
-      right[r] = multiply_add(broadcast, b1, right[r]);
+      left[r] = multiply_add<fused>(broadcast, b0, left[r]);
+      right[r] = multiply_add<fused>(broadcast, b1, right[r]);
     }
   }
   for (Index r = 0; r < rows; ++r) {
@@ -116,6 +128,7 @@ struct PanelSource {
 
 // C[:, panels first…last) (+)= A·B[:, same], one thread's share: each depth slice of each panel is
 //   swept by all of A's rows
+template <bool fused>
 void packed_columns(const ConstMatrixRef& a, const PanelSource& source, MatrixRef c, bool add, Index first, Index last) {
   Scalar scratch[kDepth * kPanel];  // 8 KB, on the stack: nothing to allocate or keep per thread
   const Index m = a.rows(), k = a.cols(), n = c.cols();
@@ -129,14 +142,14 @@ void packed_columns(const ConstMatrixRef& a, const PanelSource& source, MatrixRe
       Scalar* c_block = c.data() + j0;
       Index i = 0;
       for (; i + kRows <= m; i += kRows)
-        register_block<kRows>(a_block + i * a.outerStride(), a.outerStride(), panel, depth,
+        register_block<kRows, fused>(a_block + i * a.outerStride(), a.outerStride(), panel, depth,
                               c_block + i * c.outerStride(), c.outerStride(), columns, accumulate);
       const Index left = m - i;
       const Scalar* a_rest = a_block + i * a.outerStride();
       Scalar* c_rest = c_block + i * c.outerStride();
-      if (left == 3) register_block<3>(a_rest, a.outerStride(), panel, depth, c_rest, c.outerStride(), columns, accumulate);
-      if (left == 2) register_block<2>(a_rest, a.outerStride(), panel, depth, c_rest, c.outerStride(), columns, accumulate);
-      if (left == 1) register_block<1>(a_rest, a.outerStride(), panel, depth, c_rest, c.outerStride(), columns, accumulate);
+      if (left == 3) register_block<3, fused>(a_rest, a.outerStride(), panel, depth, c_rest, c.outerStride(), columns, accumulate);
+      if (left == 2) register_block<2, fused>(a_rest, a.outerStride(), panel, depth, c_rest, c.outerStride(), columns, accumulate);
+      if (left == 1) register_block<1, fused>(a_rest, a.outerStride(), panel, depth, c_rest, c.outerStride(), columns, accumulate);
     }
   }
 }
@@ -149,7 +162,19 @@ void check_product(const ConstMatrixRef& a, Index b_depth, Index b_width, const 
                  " columns do not give C ", shape_string(c.rows(), c.cols())});
 }
 
+// C[:, panels first…last) (+)= A·B[:, same], fused or not as products are now
+void packed_columns(const ConstMatrixRef& a, const PanelSource& source, MatrixRef c, bool add, Index first, Index last, bool fused) {
+  if constexpr (kCanFuse)
+    if (fused) return packed_columns<kCanFuse>(a, source, c, add, first, last);
+  packed_columns<false>(a, source, c, add, first, last);
+}
+
 }  // namespace
+
+SeparateRounding::SeparateRounding() { ++separate_rounding_scopes; }
+SeparateRounding::~SeparateRounding() { --separate_rounding_scopes; }
+
+bool products_fused() { return kCanFuse && separate_rounding_scopes.load() == 0; }
 
 bool matmul_is_packed() {
 #if defined(__wasm_simd128__)
@@ -169,9 +194,10 @@ void packed_matmul(const ConstMatrixRef& a, const ConstMatrixRef& b, bool b_tran
   const PanelSource source{b, b_transposed, nullptr, panels * kPanel};
   const double work = static_cast<double>(c.rows()) * static_cast<double>(c.cols()) * static_cast<double>(a.cols());
   const Index blocks = std::min(panels, work >= kThreadWork ? num_threads() : Index(1));
-  if (blocks <= 1) return packed_columns(a, source, c, add, 0, panels);
+  const bool fused = products_fused();  // read once: every block rounds alike
+  if (blocks <= 1) return packed_columns(a, source, c, add, 0, panels, fused);
   parallel_for(blocks, [&](Index block) {
-    packed_columns(a, source, c, add, block * panels / blocks, (block + 1) * panels / blocks);
+    packed_columns(a, source, c, add, block * panels / blocks, (block + 1) * panels / blocks, fused);
   });
 }
 
@@ -205,10 +231,12 @@ void matmul(const ConstMatrixRef& a, const PackedMatrix& b, MatrixRef c, bool ad
     return;
   }
   const Index panels = panels_of(c.cols());
-  packed_columns(a, PanelSource{b.source_, b.transposed_, b.panels_.data(), panels * kPanel}, c, add, 0, panels);
+  packed_columns(a, PanelSource{b.source_, b.transposed_, b.panels_.data(), panels * kPanel}, c, add, 0, panels, products_fused());
 }
 
-Scalar multiply_add_peak(Index steps) {
+namespace {
+template <bool fused>
+Scalar multiply_add_chains(Index steps) {
   // 12 chains: enough independent multiply-adds to cover their latency on two units; 12 registers
   constexpr int kChains = 12;
   static_assert(kPeakFlopsPerStep == kChains * kVectorWidth * 2);
@@ -217,11 +245,18 @@ Scalar multiply_add_peak(Index steps) {
   Vec chain[kChains];
   for (int i = 0; i < kChains; ++i) chain[i] = shift * Scalar(i);
   for (Index s = 0; s < steps; ++s)
-    for (int i = 0; i < kChains; ++i) chain[i] = multiply_add(chain[i], scale, shift);
+    for (int i = 0; i < kChains; ++i) chain[i] = multiply_add<fused>(chain[i], scale, shift);
   Scalar sum = 0;
   for (int i = 0; i < kChains; ++i)
     for (int l = 0; l < kVectorWidth; ++l) sum += chain[i][l];
   return sum;
+}
+}  // namespace
+
+Scalar multiply_add_peak(Index steps) {
+  if constexpr (kCanFuse)
+    if (products_fused()) return multiply_add_chains<kCanFuse>(steps);
+  return multiply_add_chains<false>(steps);
 }
 
 void matmul_transposed(const ConstMatrixRef& a, const ConstMatrixRef& b, MatrixRef c) {

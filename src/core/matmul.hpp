@@ -40,8 +40,23 @@ class PackedMatrix {
 // C = A·B (C += A·B when `add`) against a prepared B   A:(m,k) → C:(m,n); on the calling thread
 void matmul(const ConstMatrixRef& a, const PackedMatrix& b, MatrixRef c, bool add = false);
 
+// Products made while one of these lives round each multiply and each add apart, as the SIMD128
+//   build's do, also in the relaxed-SIMD build, whose products otherwise fuse the two (one rounding,
+//   a last bit apart): a training run then gives the same bits in either WebAssembly engine, and
+//   stored runs replay exactly. Scopes nest; one holds for every thread until it ends.
+class SeparateRounding {
+ public:
+  SeparateRounding();
+  ~SeparateRounding();
+  SeparateRounding(const SeparateRounding&) = delete;
+  SeparateRounding& operator=(const SeparateRounding&) = delete;
+};
+
+// true where products fuse each multiply-add now: the relaxed-SIMD build, outside SeparateRounding
+bool products_fused();
+
 // A probe of the most multiply-adds a thread does: `steps` steps of 12 independent vectors a·b + c,
-//   with the products' own multiply_add (fused where relaxed SIMD has it); kPeakFlopsPerStep
+//   with the products' own multiply_add (fused as products are now); kPeakFlopsPerStep
 //   floating-point operations a step. Returns a sum of the results, so that nothing is left out.
 constexpr double kPeakFlopsPerStep = 12 * 4 * 2;
 Scalar multiply_add_peak(Index steps);

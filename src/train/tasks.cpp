@@ -5,6 +5,7 @@
 
 #include "core/check.hpp"
 #include "core/cross_entropy.hpp"
+#include "core/matmul.hpp"
 #include "core/thread_pool.hpp"
 #include "io/bpe_training.hpp"
 #include "model/generate.hpp"
@@ -153,6 +154,7 @@ Matrix example_logits(const Transformer& model, const Example& example, ModelAct
 }
 
 double held_out_accuracy(const Task& task, const Transformer& model, Index count, std::uint32_t seed) {
+  const SeparateRounding same_bits_on_every_engine;  // a training run's measurements, as stored
   const std::vector<Example> examples = held_out_examples(task, count, seed);
   std::vector<char> solved(examples.size());
   parallel_for(count, [&](Index i) { solved[static_cast<size_t>(i)] = task.solved(model, examples[static_cast<size_t>(i)]); });
@@ -160,6 +162,7 @@ double held_out_accuracy(const Task& task, const Transformer& model, Index count
 }
 
 double held_out_loss(const Task& task, const Transformer& model, Index count, std::uint32_t seed) {
+  const SeparateRounding same_bits_on_every_engine;  // a training run's measurements, as stored
   const std::vector<Example> examples = held_out_examples(task, count, seed);
   std::vector<CrossEntropy> losses(examples.size());
   parallel_for(count, [&](Index i) {
@@ -177,6 +180,7 @@ double held_out_loss(const Task& task, const Transformer& model, Index count, st
 }
 
 std::vector<double> held_out_loss_by_part(const Task& task, const Transformer& model, Index count, std::uint32_t seed) {
+  const SeparateRounding same_bits_on_every_engine;  // a training run's measurements, as stored
   const size_t parts = task.part_names().size();
   require(parts > 0, "evaluation: the task ", task.name(), " has no parts");
   const std::vector<Example> examples = held_out_examples(task, count, seed);
@@ -393,6 +397,7 @@ bool InductionTask::solved(const Transformer& model, const Example& example) con
 }
 
 Matrix InductionTask::prefix_matching(const Transformer& model, Index count, std::uint32_t seed) const {
+  const SeparateRounding same_bits_on_every_engine;  // a training run's measurements, as stored
   const ModelConfig& c = model.config();
   require(c.architecture == Architecture::decoder_only, "induction task: prefix matching needs a decoder-only model");
   const std::vector<Example> examples = held_out_examples(*this, count, seed);

@@ -5,6 +5,7 @@
 
 #include "core/check.hpp"
 #include "core/cross_entropy.hpp"
+#include "core/matmul.hpp"
 #include "core/thread_pool.hpp"
 
 namespace attnlab {
@@ -83,6 +84,8 @@ Trainer::Trainer(std::shared_ptr<const Task> task, Transformer model, const Trai
 }
 
 StepReport Trainer::step(ModelActivations* first_example, const std::function<void()>& before_update) {
+  // a step's numbers (and so a stored run) are the same in every WebAssembly engine
+  const SeparateRounding same_bits_on_every_engine;
   // a step that throws leaves the trainer as it was: the model, the optimiser and the data stream
   const Rng data_before = data_;
   try {

@@ -23,7 +23,7 @@ answerCalls({
     engine.memoryPeak({ reset: true });
     const start = performance.now();
     model = await engine.loadModel({ config, weights: file });
-    return { loadMs: performance.now() - start, runtime: `attnlab ${engine.info.version}, ${engine.info.build} build, ${engine.info.threadsUsed} threads` };
+    return { loadMs: performance.now() - start, runtime: `attnlab ${engine.info.version}, ${engine.info.build} build${engine.info.relaxedSimd ? ' with relaxed SIMD' : ''}, ${engine.info.threadsUsed} threads` };
   },
   /** the logits after `prompt` and after each of `steps` greedy tokens, fed through the KV cache */
   check({ prompt, steps }) {

@@ -1,7 +1,7 @@
-// The relaxed-SIMD engine (LoadOptions.relaxedSimd): loaded where the runtime validates relaxed
-// SIMD — here Node with --experimental-wasm-relaxed-simd, in a child process — and the usual
-// engine elsewhere; its results within float rounding of the usual engine's, and the same on any
-// number of threads.
+// The relaxed-SIMD engine (LoadOptions.relaxedSimd): loaded by default where the runtime validates
+// relaxed SIMD — here Node with --experimental-wasm-relaxed-simd, in a child process — and the usual
+// engine elsewhere; its inference within float rounding of the usual engine's and the same on any
+// number of threads, its training bit for bit the usual engine's.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -11,7 +11,7 @@ import { loadAttnlab } from '../../build/package/index.js';
 const COMPARE = `
 import { readFileSync } from 'node:fs';
 import { loadAttnlab } from ${JSON.stringify(new URL('../../build/package/index.js', import.meta.url).href)};
-const [relaxed, usual] = await Promise.all([loadAttnlab({ relaxedSimd: true }), loadAttnlab()]);
+const [relaxed, usual] = await Promise.all([loadAttnlab(), loadAttnlab({ relaxedSimd: false })]);
 const random = (engine, rows, cols, seed) => engine.randomNormal({ rows, cols, seed, std: 1 }).data;
 const d = 64, n = 96, heads = 8;
 const input = (engine) => ({
@@ -28,11 +28,22 @@ const forward = (engine) => {
   return logits;
 };
 const attention = (engine) => engine.attention(input(engine)).output.data;
+const training = (engine) => {
+  const trainer = engine.createTrainer({ task: 'copy', seed: 3, steps: 40, batchSize: 8, size: { dModel: 64, heads: 4, layers: 2, dFF: 256 } });
+  const steps = Array.from({ length: 12 }, () => trainer.step({}));
+  const heldOut = [trainer.heldOutLoss({ count: 16 }), trainer.heldOutAccuracy({ count: 16 })];
+  const model = trainer.model();
+  const logits = [...model.forward({ tokens: [1, 2, 3, 4, 5, 6] }).logits.data];
+  model.dispose();
+  trainer.dispose();
+  return { steps, heldOut, logits };
+};
 const threads = [1, 2].map((t) => { relaxed.setThreads(t); return [...attention(relaxed)]; });
 console.log(JSON.stringify({
   relaxed: relaxed.info.relaxedSimd, usual: usual.info.relaxedSimd,
   attention: [[...attention(relaxed)], [...attention(usual)]],
   logits: [[...forward(relaxed)], [...forward(usual)]],
+  training: [training(relaxed), training(usual)],
   threads,
 }));
 `;
@@ -51,13 +62,13 @@ function difference(a, b) {
 
 describe('the relaxed-SIMD engine', () => {
   it('is the usual engine where the runtime has no relaxed SIMD', async () => {
-    const engine = await loadAttnlab({ relaxedSimd: true });
+    const engine = await loadAttnlab();
     assert.equal(engine.info.relaxedSimd, false);
     assert.equal(engine.info.build, 'simd-threads');
     assert.equal(engine.alibiSlopes({ heads: 2 }).length, 2);
   });
 
-  it('runs where it validates, within float rounding of the usual engine, alike on 1 and 2 threads', () => {
+  it('is loaded where it validates, within float rounding of the usual engine, alike on 1 and 2 threads', () => {
     const out = JSON.parse(execFileSync(process.execPath, ['--experimental-wasm-relaxed-simd', '--input-type=module', '-e', COMPARE], { encoding: 'utf8' }));
     assert.equal(out.relaxed, true);
     assert.equal(out.usual, false);
@@ -67,5 +78,13 @@ describe('the relaxed-SIMD engine', () => {
     const logits = difference(...out.logits);
     assert.ok(logits.worst <= 1e-4 * Math.max(1, logits.scale), `logits: ${JSON.stringify(logits)}`);
     assert.deepEqual(out.threads[0], out.threads[1]);
+    // training rounds as the usual engine does: the same steps and held-out numbers, bit for bit;
+    // the model it trained then infers with fused products
+    const [fused, usual] = out.training;
+    assert.deepEqual(fused.steps, usual.steps);
+    assert.deepEqual(fused.heldOut, usual.heldOut);
+    assert.ok(fused.steps.at(-1).loss < fused.steps[0].loss, `the run learns: ${fused.steps[0].loss} → ${fused.steps.at(-1).loss}`);
+    const trained = difference(fused.logits, usual.logits);
+    assert.ok(trained.worst > 0 && trained.worst <= 1e-4 * Math.max(1, trained.scale), `trained model's logits: ${JSON.stringify(trained)}`);
   });
 });

@@ -151,7 +151,7 @@ function markdownOf({ rows, runtimes, checks, unavailable, peakGflops }, trainin
     '',
     `Load average (1 min) ${load.start.toFixed(1)} at the start, ${load.end.toFixed(1)} at the end: other work on the machine shows in every figure.`,
     '',
-    `Each runtime in its own Worker: the engine ${engine.version} (${engine.build}, ${engine.threadsUsed} threads, timed by engine.benchmark()); ` +
+    `Each runtime in its own Worker: the engine ${engine.version} (${engine.build}${engine.relaxedSimd ? ' with relaxed SIMD' : ''}, ${engine.threadsUsed} threads, timed by engine.benchmark()); ` +
       `onnxruntime-web ${ort.version} (WebAssembly EP, SIMD ${ort.simd ? 'on' : 'off'}, ${ort.numThreads} threads, ${wasmFile(ort.files)}); ` +
       `TensorFlow.js ${tfjs.version} (${tfjs.backend} backend, SIMD ${tfjs.simd ? 'on' : 'off'}, ${tfjs.threads} threads, ${wasmFile(tfjs.files)}). ` +
       `Median over ${rows[0]?.rounds ?? 0} interleaved rounds of each round's median; ratio = peer ms / engine ms (above 1: the engine is faster).`,

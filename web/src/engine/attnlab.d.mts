@@ -29,7 +29,7 @@ export interface BuildInfo {
   /** "simd" (one thread) or "simd-threads" (pthreads; needs a cross-origin-isolated page) */
   build: 'simd' | 'simd-threads';
   simd: boolean;
-  /** the relaxed-SIMD engine: products with one fused multiply-add a step (LoadOptions.relaxedSimd) */
+  /** the relaxed-SIMD engine: inference's products with one fused multiply-add a step (LoadOptions.relaxedSimd) */
   relaxedSimd: boolean;
   threads: boolean;
   /** largest number of threads this build can use */

@@ -35,11 +35,12 @@ export interface LoadOptions {
   files?: Record<string, string>;
   /** browsers: called as the engine's WebAssembly downloads (bytes so far, total or 0 if unknown) */
   onProgress?: (loaded: number, total: number) => void;
-  /** true: the threaded engine whose products use relaxed SIMD's fused multiply-add
-   * (attnlab-threads-relaxed.wasm), where the runtime validates it (Chromium; Node with
-   * --experimental-wasm-relaxed-simd); elsewhere the usual one. Its results differ from the usual
-   * engine's in the last bits (one rounding a multiply-add, not two): engine.info.relaxedSimd says
-   * which was loaded. Default false. */
+  /** With threads, where the runtime validates relaxed SIMD (a probe module: Chromium; Node with
+   * --experimental-wasm-relaxed-simd), the engine whose products use its fused multiply-add
+   * (attnlab-threads-relaxed.wasm); elsewhere the usual one. Its inference differs from the usual
+   * engine's in the last bits (one rounding a multiply-add, not two); training and its held-out
+   * measurements round as the usual engine does, so runs reproduce bit for bit on either.
+   * engine.info.relaxedSimd says which was loaded. false: always the usual engine. Default true. */
   relaxedSimd?: boolean;
 }
 
@@ -301,7 +302,7 @@ export async function loadAttnlab(options: LoadOptions = {}): Promise<Engine> {
   if (!threaded && typeof wanted === 'number' && wanted > 1) {
     throw new Error(`attnlab: ${wanted} threads requested, but threads are unavailable here (they need SharedArrayBuffer and a cross-origin-isolated page)`);
   }
-  const relaxed = threaded && options.relaxedSimd === true && relaxedSimdSupported();
+  const relaxed = threaded && options.relaxedSimd !== false && relaxedSimdSupported();
   const raw = await instantiate(threaded ? 'attnlab-threads' : 'attnlab', options, relaxed ? 'attnlab-threads-relaxed.wasm' : undefined);
   const engine = new Engine(raw);
   if (threaded) engine.setThreads(wanted === 'auto' ? Math.min(await hardwareThreads(), engine.info.maxThreads) : wanted);

@@ -5,6 +5,7 @@ import singleThreadModule from '../engine/build/attnlab.mjs?url';
 import singleThreadWasm from '../engine/build/attnlab.wasm?url';
 import threadedModule from '../engine/build/attnlab-threads.mjs?url';
 import threadedWasm from '../engine/build/attnlab-threads.wasm?url';
+import threadedRelaxedWasm from '../engine/build/attnlab-threads-relaxed.wasm?url';
 import threadedWorker from '../engine/build/attnlab-threads.worker.js?url';
 import workerUrl from '../engine/worker.ts?worker&url';
 import gpt2TokenizerUrl from '../engine/build/gpt2-tokenizer.json?url';
@@ -15,6 +16,8 @@ export const ENGINE_FILES: Record<string, string> = {
   'attnlab.wasm': singleThreadWasm,
   'attnlab-threads.mjs': threadedModule,
   'attnlab-threads.wasm': threadedWasm,
+  // where the browser has relaxed SIMD (fetched in place of the one above, never both)
+  'attnlab-threads-relaxed.wasm': threadedRelaxedWasm,
   'attnlab-threads.worker.js': threadedWorker,
 };
 
