@@ -21,20 +21,33 @@ constexpr Index kRowSlab = 64;
 // (and a W this narrow is not worth the hand-over)
 constexpr Index kColumnBlock = 256;
 
-// y[0, count) += x·W[:, 0, count) for one row x of `in` entries, W's rows `stride` apart: W is read
-// once, eight rows at a time, each row streamed into y, which stays in cache (a loop the compiler
-// turns into SIMD; Eigen's matrix-vector kernel reads the same bytes at half the speed)
+// x_0·W_0[j] + … + x_7·W_7[j] over eight rows W_r = w + r·stride, in the order every build and
+// thread count keeps: two fours added
+inline Scalar eight_rows(const Scalar* __restrict x, const Scalar* __restrict w, Index stride, Index j) {
+  return (x[0] * w[j] + x[1] * w[stride + j] + x[2] * w[2 * stride + j] + x[3] * w[3 * stride + j]) +
+         (x[4] * w[4 * stride + j] + x[5] * w[5 * stride + j] + x[6] * w[6 * stride + j] + x[7] * w[7 * stride + j]);
+}
+
+// y[0, count) = x·W[:, 0, count) for one row x of `in` entries, W's rows `stride` apart: W is read
+// once, sixteen rows a pass, each row streamed into y, which stays in cache; each output adds its
+// rows' products eight at a time, in order (a loop the compiler turns into SIMD; Eigen's
+// matrix-vector kernel reads the same bytes at half the speed, eight rows a pass at 0.85 of it)
 void row_times_columns(const Scalar* __restrict x, Index in, const Scalar* __restrict w, Index stride, Index count,
                        Scalar* __restrict y) {
   Index i = 0;
-  for (; i + 8 <= in; i += 8) {
-    const Scalar x0 = x[i], x1 = x[i + 1], x2 = x[i + 2], x3 = x[i + 3], x4 = x[i + 4], x5 = x[i + 5], x6 = x[i + 6], x7 = x[i + 7];
-    const Scalar* w0 = w + i * stride;
-    const Scalar *w1 = w0 + stride, *w2 = w1 + stride, *w3 = w2 + stride, *w4 = w3 + stride, *w5 = w4 + stride, *w6 = w5 + stride,
-                 *w7 = w6 + stride;
-    for (Index j = 0; j < count; ++j)
-      y[j] += (x0 * w0[j] + x1 * w1[j] + x2 * w2[j] + x3 * w3[j]) + (x4 * w4[j] + x5 * w5[j] + x6 * w6[j] + x7 * w7[j]);
+  if (in >= 16) {  // the first pass writes y
+    for (Index j = 0; j < count; ++j) y[j] = eight_rows(x, w, stride, j) + eight_rows(x + 8, w + 8 * stride, stride, j);
+    i = 16;
+  } else {
+    std::fill(y, y + count, Scalar(0));
   }
+  for (; i + 16 <= in; i += 16) {
+    const Scalar* w0 = w + i * stride;
+    for (Index j = 0; j < count; ++j)
+      y[j] = (y[j] + eight_rows(x + i, w0, stride, j)) + eight_rows(x + i + 8, w0 + 8 * stride, stride, j);
+  }
+  for (; i + 8 <= in; i += 8)
+    for (Index j = 0; j < count; ++j) y[j] += eight_rows(x + i, w + i * stride, stride, j);
   for (; i < in; ++i) {
     const Scalar xi = x[i];
     const Scalar* wi = w + i * stride;
@@ -60,7 +73,7 @@ Scalar dot_lanes(const Scalar* __restrict a, const Scalar* __restrict b, Index n
 // y = x·W (+ b when given) for fewer than kRowBlock rows: slabs of W's rows on the threads
 Matrix affine_slabs(const ConstMatrixRef& x, const ConstMatrixRef& w, const ConstRowVectorRef* b) {
   const Index slabs = (w.rows() + kRowSlab - 1) / kRowSlab, n = x.rows();
-  Matrix partial = Matrix::Zero(slabs * n, w.cols());
+  Matrix partial(slabs * n, w.cols());  // every entry written by its slab
   parallel_for(slabs, [&](Index slab) {
     const Index i0 = slab * kRowSlab, rows = std::min(kRowSlab, w.rows() - i0);
     for (Index r = 0; r < n; ++r)

@@ -153,6 +153,9 @@ Matrix output_projection(const AttentionParams& params, const ConstMatrixRef& co
   return linear_forward(concat, params.c_proj_weight, params.c_proj_bias);
 }
 
+// multiply-adds of a query·key (and weight·value) pass over all short heads worth other threads
+constexpr double kShortHeadsWorkWorthSplitting = 1 << 16;
+
 Matrix attend_heads(const AttentionConfig& config, const ProjectedQKV& p, const Mask& mask,
                     std::vector<AttentionTrace>* trace, std::vector<FlashTrace>* flash_tiles,
                     TraceDetail detail) {
@@ -186,9 +189,11 @@ Matrix attend_heads(const AttentionConfig& config, const ProjectedQKV& p, const 
     }
   };
   // A long untraced head spreads its query blocks over the threads itself; other long heads run
-  // side by side. Short ones run in turn: handing a few microseconds of work to another thread
-  // costs more than it saves.
-  if (n >= kRowsWorthSplitting && (trace || flash_tiles)) {
+  // side by side. Short ones (a decoded token's one query) run side by side when they read keys
+  // enough to pay for handing them to another thread (a few microseconds), in turn otherwise.
+  const bool long_heads = n >= kRowsWorthSplitting;
+  const double work = static_cast<double>(n) * static_cast<double>(m) * static_cast<double>(dk * config.n_heads);
+  if (long_heads ? trace || flash_tiles : work >= kShortHeadsWorkWorthSplitting) {
     parallel_for(config.n_heads, attend);
   } else {
     for (Index head = 0; head < config.n_heads; ++head) attend(head);

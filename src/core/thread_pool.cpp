@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
@@ -25,7 +26,25 @@ constexpr Index kCapacity = 8;
 
 thread_local bool inside_region = false;
 
+// How long a thread watches for what it waits for (the next region, its helpers finishing) before
+// it sleeps. Waking a sleeping thread costs tens of microseconds in WebAssembly (a futex through
+// Atomics.notify), more than a region of a decoded token takes; its regions follow one another
+// within this time, so the helpers are still watching when the next one starts.
+constexpr std::chrono::microseconds kWatch{200};
+
+// true once ready() is, or false once kWatch has passed without it (the clock read seldom: in
+// WebAssembly it is a call out to JavaScript)
+template <class Ready>
+bool watch(const Ready& ready) {
+  const auto until = std::chrono::steady_clock::now() + kWatch;
+  for (int i = 1;; ++i) {
+    if (ready()) return true;
+    if (i % 4096 == 0 && std::chrono::steady_clock::now() > until) return false;
+  }
+}
+
 // Workers wait for a generation counter to change, then claim indices from a shared counter.
+// Waiting is watching an atomic for kWatch, then sleeping on a condition variable.
 class Pool {
  public:
   static Pool& instance() {
@@ -61,6 +80,7 @@ class Pool {
     }
     wake_.notify_all();
     claim();
+    watch([&] { return pending_.load() == 0; });
     std::unique_lock<std::mutex> lock(mutex_);
     done_.wait(lock, [&] { return pending_ == 0; });
     body_ = nullptr;
@@ -95,6 +115,7 @@ class Pool {
   void work() {
     long long seen = 0;
     for (;;) {
+      watch([&] { return generation_.load() != seen; });
       {
         std::unique_lock<std::mutex> lock(mutex_);
         wake_.wait(lock, [&] { return stopping_ || (generation_ != seen && helpers_wanted_ > 0); });
@@ -118,8 +139,9 @@ class Pool {
   const std::function<void(Index)>* body_ = nullptr;
   Index count_ = 0;
   std::atomic<Index> next_{0};
-  Index pending_ = 0, helpers_wanted_ = 0;
-  long long generation_ = 0;
+  std::atomic<Index> pending_{0};  // changed under mutex_, watched without it
+  Index helpers_wanted_ = 0;
+  std::atomic<long long> generation_{0};
   bool stopping_ = false;
   std::exception_ptr error_;
 };

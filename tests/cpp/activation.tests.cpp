@@ -42,15 +42,18 @@ TEST_CASE("activations", "[activation]") {
 }
 
 TEST_CASE("activations of a large hidden layer split over the threads", "[activation][threads]") {
-  // 70 × 300 entries: enough to be split into blocks of rows
-  const Matrix x = seeded_random(70, 300, 4, 5.0f);
+  // 70 × 300 entries: split into blocks of rows; one row of 3001 (a decoded token's hidden layer):
+  // into blocks of columns, the last one ragged
+  const Matrix x = seeded_random(70, 300, 4, 5.0f), token = seeded_random(1, 3001, 5, 5.0f);
   for (Activation a : {Activation::relu, Activation::gelu, Activation::gelu_tanh, Activation::swiglu}) {
     INFO(to_string(a));
     set_num_threads(1);
-    const Matrix one = pointwise_activation(a, x);
+    const Matrix one = pointwise_activation(a, x), one_token = pointwise_activation(a, token);
     set_num_threads(std::min<Index>(max_threads(), 3));
     CHECK(pointwise_activation(a, x) == one);
     CHECK(one.row(69) == pointwise_activation(a, x.bottomRows(1)));
+    CHECK(pointwise_activation(a, token) == one_token);
+    CHECK(one_token.rightCols(9) == pointwise_activation(a, token.rightCols(9)));  // entry by entry
   }
   set_num_threads(1);
 }
