@@ -143,7 +143,7 @@ void packed_columns(const ConstMatrixRef& a, const PanelSource& source, MatrixRe
       Index i = 0;
       for (; i + kRows <= m; i += kRows)
         register_block<kRows, fused>(a_block + i * a.outerStride(), a.outerStride(), panel, depth,
-                              c_block + i * c.outerStride(), c.outerStride(), columns, accumulate);
+                                     c_block + i * c.outerStride(), c.outerStride(), columns, accumulate);
       const Index left = m - i;
       const Scalar* a_rest = a_block + i * a.outerStride();
       Scalar* c_rest = c_block + i * c.outerStride();

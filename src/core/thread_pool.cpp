@@ -32,15 +32,13 @@ thread_local bool inside_region = false;
 // within this time, so the helpers are still watching when the next one starts.
 constexpr std::chrono::microseconds kWatch{200};
 
-// true once ready() is, or false once kWatch has passed without it (the clock read seldom: in
-// WebAssembly it is a call out to JavaScript)
+// returns once ready() is true or kWatch has passed (the clock read seldom: in WebAssembly it is a
+// call out to JavaScript)
 template <class Ready>
-bool watch(const Ready& ready) {
+void watch(const Ready& ready) {
   const auto until = std::chrono::steady_clock::now() + kWatch;
-  for (int i = 1;; ++i) {
-    if (ready()) return true;
-    if (i % 4096 == 0 && std::chrono::steady_clock::now() > until) return false;
-  }
+  for (int i = 1; !ready(); ++i)
+    if (i % 4096 == 0 && std::chrono::steady_clock::now() > until) return;
 }
 
 // Workers wait for a generation counter to change, then claim indices from a shared counter.

@@ -5,6 +5,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadAttnlab } from '../../build/package/index.js';
 
 /** runs in a Node with relaxed SIMD: both engines on the same inputs, as JSON */
@@ -66,6 +70,21 @@ describe('the relaxed-SIMD engine', () => {
     assert.equal(engine.info.relaxedSimd, false);
     assert.equal(engine.info.build, 'simd-threads');
     assert.equal(engine.alibiSlopes({ heads: 2 }).length, 2);
+  });
+
+  it('gives way to the usual engine where its file is missing', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'attnlab-'));
+    try {
+      cpSync(fileURLToPath(new URL('../../build/package/', import.meta.url)), folder, { recursive: true });
+      rmSync(join(folder, 'engine/node/attnlab-threads-relaxed.wasm'));
+      const program = `const { loadAttnlab } = await import(${JSON.stringify(pathToFileURL(join(folder, 'index.js')).href)});
+const engine = await loadAttnlab();
+console.log(JSON.stringify({ relaxed: engine.info.relaxedSimd, build: engine.info.build, slopes: engine.alibiSlopes({ heads: 2 }).length }));`;
+      const out = JSON.parse(execFileSync(process.execPath, ['--experimental-wasm-relaxed-simd', '--input-type=module', '-e', program], { encoding: 'utf8' }));
+      assert.deepEqual(out, { relaxed: false, build: 'simd-threads', slopes: 2 });
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('is loaded where it validates, within float rounding of the usual engine, alike on 1 and 2 threads', () => {

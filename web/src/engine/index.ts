@@ -302,8 +302,12 @@ export async function loadAttnlab(options: LoadOptions = {}): Promise<Engine> {
   if (!threaded && typeof wanted === 'number' && wanted > 1) {
     throw new Error(`attnlab: ${wanted} threads requested, but threads are unavailable here (they need SharedArrayBuffer and a cross-origin-isolated page)`);
   }
+  const name = threaded ? 'attnlab-threads' : 'attnlab';
   const relaxed = threaded && options.relaxedSimd !== false && relaxedSimdSupported();
-  const raw = await instantiate(threaded ? 'attnlab-threads' : 'attnlab', options, relaxed ? 'attnlab-threads-relaxed.wasm' : undefined);
+  // a host that serves only the usual engine's files (copied before the relaxed one existed) still
+  // gets an engine: the usual one
+  const raw = (relaxed ? await instantiate(name, options, 'attnlab-threads-relaxed.wasm').catch(() => undefined) : undefined)
+    ?? (await instantiate(name, options));
   const engine = new Engine(raw);
   if (threaded) engine.setThreads(wanted === 'auto' ? Math.min(await hardwareThreads(), engine.info.maxThreads) : wanted);
   return engine;
