@@ -40,7 +40,8 @@ export interface LoadOptions {
    * (attnlab-threads-relaxed.wasm); elsewhere the usual one. Its inference differs from the usual
    * engine's in the last bits (one rounding a multiply-add, not two); training and its held-out
    * measurements round as the usual engine does, so runs reproduce bit for bit on either.
-   * engine.info.relaxedSimd says which was loaded. false: always the usual engine. Default true. */
+   * engine.info.relaxedSimd says which was loaded (the usual one also where the relaxed one's file
+   * cannot be had). false: always the usual engine. Default true. */
   relaxedSimd?: boolean;
 }
 
