@@ -146,6 +146,14 @@ export const untilIdle = (widget) => widget.evaluate((element) => new Promise((r
 /** the same JSON, for `eventually` */
 export const equalTo = (want) => (value) => JSON.stringify(value) === JSON.stringify(want);
 
+/** whether the numbers of `value` (nested arrays) are those of `want`, each within `unit`, one unit
+ * of the last decimal the page shows: the page's engine may be the relaxed-SIMD one, whose fused
+ * multiply-adds round a last bit apart from Node's engine's, and a shown digit can turn over */
+export function withinShown(value, want, unit) {
+  if (Array.isArray(want)) return Array.isArray(value) && value.length === want.length && want.every((w, i) => withinShown(value[i], w, unit));
+  return typeof value === 'number' && Math.abs(value - want) <= unit * 1.001;
+}
+
 /** two animation frames on: a deck rescaled by a resize has laid out, and canvases redrawn at the new scale */
 export const nextFrames = (page) => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 
