@@ -188,12 +188,13 @@ Matrix attend_heads(const AttentionConfig& config, const ProjectedQKV& p, const 
                         InputCheck::shapes);
     }
   };
-  // A long untraced head spreads its query blocks over the threads itself; other long heads run
-  // side by side. Short ones (a decoded token's one query) run side by side when they read keys
+  // Long heads run side by side, one hand-over for all, when there are enough of them for the
+  // threads (or when each keeps a trace); a long head alone spreads its query blocks over the
+  // threads itself. Short ones (a decoded token's one query) run side by side when they read keys
   // enough to pay for handing them to another thread (a few microseconds), in turn otherwise.
   const bool long_heads = n >= kRowsWorthSplitting;
   const double work = static_cast<double>(n) * static_cast<double>(m) * static_cast<double>(dk * config.n_heads);
-  if (long_heads ? trace || flash_tiles : work >= kShortHeadsWorkWorthSplitting) {
+  if (long_heads ? trace || flash_tiles || config.n_heads >= num_threads() : work >= kShortHeadsWorkWorthSplitting) {
     parallel_for(config.n_heads, attend);
   } else {
     for (Index head = 0; head < config.n_heads; ++head) attend(head);
