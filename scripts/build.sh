@@ -60,8 +60,8 @@ build_wasm() {
 }
 
 # the threaded engine again, its products using relaxed SIMD's fused multiply-add (loaded where the
-# runtime validates it, when asked for: LoadOptions.relaxedSimd); the same JavaScript, another .wasm.
-# Only the package ships it (the page does not load it), so `package` builds it first.
+# runtime validates it: LoadOptions.relaxedSimd); the same JavaScript, another .wasm. `wasm` builds
+# it for the page, and `package` first too.
 build_engine_relaxed() {
   cmake -S . -B build/wasm-threads-relaxed -DCMAKE_BUILD_TYPE=Release -DATTNLAB_WASM_THREADS=ON \
     -DATTNLAB_WASM_RELAXED_SIMD=ON -DATTNLAB_BUILD_TESTS=OFF -DATTNLAB_BUILD_EXAMPLES=OFF \
