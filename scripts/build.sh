@@ -60,8 +60,8 @@ build_wasm() {
 }
 
 # the threaded engine again, its products using relaxed SIMD's fused multiply-add (loaded where the
-# runtime validates it: LoadOptions.relaxedSimd); the same JavaScript, another .wasm. `wasm` builds
-# it for the page, and `package` first too.
+# runtime validates it: LoadOptions.relaxedSimd); the same JavaScript, another .wasm. `wasm` and
+# `engine` build it.
 build_engine_relaxed() {
   cmake -S . -B build/wasm-threads-relaxed -DCMAKE_BUILD_TYPE=Release -DATTNLAB_WASM_THREADS=ON \
     -DATTNLAB_WASM_RELAXED_SIMD=ON -DATTNLAB_BUILD_TESTS=OFF -DATTNLAB_BUILD_EXAMPLES=OFF \
@@ -69,9 +69,12 @@ build_engine_relaxed() {
   cmake --build build/wasm-threads-relaxed -j "$jobs" --target attnlab_module_web attnlab_module_node
 }
 
+# the three engine modules alone (no tests, no examples): what web and package ship, so both build
+# them first and never pack an engine older than the sources
 build_engine() {
   build_wasm_variant build/wasm OFF attnlab_module_web attnlab_module_node
   build_wasm_variant build/wasm-threads ON attnlab_module_web attnlab_module_node
+  build_engine_relaxed
 }
 
 # the npm package in build/package: the TypeScript layer, its contract, GPT-2's tokenizer.json,
@@ -79,7 +82,7 @@ build_engine() {
 # their declarations; then the reveal.js example deck. Skipped when nothing it reads (web/ and its build, the engine files, the
 # example, the npm packages) changed since.
 build_package() {
-  build_engine_relaxed
+  build_engine
   local stamp=build/package.stamp
   if [ -f "$stamp" ] && [ -f build/package/index.js ] && [ -z "$(changed_since "$stamp" web build/web.stamp \
       build/wasm/module build/wasm-threads/module build/wasm-threads-relaxed/module build/gpt2-tokenizer.json examples/reveal package.json package-lock.json \
@@ -141,6 +144,7 @@ changed_since() {
 # file:// in build/offline/attnlab.html; the engine files go beside the loader, which imports their
 # URLs. Skipped when nothing it reads (web/, the engine files, the npm packages) changed since.
 build_web() {
+  build_engine
   mkdir -p web/src/engine/build
   cp -p build/wasm/module/web/* build/wasm-threads/module/web/* build/gpt2-tokenizer.json web/src/engine/build/
   cp -p build/wasm-threads-relaxed/module/web/attnlab-threads.wasm web/src/engine/build/attnlab-threads-relaxed.wasm

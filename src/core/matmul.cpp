@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <type_traits>
 #include <vector>
 
 #include "core/check.hpp"
@@ -50,6 +51,15 @@ Vec multiply_add(Vec a, Vec b, Vec c) {
 
 // SeparateRounding scopes open now (on any thread: the products of a training step run on all)
 std::atomic<int> separate_rounding_scopes{0};
+
+// body(std::true_type) where `fused` asks for fused multiply-adds and the build has them, else
+//   body(std::false_type): the kernels' two instantiations, chosen in one place
+template <class Body>
+decltype(auto) with_rounding(bool fused, Body&& body) {
+  if constexpr (kCanFuse)
+    if (fused) return body(std::true_type{});
+  return body(std::false_type{});
+}
 
 // panel[kk·8 + j] = B(k0 + kk, j0 + j) for kk < depth, j < 8; zero past B's last column
 void pack_panel(const ConstMatrixRef& b, bool transposed, Index k0, Index depth, Index j0, Scalar* panel) {
@@ -162,12 +172,6 @@ void check_product(const ConstMatrixRef& a, Index b_depth, Index b_width, const 
                  " columns do not give C ", shape_string(c.rows(), c.cols())});
 }
 
-// C[:, panels first…last) (+)= A·B[:, same], fused or not as products are now
-void packed_columns(const ConstMatrixRef& a, const PanelSource& source, MatrixRef c, bool add, Index first, Index last, bool fused) {
-  if constexpr (kCanFuse)
-    if (fused) return packed_columns<kCanFuse>(a, source, c, add, first, last);
-  packed_columns<false>(a, source, c, add, first, last);
-}
 
 }  // namespace
 
@@ -195,10 +199,13 @@ void packed_matmul(const ConstMatrixRef& a, const ConstMatrixRef& b, bool b_tran
   const double work = static_cast<double>(c.rows()) * static_cast<double>(c.cols()) * static_cast<double>(a.cols());
   const Index blocks = std::min(panels, work >= kThreadWork ? num_threads() : Index(1));
   const bool fused = products_fused();  // read once: every block rounds alike
-  if (blocks <= 1) return packed_columns(a, source, c, add, 0, panels, fused);
-  parallel_for(blocks, [&](Index block) {
-    packed_columns(a, source, c, add, block * panels / blocks, (block + 1) * panels / blocks, fused);
-  });
+  const auto columns = [&](Index first, Index last) {
+    with_rounding(fused, [&](auto fuse) { packed_columns<decltype(fuse)::value>(a, source, c, add, first, last); });
+  };
+  if (blocks <= 1) return columns(0, panels);
+  // one task type on either engine: a second (the fused twin's) would move the static data whose
+  // addresses the JavaScript both engines share names (build.sh checks it)
+  parallel_for(blocks, [&](Index block) { columns(block * panels / blocks, (block + 1) * panels / blocks); });
 }
 
 void matmul(const ConstMatrixRef& a, const ConstMatrixRef& b, MatrixRef c, bool add) {
@@ -231,7 +238,9 @@ void matmul(const ConstMatrixRef& a, const PackedMatrix& b, MatrixRef c, bool ad
     return;
   }
   const Index panels = panels_of(c.cols());
-  packed_columns(a, PanelSource{b.source_, b.transposed_, b.panels_.data(), panels * kPanel}, c, add, 0, panels, products_fused());
+  with_rounding(products_fused(), [&](auto fused) {
+    packed_columns<decltype(fused)::value>(a, PanelSource{b.source_, b.transposed_, b.panels_.data(), panels * kPanel}, c, add, 0, panels);
+  });
 }
 
 namespace {
@@ -254,9 +263,7 @@ Scalar multiply_add_chains(Index steps) {
 }  // namespace
 
 Scalar multiply_add_peak(Index steps) {
-  if constexpr (kCanFuse)
-    if (products_fused()) return multiply_add_chains<kCanFuse>(steps);
-  return multiply_add_chains<false>(steps);
+  return with_rounding(products_fused(), [&](auto fused) { return multiply_add_chains<decltype(fused)::value>(steps); });
 }
 
 void matmul_transposed(const ConstMatrixRef& a, const ConstMatrixRef& b, MatrixRef c) {

@@ -72,6 +72,12 @@ describe('the relaxed-SIMD engine', () => {
     assert.equal(engine.alibiSlopes({ heads: 2 }).length, 2);
   });
 
+  it('refuses a relaxedSimd that is not true or false, naming what it got', async () => {
+    for (const value of ['no', 0, null]) {
+      await assert.rejects(loadAttnlab({ relaxedSimd: value }), { message: `attnlab: relaxedSimd must be true or false, got ${String(value)}` });
+    }
+  });
+
   it('gives way to the usual engine where its file is missing', () => {
     const folder = mkdtempSync(join(tmpdir(), 'attnlab-'));
     try {

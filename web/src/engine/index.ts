@@ -299,6 +299,9 @@ export async function loadAttnlab(options: LoadOptions = {}): Promise<Engine> {
   if (wanted !== 'auto' && !(Number.isInteger(wanted) && wanted >= 1)) {
     throw new Error(`attnlab: threads must be "auto" or a whole number ≥ 1, got ${String(wanted)}`);
   }
+  if (options.relaxedSimd !== undefined && typeof options.relaxedSimd !== 'boolean') {
+    throw new Error(`attnlab: relaxedSimd must be true or false, got ${String(options.relaxedSimd)}`);
+  }
   const threaded = wanted !== 1 && threadsSupported();
   if (!threaded && typeof wanted === 'number' && wanted > 1) {
     throw new Error(`attnlab: ${wanted} threads requested, but threads are unavailable here (they need SharedArrayBuffer and a cross-origin-isolated page)`);
