@@ -21,7 +21,7 @@ std::string to_string(Activation activation);
 Matrix relu_forward(const ConstMatrixRef& x);
 // y = x·½(1 + erf(x/√2))   x:(n,k) → (n,k)
 Matrix gelu_forward(const ConstMatrixRef& x);
-// y = x·½(1 + tanh(√(2/π)(x + 0.044715x³)))   x:(n,k) → (n,k)
+// y = x·½(1 + tanh u) = x·σ(2u), u = √(2/π)(x + 0.044715x³)   x:(n,k) → (n,k)
 Matrix gelu_tanh_forward(const ConstMatrixRef& x);
 // y = x·σ(x) (Swish/SiLU)   x:(n,k) → (n,k)
 Matrix silu_forward(const ConstMatrixRef& x);
@@ -30,7 +30,7 @@ Matrix silu_forward(const ConstMatrixRef& x);
 Matrix relu_backward(const ConstMatrixRef& x, const ConstMatrixRef& dy);
 // dx = dy ⊙ (Φ(x) + x·φ(x))   differentiates gelu_forward   x,dy:(n,k) → (n,k)
 Matrix gelu_backward(const ConstMatrixRef& x, const ConstMatrixRef& dy);
-// dx = dy ⊙ (½(1 + tanh u) + ½x(1 − tanh²u)·√(2/π)(1 + 3·0.044715x²)), u = √(2/π)(x + 0.044715x³)
+// dx = dy ⊙ (σ(2u) + 2x·σ(2u)(1 − σ(2u))·√(2/π)(1 + 3·0.044715x²)), u = √(2/π)(x + 0.044715x³)
 //   differentiates gelu_tanh_forward   x,dy:(n,k) → (n,k)
 Matrix gelu_tanh_backward(const ConstMatrixRef& x, const ConstMatrixRef& dy);
 // dx = dy ⊙ σ(x)(1 + x(1 − σ(x)))   differentiates silu_forward   x,dy:(n,k) → (n,k)

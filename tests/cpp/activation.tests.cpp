@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <limits>
 
 #include "core/activation.hpp"
 #include "core/check.hpp"
@@ -33,6 +34,26 @@ TEST_CASE("activations", "[activation]") {
     CHECK_THAT(gelu_forward(Matrix::Constant(1, 1, 1.0f))(0, 0), WithinAbs(0.8413447, 1e-6));
     const Matrix grid = RowVector::LinSpaced(601, -6.0f, 6.0f);
     CHECK((gelu_forward(grid) - gelu_tanh_forward(grid)).cwiseAbs().maxCoeff() < 1e-3f);
+  }
+  SECTION("the tanh form as x·σ(2u): within float rounding of the curve in double, tails included") {
+    // u is rounded to float before its exponential, which multiplies that error by |2u| far left;
+    // the reference is x·σ(2u) in double too, since ½x(1 + tanh u) cancels to 0 there even in double
+    const Matrix grid = RowVector::LinSpaced(4001, -40.0f, 40.0f);
+    const Matrix y = gelu_tanh_forward(grid);
+    for (Index j = 0; j < grid.cols(); ++j) {
+      const double v = grid(0, j), u = 0.79788456080286536 * (v + 0.044715 * v * v * v);
+      const double want = v / (1 + std::exp(-2 * u));
+      if (std::abs(u) < 5) CHECK_THAT(want, WithinAbs(0.5 * v * (1 + std::tanh(u)), 1e-15));
+      INFO("x = " << v);
+      CHECK_THAT(double(y(0, j)), WithinAbs(want, 2e-7 * (2 + 2 * std::abs(u)) * std::abs(want) + 1e-30));
+    }
+    CHECK(y(0, 0) <= 0.0f);  // x·σ(2u) keeps its sign and stays finite far left (no 1 + tanh u = 0)
+    Matrix odd(1, 3);
+    odd << std::numeric_limits<Scalar>::quiet_NaN(), Scalar(1e20), Scalar(-1e20);
+    const Matrix y_odd = gelu_tanh_forward(odd);
+    CHECK(std::isnan(y_odd(0, 0)));
+    CHECK(y_odd(0, 1) == Scalar(1e20));
+    CHECK((y_odd(0, 2) <= 0 && y_odd(0, 2) > Scalar(-1e-15)));
   }
   SECTION("names round-trip and an unknown name lists the choices") {
     for (Activation a : {Activation::relu, Activation::gelu, Activation::gelu_tanh, Activation::swiglu})
