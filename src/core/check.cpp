@@ -1,5 +1,7 @@
 #include "core/check.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -25,6 +27,31 @@ void throw_error(std::initializer_list<MessagePart> parts) {
   std::string message;
   for (const MessagePart& part : parts) part.append_to(message);
   throw Error(message);
+}
+
+bool all_finite(const ConstMatrixRef& x) {
+  using Bits = std::conditional_t<sizeof(Scalar) == 4, std::uint32_t, std::uint64_t>;
+  constexpr Bits magnitude = sizeof(Scalar) == 4 ? Bits(0x7fffffffu) : Bits(0x7fffffffffffffffull);
+  constexpr Bits infinity = sizeof(Scalar) == 4 ? Bits(0x7f800000u) : Bits(0x7ff0000000000000ull);
+  const Index rows = x.rows(), cols = x.cols();
+  for (Index i = 0; i < rows; ++i) {
+    const Scalar* row = x.row(i).data();
+    Bits largest = 0;  // an unsigned max over each row's magnitudes: vector instructions
+    for (Index j = 0; j < cols; ++j) {
+      Bits bits;
+      std::memcpy(&bits, row + j, sizeof bits);
+      largest = std::max(largest, Bits(bits & magnitude));
+    }
+    if (largest >= infinity) return false;
+  }
+  return true;
+}
+
+void require_finite(const ConstMatrixRef& x, std::string_view name) {
+  if (all_finite(x)) return;
+  for (Index i = 0; i < x.rows(); ++i)  // only to say where
+    for (Index j = 0; j < x.cols(); ++j)
+      if (!std::isfinite(x(i, j))) throw_error({name, " contains a non-finite value at (", i, ",", j, ")"});
 }
 
 }  // namespace attnlab

@@ -2,7 +2,6 @@
 // Argument validation: every public entry point checks its inputs and throws attnlab::Error with a
 // message that names the argument and what was wrong, so callers (C++, JS, the page) can show it.
 #include <cstdint>
-#include <cstring>
 #include <initializer_list>
 #include <stdexcept>
 #include <string>
@@ -78,32 +77,14 @@ inline void require_shape(const ConstMatrixRef& x, Index rows, Index cols, std::
     throw_error({name, " has shape ", shape_string(x.rows(), x.cols()), ", expected ", shape_string(rows, cols)});
 }
 
-// Whether every entry is finite: row by row (each row contiguous), by the bits of each float — an
-// exponent of all ones is ±Inf or NaN — so that the compiler vectorises it. (Eigen's allFinite()
-// goes column by column, across the rows of a row-major matrix, one entry at a time.)
-inline bool all_finite(const ConstMatrixRef& x) {
-  using Bits = std::conditional_t<sizeof(Scalar) == 4, std::uint32_t, std::uint64_t>;
-  constexpr Bits exponent = sizeof(Scalar) == 4 ? Bits(0x7f800000u) : Bits(0x7ff0000000000000ull);
-  for (Index i = 0; i < x.rows(); ++i) {
-    const Scalar* row = x.row(i).data();
-    Bits bad = 0;
-    for (Index j = 0; j < x.cols(); ++j) {
-      Bits bits;
-      std::memcpy(&bits, row + j, sizeof bits);
-      bad |= static_cast<Bits>((bits & exponent) == exponent);
-    }
-    if (bad) return false;
-  }
-  return true;
-}
+// Whether every entry is finite: row by row, by the bits of each float (the largest magnitude's
+// exponent is all ones only for ±Inf and NaN), in a loop the compiler vectorises. Defined in
+// check.cpp, compiled for speed: an inline copy from a file compiled for size (the bindings) could be
+// the one the linker keeps. (Eigen's allFinite() goes column by column, one entry at a time.)
+bool all_finite(const ConstMatrixRef& x);
 
-// every entry finite (no NaN, no ±Inf)
-inline void require_finite(const ConstMatrixRef& x, std::string_view name) {
-  if (all_finite(x)) return;  // one pass over every entry: keep it off hot paths; the loop only finds where
-  for (Index i = 0; i < x.rows(); ++i)
-    for (Index j = 0; j < x.cols(); ++j)
-      if (!std::isfinite(x(i, j))) throw_error({name, " contains a non-finite value at (", i, ",", j, ")"});
-}
+// every entry finite (no NaN, no ±Inf); one pass over every entry: keep it off hot paths
+void require_finite(const ConstMatrixRef& x, std::string_view name);
 
 // Largest matrix an entry point will allocate (64 Mi floats, 256 MiB): an absurd size is refused
 // with a message instead of exhausting memory.
