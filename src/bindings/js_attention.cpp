@@ -23,11 +23,12 @@ struct AttentionCall {
     return multi_head ? AttentionSteps::multi_head(config, params, x, memory, mask)
                       : AttentionSteps::single_head(x, memory, w_q, w_k, w_v, mask, scaled);
   }
-  // the output alone, by the fast path: no stage is kept
+  // the output alone, by the fast path: no stage is kept; the weights' numbers were checked finite
+  // as they were read, so only their shapes are checked again
   Matrix forward() const {
     if (!multi_head) return attention_head_forward(x, memory.size() ? memory : x, w_q, w_k, w_v, mask, scaled);
-    return memory.size() ? cross_attention_forward(config, params, x, memory, mask)
-                         : self_attention_forward(config, params, x, mask);
+    return memory.size() ? cross_attention_forward(config, params, x, memory, mask, nullptr, WeightCheck::shapes)
+                         : self_attention_forward(config, params, x, mask, nullptr, WeightCheck::shapes);
   }
 };
 

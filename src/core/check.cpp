@@ -1,9 +1,14 @@
 #include "core/check.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <type_traits>
+
+#include "core/thread_pool.hpp"
 
 namespace attnlab {
 
@@ -29,14 +34,17 @@ void throw_error(std::initializer_list<MessagePart> parts) {
   throw Error(message);
 }
 
-bool all_finite(const ConstMatrixRef& x) {
+namespace {
+
+// rows [first, last) of x finite: an unsigned max over each row's magnitudes (vector instructions)
+bool rows_finite(const ConstMatrixRef& x, Index first, Index last) {
   using Bits = std::conditional_t<sizeof(Scalar) == 4, std::uint32_t, std::uint64_t>;
   constexpr Bits magnitude = sizeof(Scalar) == 4 ? Bits(0x7fffffffu) : Bits(0x7fffffffffffffffull);
   constexpr Bits infinity = sizeof(Scalar) == 4 ? Bits(0x7f800000u) : Bits(0x7ff0000000000000ull);
-  const Index rows = x.rows(), cols = x.cols();
-  for (Index i = 0; i < rows; ++i) {
+  const Index cols = x.cols();
+  for (Index i = first; i < last; ++i) {
     const Scalar* row = x.row(i).data();
-    Bits largest = 0;  // an unsigned max over each row's magnitudes: vector instructions
+    Bits largest = 0;
     for (Index j = 0; j < cols; ++j) {
       Bits bits;
       std::memcpy(&bits, row + j, sizeof bits);
@@ -45,6 +53,23 @@ bool all_finite(const ConstMatrixRef& x) {
     if (largest >= infinity) return false;
   }
   return true;
+}
+
+// entries worth reading on the other threads too: a layer's weights, a prompt's queries (one
+// thread reads them slower than the memory delivers)
+constexpr Index kEntriesWorthCheckingApart = Index(1) << 16;
+
+}  // namespace
+
+bool all_finite(const ConstMatrixRef& x) {
+  const Index rows = x.rows();
+  const Index blocks = x.size() >= kEntriesWorthCheckingApart ? std::min(num_threads(), rows) : Index(1);
+  if (blocks <= 1) return rows_finite(x, 0, rows);
+  std::atomic<bool> finite{true};
+  parallel_for(blocks, [&](Index block) {
+    if (!rows_finite(x, block * rows / blocks, (block + 1) * rows / blocks)) finite.store(false, std::memory_order_relaxed);
+  });
+  return finite.load();
 }
 
 void require_finite(const ConstMatrixRef& x, std::string_view name) {

@@ -91,9 +91,9 @@ Matrix affine_rows(const ConstMatrixRef& x, const ConstMatrixRef& w, const Const
   const Index n = x.rows();
   if (n < kRowBlock && w.cols() >= 2 * kColumnBlock) return affine_slabs(x, w, b);
   Matrix y(n, w.cols());
-  if (matmul_is_packed()) {  // W's columns split over the threads, each packing only its own
-    matmul(x, w, y);
-    if (b) y.rowwise() += *b;
+  if (matmul_is_packed()) {  // W's columns split over the threads, each packing only its own (and adding b)
+    if (b) matmul(x, w, *b, y);
+    else matmul(x, w, y);
     return y;
   }
   const Index blocks = std::max<Index>(1, std::min<Index>(num_threads(), n / kRowBlock));

@@ -136,10 +136,12 @@ struct PanelSource {
   }
 };
 
-// C[:, panels first…last) (+)= A·B[:, same], one thread's share: each depth slice of each panel is
-//   swept by all of A's rows
+// C[:, panels first…last) (+)= A·B[:, same] (+ bias[same] when given), one thread's share: each
+//   depth slice of each panel is swept by all of A's rows; the bias is added to a panel's columns
+//   after its last slice, while they are in cache (in the kernel, it made V8 spill its registers)
 template <bool fused>
-void packed_columns(const ConstMatrixRef& a, const PanelSource& source, MatrixRef c, bool add, Index first, Index last) {
+void packed_columns(const ConstMatrixRef& a, const PanelSource& source, MatrixRef c, bool add, const Scalar* bias,
+                    Index first, Index last) {
   Scalar scratch[kDepth * kPanel];  // 8 KB, on the stack: nothing to allocate or keep per thread
   const Index m = a.rows(), k = a.cols(), n = c.cols();
   for (Index k0 = 0; k0 < k; k0 += kDepth) {
@@ -160,6 +162,9 @@ void packed_columns(const ConstMatrixRef& a, const PanelSource& source, MatrixRe
       if (left == 3) register_block<3, fused>(a_rest, a.outerStride(), panel, depth, c_rest, c.outerStride(), columns, accumulate);
       if (left == 2) register_block<2, fused>(a_rest, a.outerStride(), panel, depth, c_rest, c.outerStride(), columns, accumulate);
       if (left == 1) register_block<1, fused>(a_rest, a.outerStride(), panel, depth, c_rest, c.outerStride(), columns, accumulate);
+      if (bias && k0 + depth == k)
+        for (Index r = 0; r < m; ++r)
+          for (Index j = 0; j < columns; ++j) c_block[r * c.outerStride() + j] += bias[j0 + j];
     }
   }
 }
@@ -188,10 +193,12 @@ bool matmul_is_packed() {
 #endif
 }
 
-void packed_matmul(const ConstMatrixRef& a, const ConstMatrixRef& b, bool b_transposed, MatrixRef c, bool add) {
+void packed_matmul(const ConstMatrixRef& a, const ConstMatrixRef& b, bool b_transposed, MatrixRef c, bool add,
+                   const Scalar* bias) {
   check_product(a, b_transposed ? b.cols() : b.rows(), b_transposed ? b.rows() : b.cols(), c, "matmul");
   if (a.cols() == 0) {
     if (!add) c.setZero();
+    if (bias) c.rowwise() += Eigen::Map<const RowVector>(bias, c.cols());
     return;
   }
   const Index panels = panels_of(c.cols());
@@ -200,7 +207,7 @@ void packed_matmul(const ConstMatrixRef& a, const ConstMatrixRef& b, bool b_tran
   const Index blocks = std::min(panels, work >= kThreadWork ? num_threads() : Index(1));
   const bool fused = products_fused();  // read once: every block rounds alike
   const auto columns = [&](Index first, Index last) {
-    with_rounding(fused, [&](auto fuse) { packed_columns<decltype(fuse)::value>(a, source, c, add, first, last); });
+    with_rounding(fused, [&](auto fuse) { packed_columns<decltype(fuse)::value>(a, source, c, add, bias, first, last); });
   };
   if (blocks <= 1) return columns(0, panels);
   // one task type on either engine: a second (the fused twin's) would move the static data whose
@@ -215,6 +222,13 @@ void matmul(const ConstMatrixRef& a, const ConstMatrixRef& b, MatrixRef c, bool 
     c.noalias() += a * b;
   else
     c.noalias() = a * b;
+}
+
+void matmul(const ConstMatrixRef& a, const ConstMatrixRef& b, const Eigen::Ref<const RowVector>& bias, MatrixRef c) {
+  require(bias.size() == b.cols(), "matmul: the bias has ", bias.size(), " entries for ", b.cols(), " columns");
+  if (matmul_is_packed()) return packed_matmul(a, b, false, c, false, bias.data());
+  matmul(a, b, c);
+  c.rowwise() += bias;
 }
 
 PackedMatrix::PackedMatrix(const ConstMatrixRef& b, bool transposed, Index rows) : source_(b), transposed_(transposed) {
@@ -239,7 +253,7 @@ void matmul(const ConstMatrixRef& a, const PackedMatrix& b, MatrixRef c, bool ad
   }
   const Index panels = panels_of(c.cols());
   with_rounding(products_fused(), [&](auto fused) {
-    packed_columns<decltype(fused)::value>(a, PanelSource{b.source_, b.transposed_, b.panels_.data(), panels * kPanel}, c, add, 0, panels);
+    packed_columns<decltype(fused)::value>(a, PanelSource{b.source_, b.transposed_, b.panels_.data(), panels * kPanel}, c, add, nullptr, 0, panels);
   });
 }
 

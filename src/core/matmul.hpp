@@ -16,6 +16,10 @@ bool matmul_is_packed();
 //   go to the threads (inside a parallel region, all on the calling thread)
 void matmul(const ConstMatrixRef& a, const ConstMatrixRef& b, MatrixRef c, bool add = false);
 
+// C = A·B + 1·bias   A:(m,k) B:(k,n) bias:(n) → C:(m,n); the bias added to each finished sum as the
+//   columns are written, on their threads (the same bits as C = A·B, then C.rowwise() += bias)
+void matmul(const ConstMatrixRef& a, const ConstMatrixRef& b, const Eigen::Ref<const RowVector>& bias, MatrixRef c);
+
 // C = A·Bᵀ   A:(m,k) B:(n,k) → C:(m,n) (scores Q·Kᵀ, logits x·Eᵀ)
 void matmul_transposed(const ConstMatrixRef& a, const ConstMatrixRef& b, MatrixRef c);
 
@@ -61,10 +65,12 @@ bool products_fused();
 constexpr double kPeakFlopsPerStep = 12 * 4 * 2;
 Scalar multiply_add_peak(Index steps);
 
-// The packed kernel on any build (natively for its tests): C (+)= A·B, or A·Bᵀ when `b_transposed`
-//   (B then (n,k)). B is copied in panels of 8 columns × 256 rows, each panel swept by every 4 rows
-//   of A, whose 4 × 8 sums stay in registers; each C entry sums its products in order of k, so the
-//   result is the same however the columns are split over threads.
-void packed_matmul(const ConstMatrixRef& a, const ConstMatrixRef& b, bool b_transposed, MatrixRef c, bool add);
+// The packed kernel on any build (natively for its tests): C (+)= A·B (+ 1·bias when given: n
+//   entries), or A·Bᵀ when `b_transposed` (B then (n,k)). B is copied in panels of 8 columns × 256
+//   rows, each panel swept by every 4 rows of A, whose 4 × 8 sums stay in registers; each C entry
+//   sums its products in order of k, so the result is the same however the columns are split over
+//   threads.
+void packed_matmul(const ConstMatrixRef& a, const ConstMatrixRef& b, bool b_transposed, MatrixRef c, bool add,
+                   const Scalar* bias = nullptr);
 
 }  // namespace attnlab

@@ -2,6 +2,7 @@
 #include <limits>
 
 #include "core/check.hpp"
+#include "core/thread_pool.hpp"
 
 using namespace attnlab;
 
@@ -31,6 +32,20 @@ TEST_CASE("all_finite and require_finite", "[check]") {
                                                      std::to_string(j) + ")");
       }
     }
+  }
+  SECTION("a large matrix, read in blocks of rows on the threads, finds one bad entry wherever it is") {
+    const Matrix big = Matrix::Random(300, 301);  // ≥ 2¹⁶ entries: split
+    for (const Index threads : {Index(1), std::min<Index>(max_threads(), 3)}) {
+      set_num_threads(threads);
+      CHECK(all_finite(big));
+      for (const auto& [i, j] : {std::pair<Index, Index>{0, 0}, {149, 300}, {150, 0}, {299, 300}}) {
+        Matrix y = big;
+        y(i, j) = odd[2];
+        INFO(threads << " threads, (" << i << "," << j << ")");
+        CHECK_FALSE(all_finite(y));
+      }
+    }
+    set_num_threads(1);
   }
   SECTION("a block reads only its own entries (rows a stride apart)") {
     x(0, 0) = kInf;     // outside the block

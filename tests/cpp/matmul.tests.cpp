@@ -68,6 +68,28 @@ TEST_CASE("packed matrix product", "[matmul][simd][threads]") {
     CHECK_FALSE(c.row(2).array().isFinite().any());
     for (const Index r : {0, 1, 3, 5}) CHECK(c.row(r).array().isFinite().all());
   }
+  SECTION("with a bias: the bits of the product, then the bias added to every row, on any thread count") {
+    for (const Index k : {7, 300}) {  // the bias joins the last depth slice's sums
+      INFO("k = " << k);
+      const Matrix a = seeded_random(13, k, 16), b = seeded_random(k, 203, 17);  // 13 rows, 25 panels and 3 columns
+      const RowVector bias = seeded_random(1, 203, 18);
+      Matrix want = packed(a, b, false);
+      want.rowwise() += bias;
+      for (const Index threads : {Index(1), std::min<Index>(max_threads(), 3)}) {
+        set_num_threads(threads);
+        Matrix c(13, 203);
+        packed_matmul(a, b, false, c, false, bias.data());
+        CHECK(c == want);
+      }
+      set_num_threads(1);
+    }
+    Matrix c = Matrix::Constant(3, 5, 7.0f);
+    const RowVector bias = RowVector::LinSpaced(5, 1, 5);
+    packed_matmul(Matrix(3, 0), Matrix(0, 5), false, c, false, bias.data());  // no depth: the bias alone
+    CHECK(c == bias.replicate(3, 1));
+    CHECK_THROWS_WITH(matmul(Matrix::Ones(3, 4), Matrix::Ones(4, 5), RowVector::Ones(4), c),
+                      "matmul: the bias has 4 entries for 5 columns");
+  }
   SECTION("no depth: C = 0, or C unchanged when adding") {
     const Matrix a(3, 0), b(0, 5);
     Matrix c = Matrix::Constant(3, 5, 7.0f);
