@@ -79,9 +79,9 @@ inline void require_shape(const ConstMatrixRef& x, Index rows, Index cols, std::
 
 // Whether every entry is finite: row by row, by the bits of each float (the largest magnitude's
 // exponent is all ones only for ±Inf and NaN), in a loop the compiler vectorises; a large matrix's
-// rows in blocks on the threads. Defined in
-// check.cpp, compiled for speed: an inline copy from a file compiled for size (the bindings) could be
-// the one the linker keeps. (Eigen's allFinite() goes column by column, one entry at a time.)
+// rows in blocks on the threads. Defined in check.cpp, compiled for speed: an inline copy from a
+// file compiled for size (the bindings) could be the one the linker keeps. (Eigen's allFinite()
+// goes column by column, one entry at a time.)
 bool all_finite(const ConstMatrixRef& x);
 
 // every entry finite (no NaN, no ±Inf); one pass over every entry: keep it off hot paths

@@ -1,7 +1,7 @@
 #pragma once
-// Vectorisable exponential. Eigen's packet exp is slow under Emscripten (its float→int conversions
-// are emulated by scalar loops), so the softmax uses this branch-free loop instead, which clang
-// turns into wasm f32x4/i32x4 instructions and gcc into SSE.
+// Vectorised exponential. Eigen's packet exp is slow under Emscripten (its float→int conversions
+// are emulated by scalar loops), so the softmax uses this one instead: four lanes at a time in
+// vector extensions, which clang turns into wasm f32x4/i32x4 instructions and gcc into SSE.
 #include "core/tensor.hpp"
 
 namespace attnlab {

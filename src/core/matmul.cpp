@@ -177,7 +177,6 @@ void check_product(const ConstMatrixRef& a, Index b_depth, Index b_width, const 
                  " columns do not give C ", shape_string(c.rows(), c.cols())});
 }
 
-
 }  // namespace
 
 SeparateRounding::SeparateRounding() { ++separate_rounding_scopes; }

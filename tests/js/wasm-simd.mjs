@@ -1,7 +1,8 @@
 // Fails when a WebAssembly build is silently scalar: disassembles the module and requires
-// 128-bit SIMD instructions inside the hot kernels (the softmax exponential, the engine's matrix
-// product, whose register blocks broadcast A's entries with load32_splat, and Eigen's GEMM, which
-// the backward passes use).
+// 128-bit SIMD instructions inside the hot kernels (the softmax exponential, whose clamps are the
+// one-instruction pmin/pmax, the engine's matrix product, whose register blocks broadcast A's
+// entries with load32_splat, Eigen's GEMM, which the backward passes use, and the finiteness check
+// every call makes).
 // usage: node wasm-simd.mjs <wasm-dis> <module.wasm>
 import { execFileSync } from 'node:child_process';
 
@@ -17,9 +18,10 @@ starts.forEach((match, i) => {
 });
 
 const requirements = [
-  { kernel: 'exp_inplace', instructions: ['f32x4.mul', 'f32x4.add', 'i32x4.trunc_sat_f32x4_s', 'i32x4.shl'] },
+  { kernel: 'exp_inplace', instructions: ['f32x4.mul', 'f32x4.add', 'f32x4.pmin', 'f32x4.pmax', 'i32x4.shl'] },
   { kernel: 'packed_columns', instructions: ['f32x4.mul', 'f32x4.add', 'v128.load32_splat'] },
   { kernel: 'gebp_kernel', instructions: ['f32x4.mul', 'f32x4.add'] },
+  { kernel: 'all_finite', instructions: ['i32x4.max_u'] },
 ];
 
 let failures = 0;
