@@ -38,13 +38,14 @@ constexpr Scalar kCubic = Scalar(0.044715);
 // cancels to 0 for negative x
 Matrix gelu_tanh_forward(const ConstMatrixRef& x) {
   constexpr Scalar kLinear = -2 * kSqrt2OverPi, kCubed = -2 * kSqrt2OverPi * kCubic;  // −2u = x·(a + b·x²)
+  constexpr Scalar kFarLeft = -20;  // where y < 10⁻³⁰⁰: below it, x·σ(2u) is 0 in floats
   Matrix y(x.rows(), x.cols());
   for (Index r = 0; r < x.rows(); ++r) {
     const Scalar* in = x.row(r).data();
     Scalar* out = y.row(r).data();
     for (Index j = 0; j < x.cols(); ++j) out[j] = in[j] * (kLinear + kCubed * in[j] * in[j]);
-    exp_inplace(out, x.cols());
-    for (Index j = 0; j < x.cols(); ++j) out[j] = in[j] / (Scalar(1) + out[j]);
+    exp_inplace(out, x.cols());  // saturates at e⁸⁸, so far left x itself is capped: y rounds to −0
+    for (Index j = 0; j < x.cols(); ++j) out[j] = std::max(in[j], kFarLeft) / (Scalar(1) + out[j]);
   }
   return y;
 }

@@ -48,12 +48,13 @@ TEST_CASE("activations", "[activation]") {
       CHECK_THAT(double(y(0, j)), WithinAbs(want, 2e-7 * (2 + 2 * std::abs(u)) * std::abs(want) + 1e-30));
     }
     CHECK(y(0, 0) <= 0.0f);  // x·σ(2u) keeps its sign and stays finite far left (no 1 + tanh u = 0)
-    Matrix odd(1, 3);
-    odd << std::numeric_limits<Scalar>::quiet_NaN(), Scalar(1e20), Scalar(-1e20);
+    Matrix odd(1, 4);
+    odd << std::numeric_limits<Scalar>::quiet_NaN(), Scalar(1e20), Scalar(-1e20), Scalar(-1e30);
     const Matrix y_odd = gelu_tanh_forward(odd);
     CHECK(std::isnan(y_odd(0, 0)));
     CHECK(y_odd(0, 1) == Scalar(1e20));
     CHECK((y_odd(0, 2) <= 0 && y_odd(0, 2) > Scalar(-1e-15)));
+    for (const Index j : {2, 3}) CHECK((y_odd(0, j) <= 0 && y_odd(0, j) > Scalar(-1e-36)));  // −0 but for e⁸⁸'s saturation
   }
   SECTION("names round-trip and an unknown name lists the choices") {
     for (Activation a : {Activation::relu, Activation::gelu, Activation::gelu_tanh, Activation::swiglu})
