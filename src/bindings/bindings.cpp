@@ -60,6 +60,7 @@ EMSCRIPTEN_BINDINGS(attnlab) {
       .function("generate", &ModelHandle::generate)
       .function("save", &ModelHandle::save)
       .function("fingerprint", &ModelHandle::fingerprint)
+      .function("weightDtype", &ModelHandle::weight_dtype)
       .function("parameter", &ModelHandle::parameter)
       .function("attentionSteps", &ModelHandle::attention_steps);
   function("modelFromConfig", &model_from_config);

@@ -111,6 +111,8 @@ class ModelHandle {
   val save() const;
   // FNV-1a of every parameter's bytes, 16 hex digits (parameter_fingerprint)
   val fingerprint() const;
+  // "F32", or "F16"/"BF16" when a checkpoint's weight matrices are kept in it (ModelParams::weight_dtype)
+  val weight_dtype() const;
   // a tensor's name as save() writes it → that tensor, a vector as one row (parameter_tensor)
   val parameter(const val& name) const;
   // {tokens, layer, source?, cross?}: that layer's attention on these tokens, to step through
@@ -144,10 +146,12 @@ val program_input(const val& options);
 // whole in the engine's memory beside the model.
 class CheckpointLoading {
  public:
-  // {config: string, maxParameterBytes?, vocab?: the engine's vocab.json or a Hugging Face
-  // tokenizer.json, read here so that a bad one is refused before any weights}
-  CheckpointLoading(CheckpointConfig config, std::uint64_t max_parameter_bytes, std::optional<Tokenizer> tokenizer)
-      : loader_(std::move(config), max_parameter_bytes), tokenizer_(std::move(tokenizer)) {}
+  // {config: string, maxParameterBytes?, weightStorage?: "float32" | "as-stored", vocab?: the
+  // engine's vocab.json or a Hugging Face tokenizer.json, read here so that a bad one is refused
+  // before any weights}
+  CheckpointLoading(CheckpointConfig config, std::uint64_t max_parameter_bytes, WeightStorage storage,
+                    std::optional<Tokenizer> tokenizer)
+      : loader_(std::move(config), max_parameter_bytes, storage), tokenizer_(std::move(tokenizer)) {}
   // {header: Uint8Array (the bytes after the first 8), fileSize, name?}
   void add_shard(const val& options);
   // the text of model.safetensors.index.json

@@ -78,10 +78,14 @@ std::shared_ptr<CheckpointLoading> checkpoint_loading(const val& options) {
     // a downloaded checkpoint may be larger than what the engine creates or trains
     const std::uint64_t cap = get_max_parameter_bytes(
         options, config.family == CheckpointFamily::attnlab ? kDefaultMaxParameterBytes : kDefaultMaxCheckpointBytes);
+    const std::string storage = get_string(options, "weightStorage", "float32");
+    require(storage == "float32" || storage == "as-stored", "weightStorage must be \"float32\" or \"as-stored\", got \"",
+            storage, "\"");
     std::optional<Tokenizer> tokenizer;
     if (const std::optional<val> vocab = optional(options, "vocab"))
       tokenizer = Tokenizer::from_json(string_from_js(*vocab, "vocab"), config.config.vocab_size);
-    return std::make_shared<CheckpointLoading>(std::move(config), cap, std::move(tokenizer));
+    return std::make_shared<CheckpointLoading>(
+        std::move(config), cap, storage == "float32" ? WeightStorage::float32 : WeightStorage::as_stored, std::move(tokenizer));
   }, options);
 }
 
@@ -348,8 +352,12 @@ val ModelHandle::fingerprint() const {
   });
 }
 
+val ModelHandle::weight_dtype() const {
+  return guarded([&] { return val(to_string(model_.params().weight_dtype())); });
+}
+
 val ModelHandle::parameter(const val& name) const {
-  return guarded([&] { return to_js(parameter_tensor(model_.config(), model_.params(), string_from_js(name, "parameter: name"))); },
+  return guarded([&] { return weight_to_js(parameter_tensor(model_.config(), model_.params(), string_from_js(name, "parameter: name"))); },
                  name);
 }
 

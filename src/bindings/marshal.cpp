@@ -240,6 +240,8 @@ val to_js(const ConstMatrixRef& x) {
   return out;
 }
 
+val weight_to_js(const WeightView& w) { return w.is_float() ? to_js(w.floats()) : to_js(w.widened()); }
+
 std::optional<TraceRequest> get_trace(const val& options) {
   const val wanted = get(options, "trace");
   if (absent(wanted) || (type_of(wanted) == "boolean" && !wanted.as<bool>())) return std::nullopt;

@@ -13,6 +13,7 @@
 #include "core/mask.hpp"
 #include "core/rope.hpp"
 #include "core/tensor.hpp"
+#include "core/weight.hpp"
 #include "model/trace.hpp"
 
 namespace attnlab::js {
@@ -65,6 +66,7 @@ Mask get_mask(const val& options, Index m);
 
 // {rows, cols, data: Float32Array}, a copy owned by JavaScript
 val to_js(const ConstMatrixRef& x);
+val weight_to_js(const WeightView& w);              // the same, widened from 16 bits when kept in them
 val to_js(const std::vector<int>& values);          // Int32Array
 val to_js(const std::vector<std::string>& values);  // array of strings
 val float_array(const float* data, Index count);    // Float32Array copy

@@ -37,8 +37,8 @@ Index feed_forward_parameters(Index d, Index d_ff, Activation activation) {
 
 Matrix feed_forward(const FeedForwardParams& p, Activation activation, const ConstMatrixRef& x,
                     FeedForwardTrace* trace) {
-  require(x.cols() == p.c_fc_weight.rows(), "feed-forward: input width ", x.cols(), " differs from d = ",
-          p.c_fc_weight.rows());
+  require(x.cols() == p.c_fc_weight.weight_rows(), "feed-forward: input width ", x.cols(), " differs from d = ",
+          p.c_fc_weight.weight_rows());
   Matrix hidden = linear_forward(x, p.c_fc_weight, p.c_fc_bias);
   Matrix gate;
   Matrix activated;

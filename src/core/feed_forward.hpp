@@ -4,17 +4,18 @@
 
 #include "core/activation.hpp"
 #include "core/tensor.hpp"
+#include "core/weight.hpp"
 
 namespace attnlab {
 
 // Parameters under GPT-2's names (`h.{i}.mlp.c_fc`, `h.{i}.mlp.c_proj`), y = x·W + b; SwiGLU adds a
 // gate projection, `mlp.c_gate`, which GPT-2 does not have.
 struct FeedForwardParams {
-  Matrix c_fc_weight;     // (d, d_ff)  W_1 (the "up" projection under SwiGLU)
+  WeightMatrix c_fc_weight;     // (d, d_ff)  W_1 (the "up" projection under SwiGLU)
   RowVector c_fc_bias;    // (d_ff)
-  Matrix c_gate_weight;   // (d, d_ff)  W_gate, SwiGLU only (empty otherwise)
+  WeightMatrix c_gate_weight;   // (d, d_ff)  W_gate, SwiGLU only (empty otherwise)
   RowVector c_gate_bias;  // (d_ff)
-  Matrix c_proj_weight;   // (d_ff, d)  W_2
+  WeightMatrix c_proj_weight;   // (d_ff, d)  W_2
   RowVector c_proj_bias;  // (d)
 
   // W ~ N(0, 0.02²), b = 0, seeded

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <type_traits>
 #include <vector>
 
@@ -61,19 +62,42 @@ decltype(auto) with_rounding(bool fused, Body&& body) {
   return body(std::false_type{});
 }
 
-// panel[kk·8 + j] = B(k0 + kk, j0 + j) for kk < depth, j < 8; zero past B's last column
-void pack_panel(const ConstMatrixRef& b, bool transposed, Index k0, Index depth, Index j0, Scalar* panel) {
+// panel[kk·8 + j] = B(k0 + kk, j0 + j) for kk < depth, j < 8; zero past B's last column; 16-bit
+//   weights widened here, so the kernel reads floats either way
+void pack_panel(const WeightView& b, bool transposed, Index k0, Index depth, Index j0, Scalar* panel) {
   const Index n = transposed ? b.rows() : b.cols(), columns = std::min(kPanel, n - j0);
   if (transposed) {
     if (columns < kPanel) std::fill(panel, panel + depth * kPanel, Scalar(0));
+    Scalar widened[kDepth];
     for (Index j = 0; j < columns; ++j) {
-      const Scalar* row = b.row(j0 + j).data() + k0;
+      const Scalar* row = widened;
+      if (b.is_float()) row = b.float_data() + (j0 + j) * b.stride() + k0;
+      else b.row(j0 + j, k0, depth, widened);
       for (Index kk = 0; kk < depth; ++kk) panel[kk * kPanel + j] = row[kk];
     }
     return;
   }
+  if (!b.is_float()) {
+    b.with_elements([&](auto type, const auto* data) {
+      constexpr Dtype D = decltype(type)::value;
+      for (Index kk = 0; kk < depth; ++kk, panel += kPanel) {
+        const auto* row = data + (k0 + kk) * b.stride() + j0;
+        if constexpr (D != Dtype::f32 && std::is_same_v<Scalar, float>) {
+          if (columns == kPanel) {  // one load, its even and odd values put back in order
+            const WidenedEight w = widen_eight<D>(row);
+            const Floats4 low = __builtin_shufflevector(w.even, w.odd, 0, 4, 1, 5), high = __builtin_shufflevector(w.even, w.odd, 2, 6, 3, 7);
+            std::memcpy(panel, &low, sizeof low);
+            std::memcpy(panel + kVectorWidth, &high, sizeof high);
+            continue;
+          }
+        }
+        for (Index j = 0; j < kPanel; ++j) panel[j] = j < columns ? widened<D>(row[j]) : Scalar(0);
+      }
+    });
+    return;
+  }
   for (Index kk = 0; kk < depth; ++kk, panel += kPanel) {
-    const Scalar* row = b.row(k0 + kk).data() + j0;
+    const Scalar* row = b.float_data() + (k0 + kk) * b.stride() + j0;
     if (columns == kPanel) {
       store(panel, load(row));
       store(panel + kVectorWidth, load(row + kVectorWidth));
@@ -124,7 +148,7 @@ void register_block(const Scalar* a, Index a_stride, const Scalar* panel, Index 
 // Where a depth slice of a panel comes from: packed now into a scratch panel, or read from all of
 // B's panels packed before (a PackedMatrix)
 struct PanelSource {
-  const ConstMatrixRef& b;
+  const WeightView& b;
   bool transposed;
   const Scalar* packed;  // every panel, depth slice by slice; nullptr: pack as they come
   Index width;           // B's panels × kPanel
@@ -192,7 +216,7 @@ bool matmul_is_packed() {
 #endif
 }
 
-void packed_matmul(const ConstMatrixRef& a, const ConstMatrixRef& b, bool b_transposed, MatrixRef c, bool add,
+void packed_matmul(const ConstMatrixRef& a, const WeightView& b, bool b_transposed, MatrixRef c, bool add,
                    const Scalar* bias) {
   check_product(a, b_transposed ? b.cols() : b.rows(), b_transposed ? b.rows() : b.cols(), c, "matmul");
   if (a.cols() == 0) {
@@ -214,16 +238,20 @@ void packed_matmul(const ConstMatrixRef& a, const ConstMatrixRef& b, bool b_tran
   parallel_for(blocks, [&](Index block) { columns(block * panels / blocks, (block + 1) * panels / blocks); });
 }
 
-void matmul(const ConstMatrixRef& a, const ConstMatrixRef& b, MatrixRef c, bool add) {
+void matmul(const ConstMatrixRef& a, const WeightView& b, MatrixRef c, bool add) {
   if (matmul_is_packed()) return packed_matmul(a, b, false, c, add);
   check_product(a, b.rows(), b.cols(), c, "matmul");
-  if (add)
-    c.noalias() += a * b;
-  else
-    c.noalias() = a * b;
+  const auto product = [&](const auto& floats) {
+    if (add)
+      c.noalias() += a * floats;
+    else
+      c.noalias() = a * floats;
+  };
+  if (b.is_float()) product(b.floats());
+  else product(b.widened());  // natively (tests, tools): the same floats Eigen's product reads
 }
 
-void matmul(const ConstMatrixRef& a, const ConstMatrixRef& b, const Eigen::Ref<const RowVector>& bias, MatrixRef c) {
+void matmul(const ConstMatrixRef& a, const WeightView& b, const Eigen::Ref<const RowVector>& bias, MatrixRef c) {
   require(bias.size() == b.cols(), "matmul: the bias has ", bias.size(), " entries for ", b.cols(), " columns");
   if (matmul_is_packed()) return packed_matmul(a, b, false, c, false, bias.data());
   matmul(a, b, c);
@@ -279,10 +307,11 @@ Scalar multiply_add_peak(Index steps) {
   return with_rounding(products_fused(), [&](auto fused) { return multiply_add_chains<decltype(fused)::value>(steps); });
 }
 
-void matmul_transposed(const ConstMatrixRef& a, const ConstMatrixRef& b, MatrixRef c) {
+void matmul_transposed(const ConstMatrixRef& a, const WeightView& b, MatrixRef c) {
   if (matmul_is_packed()) return packed_matmul(a, b, true, c, false);
   check_product(a, b.cols(), b.rows(), c, "matmul");
-  c.noalias() = a * b.transpose();
+  if (b.is_float()) c.noalias() = a * b.floats().transpose();
+  else c.noalias() = a * b.widened().transpose();
 }
 
 }  // namespace attnlab

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/tensor.hpp"
+#include "core/weight.hpp"
 
 namespace attnlab {
 
@@ -13,15 +14,16 @@ namespace attnlab {
 bool matmul_is_packed();
 
 // C = A·B, or C += A·B when `add`   A:(m,k) B:(k,n) C:(m,n); on WebAssembly blocks of B's columns
-//   go to the threads (inside a parallel region, all on the calling thread)
-void matmul(const ConstMatrixRef& a, const ConstMatrixRef& b, MatrixRef c, bool add = false);
+//   go to the threads (inside a parallel region, all on the calling thread). B may be a weight of
+//   16-bit values (weight.hpp): the same product as over its widened floats, bit for bit.
+void matmul(const ConstMatrixRef& a, const WeightView& b, MatrixRef c, bool add = false);
 
 // C = A·B + 1·bias   A:(m,k) B:(k,n) bias:(n) → C:(m,n); the bias added to each finished sum as the
 //   columns are written, on their threads (the same bits as C = A·B, then C.rowwise() += bias)
-void matmul(const ConstMatrixRef& a, const ConstMatrixRef& b, const Eigen::Ref<const RowVector>& bias, MatrixRef c);
+void matmul(const ConstMatrixRef& a, const WeightView& b, const Eigen::Ref<const RowVector>& bias, MatrixRef c);
 
 // C = A·Bᵀ   A:(m,k) B:(n,k) → C:(m,n) (scores Q·Kᵀ, logits x·Eᵀ)
-void matmul_transposed(const ConstMatrixRef& a, const ConstMatrixRef& b, MatrixRef c);
+void matmul_transposed(const ConstMatrixRef& a, const WeightView& b, MatrixRef c);
 
 // B, or Bᵀ when `transposed` (then given as (n,k)), prepared once for the `rows` of A that will be
 //   multiplied by it (a head's keys and values, which every block of its queries reads): all of its
@@ -70,7 +72,7 @@ Scalar multiply_add_peak(Index steps);
 //   rows, each panel swept by every 4 rows of A, whose 4 × 8 sums stay in registers; each C entry
 //   sums its products in order of k, so the result is the same however the columns are split over
 //   threads.
-void packed_matmul(const ConstMatrixRef& a, const ConstMatrixRef& b, bool b_transposed, MatrixRef c, bool add,
+void packed_matmul(const ConstMatrixRef& a, const WeightView& b, bool b_transposed, MatrixRef c, bool add,
                    const Scalar* bias = nullptr);
 
 }  // namespace attnlab

@@ -59,14 +59,13 @@ AttentionParams AttentionParams::init(const AttentionConfig& config, std::uint32
 void AttentionParams::validate(const AttentionConfig& config, WeightCheck check) const {
   config.validate();
   const Index d = config.d_model, qkv = d + 2 * config.kv_width();
-  require_shape(c_attn_weight, d, qkv, "attn.c_attn.weight");
+  const bool finite = check == WeightCheck::finite;
+  require_weight(c_attn_weight, d, qkv, "attn.c_attn.weight", finite);
   require_shape(c_attn_bias, 1, qkv, "attn.c_attn.bias");
-  require_shape(c_proj_weight, d, d, "attn.c_proj.weight");
+  require_weight(c_proj_weight, d, d, "attn.c_proj.weight", finite);
   require_shape(c_proj_bias, 1, d, "attn.c_proj.bias");
-  if (check == WeightCheck::shapes) return;
-  require_finite(c_attn_weight, "attn.c_attn.weight");
+  if (!finite) return;
   require_finite(c_attn_bias, "attn.c_attn.bias");
-  require_finite(c_proj_weight, "attn.c_proj.weight");
   require_finite(c_proj_bias, "attn.c_proj.bias");
 }
 
@@ -95,8 +94,8 @@ ProjectedQKV project_qkv(const AttentionConfig& config, const AttentionParams& p
 
   // project: Q = x·W_Q + b_Q;  [K | V] = x_kv·[W_K | W_V] + [b_K | b_V]
   ProjectedQKV p;
-  p.q = linear_forward(x, params.c_attn_weight.leftCols(d), params.c_attn_bias.head(d));
-  Matrix kv_new = linear_forward(x_kv, params.c_attn_weight.rightCols(2 * kvw), params.c_attn_bias.tail(2 * kvw));
+  p.q = linear_forward(x, params.c_attn_weight.view().left_cols(d), params.c_attn_bias.head(d));
+  Matrix kv_new = linear_forward(x_kv, params.c_attn_weight.view().right_cols(2 * kvw), params.c_attn_bias.tail(2 * kvw));
   // rotate: queries sit at positions m − n …, new keys at past …
   if (config.rope) {
     for (Index head = 0; head < config.n_heads; ++head)

@@ -9,6 +9,7 @@
 #include "core/mask.hpp"
 #include "core/rope.hpp"
 #include "core/tensor.hpp"
+#include "core/weight.hpp"
 
 namespace attnlab {
 
@@ -41,9 +42,9 @@ struct AttentionConfig {
 enum class WeightCheck { finite, shapes };
 
 struct AttentionParams {
-  Matrix c_attn_weight;   // (d, d + 2·g·d_k)  columns [W_Q | W_K | W_V]
+  WeightMatrix c_attn_weight;   // (d, d + 2·g·d_k)  columns [W_Q | W_K | W_V]
   RowVector c_attn_bias;  // (d + 2·g·d_k)      [b_Q | b_K | b_V]
-  Matrix c_proj_weight;   // (d, d)             W_O
+  WeightMatrix c_proj_weight;   // (d, d)             W_O
   RowVector c_proj_bias;  // (d)                b_O
 
   // W ~ N(0, 0.02²), b = 0, seeded (GPT-2's initialisation)

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -267,8 +268,8 @@ std::string shape_text(const std::vector<std::int64_t>& shape) {
 
 }  // namespace
 
-CheckpointLoader::CheckpointLoader(CheckpointConfig config, std::uint64_t max_parameter_bytes)
-    : config_(std::move(config)), max_parameter_bytes_(max_parameter_bytes) {
+CheckpointLoader::CheckpointLoader(CheckpointConfig config, std::uint64_t max_parameter_bytes, WeightStorage storage)
+    : config_(std::move(config)), max_parameter_bytes_(max_parameter_bytes), storage_(storage) {
   require_parameter_bytes(config_.config, max_parameter_bytes_);
 }
 
@@ -357,7 +358,7 @@ const std::vector<CheckpointLoader::Read>& CheckpointLoader::start() {
   for (const auto& [name, found] : files)
     require(found.used || is_buffer(config_.family, name), what, "unexpected tensor \"", name, "\" for this config");
 
-  ModelParams params = ModelParams::zeros(config_.config, max_parameter_bytes_);
+  ModelParams params = ModelParams::zeros(config_.config, max_parameter_bytes_, kept_weight_dtype(pending));
   std::vector<TensorSlot> slots = tensor_slots(config_.config, params);
   std::vector<Read> reads;
   for (const Pending& p : pending) reads.push_back(p.read);
@@ -385,24 +386,41 @@ void CheckpointLoader::feed(std::size_t index, std::uint64_t offset, const std::
   const Index slot_cols = slot.shape.size() == 2 ? static_cast<Index>(slot.shape[1]) : static_cast<Index>(slot.shape[0]);
   const Index source_cols = static_cast<Index>(p.placement.shape.back());
   float buffer[4096];
+  std::uint16_t raw[4096];  // the values themselves, for a slot kept in their 16-bit type (p.dtype then)
   Index e = static_cast<Index>(offset / value_bytes);
   for (std::size_t done = 0; done < size;) {
     const std::size_t count = std::min<std::size_t>((size - done) / value_bytes, std::size(buffer));
     widen_to_float(p.dtype, bytes + done, count, buffer);
+    if (slot.halves) std::memcpy(raw, bytes + done, count * 2);
     for (std::size_t k = 0; k < count; ++k, ++e) {
       const Index r = e / source_cols, c = e % source_cols;
       // stored (out, in) for the engine's (in, out) when transposed
       const Index row = p.placement.transpose ? c : r, col = p.placement.column + (p.placement.transpose ? r : c);
-      Scalar& target = slot.data[row * slot_cols + col];
+      const Index target = row * slot_cols + col;
       if (p.compare)
-        require(target == buffer[k], "model weights: lm_head.weight differs from the embedding it is tied to (",
+        require((slot.halves ? widen_16(slot.dtype, slot.halves[target]) : slot.data[target]) == buffer[k],
+                "model weights: lm_head.weight differs from the embedding it is tied to (",
                 "tie_word_embeddings); untie it in config.json or drop lm_head.weight");
+      else if (slot.halves)
+        slot.halves[target] = raw[k];
       else
-        target = buffer[k];
+        slot.data[target] = buffer[k];
     }
     done += count * value_bytes;
   }
   p.fed += size;
+}
+
+Dtype CheckpointLoader::kept_weight_dtype(const std::vector<Pending>& pending) const {
+  if (storage_ == WeightStorage::float32) return Dtype::f32;
+  const std::vector<TensorShape> layout = tensor_layout(config_.config);
+  std::optional<Dtype> common;
+  for (const Pending& p : pending) {
+    if (!layout[p.placement.slot].weight) continue;
+    if (common && *common != p.dtype) return Dtype::f32;  // mixed: floats hold them all
+    common = p.dtype;
+  }
+  return common.value_or(Dtype::f32);
 }
 
 ModelParams CheckpointLoader::finish() {
@@ -416,7 +434,6 @@ ModelParams CheckpointLoader::finish() {
   slots_.clear();
   return out;
 }
-
 
 std::vector<std::string> shard_files(const std::string& index_json) {
   const json j = parse_strict_json(index_json, "model.safetensors.index.json");
@@ -433,8 +450,8 @@ std::vector<std::string> shard_files(const std::string& index_json) {
 }
 
 ModelParams read_checkpoint(const CheckpointConfig& config, const std::vector<ByteSpan>& shards,
-                            std::uint64_t max_parameter_bytes, const std::string& index_json) {
-  CheckpointLoader loader(config, max_parameter_bytes);
+                            std::uint64_t max_parameter_bytes, const std::string& index_json, WeightStorage storage) {
+  CheckpointLoader loader(config, max_parameter_bytes, storage);
   for (const ByteSpan& file : shards) {
     const std::uint64_t header_length = safetensors_header_length(file.data, file.size);
     loader.add_shard(std::string(reinterpret_cast<const char*>(file.data + 8), static_cast<size_t>(header_length)),
@@ -448,8 +465,8 @@ ModelParams read_checkpoint(const CheckpointConfig& config, const std::vector<By
 }
 
 ModelParams read_checkpoint_dir(const std::string& directory, const CheckpointConfig& config,
-                                std::uint64_t max_parameter_bytes) {
-  CheckpointLoader loader(config, max_parameter_bytes);
+                                std::uint64_t max_parameter_bytes, WeightStorage storage) {
+  CheckpointLoader loader(config, max_parameter_bytes, storage);
   const std::string index_path = directory + "/model.safetensors.index.json";
   const bool sharded = !is_file(directory + "/model.safetensors") && is_file(index_path);
   const std::string index = sharded ? read_file(index_path) : "";

@@ -49,6 +49,11 @@ struct TensorPlacement {
 // placement fills (a Llama's absent biases) stay zero.
 std::vector<TensorPlacement> checkpoint_placements(const CheckpointConfig& config, const std::string& prefix = "");
 
+// How a checkpoint's weight matrices are kept: as floats (what training needs), or in the file's
+// 16-bit type when every weight matrix there is F16, or every one BF16 (half the memory, and half
+// the bytes a decoded token reads; the same results, bit for bit). Vectors are floats either way.
+enum class WeightStorage { float32, as_stored };
+
 // Loads a checkpoint in three steps, so the caller can read the files in pieces (a Blob in a
 // browser, a file natively): add every shard's header, start() (which checks every tensor against
 // the config and only then allocates the model), feed each read's bytes, finish().
@@ -61,8 +66,9 @@ class CheckpointLoader {
     std::string name;          // the tensor's name in the checkpoint
   };
 
-  // refuses a config needing more than max_parameter_bytes before anything is allocated
-  CheckpointLoader(CheckpointConfig config, std::uint64_t max_parameter_bytes);
+  // refuses a config needing more than max_parameter_bytes (as floats) before anything is allocated
+  CheckpointLoader(CheckpointConfig config, std::uint64_t max_parameter_bytes,
+                   WeightStorage storage = WeightStorage::float32);
 
   // the header of shard number shards_added() (header_text: the bytes after the first 8, as
   // safetensors_header_length sizes them) and its file's size; `file_name` (may be empty) names
@@ -100,8 +106,12 @@ class CheckpointLoader {
     bool compare = false;   // a tied head saved beside wte: checked equal, not stored
   };
 
+  // F32, or the 16-bit type every weight matrix's tensor has when storage_ keeps them so
+  Dtype kept_weight_dtype(const std::vector<Pending>& pending) const;
+
   CheckpointConfig config_;
   std::uint64_t max_parameter_bytes_;
+  WeightStorage storage_;
   std::vector<Shard> shards_;
   std::vector<Read> reads_;
   std::vector<Pending> pending_;
@@ -119,11 +129,12 @@ struct ByteSpan {
   std::size_t size;
 };
 ModelParams read_checkpoint(const CheckpointConfig& config, const std::vector<ByteSpan>& shards,
-                            std::uint64_t max_parameter_bytes, const std::string& index_json = "");
+                            std::uint64_t max_parameter_bytes, const std::string& index_json = "",
+                            WeightStorage storage = WeightStorage::float32);
 
 // A checkpoint folder's weights: model.safetensors, or model.safetensors.index.json and its
 // shards, read in pieces of a few MiB.
 ModelParams read_checkpoint_dir(const std::string& directory, const CheckpointConfig& config,
-                                std::uint64_t max_parameter_bytes);
+                                std::uint64_t max_parameter_bytes, WeightStorage storage = WeightStorage::float32);
 
 }  // namespace attnlab

@@ -120,14 +120,19 @@ ModelConfig config_from_json(const std::string& text) {
 
 std::vector<std::uint8_t> params_to_safetensors(const ModelConfig& config, const ModelParams& params) {
   validate_params(config, params);
-  ModelParams copy = params;
   TensorMap tensors;
-  for (const TensorSlot& slot : tensor_slots(config, copy)) {
+  // slots are only read here
+  for (const TensorSlot& slot : tensor_slots(config, const_cast<ModelParams&>(params))) {
     StoredTensor t;
     t.shape = slot.shape;
     std::size_t count = 1;
     for (auto d : slot.shape) count *= static_cast<std::size_t>(d);
-    t.data.assign(slot.data, slot.data + count);
+    if (slot.halves) {  // written as floats, exactly
+      t.data.resize(count);
+      widen(slot.dtype, slot.halves, static_cast<Index>(count), t.data.data());
+    } else {
+      t.data.assign(slot.data, slot.data + count);
+    }
     tensors.emplace(slot.name, std::move(t));
   }
   return safetensors_write(tensors, {{"format", "attnlab"}});

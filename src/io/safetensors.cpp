@@ -58,17 +58,6 @@ std::vector<std::uint8_t> safetensors_write(const TensorMap& tensors, const Meta
   return out;
 }
 
-std::size_t dtype_bytes(Dtype dtype) { return dtype == Dtype::f32 ? 4 : 2; }
-
-std::string to_string(Dtype dtype) {
-  switch (dtype) {
-    case Dtype::f32: return "F32";
-    case Dtype::f16: return "F16";
-    case Dtype::bf16: return "BF16";
-  }
-  return "?";
-}
-
 namespace {
 
 Dtype dtype_from_header(const std::string& name, const std::string& where) {
@@ -78,29 +67,6 @@ Dtype dtype_from_header(const std::string& name, const std::string& where) {
   throw Error(where + "has dtype \"" + name + "\"; F32, F16 and BF16 are supported");
 }
 
-// IEEE binary16 → binary32, exact for every value (subnormals, infinities, NaN included)
-float half_to_float(std::uint16_t h) {
-  const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
-  std::uint32_t exponent = (h >> 10) & 0x1Fu, mantissa = h & 0x3FFu, bits;
-  if (exponent == 0x1F) {
-    bits = sign | 0x7F800000u | (mantissa << 13);
-  } else if (exponent != 0) {
-    bits = sign | ((exponent + 112) << 23) | (mantissa << 13);
-  } else if (mantissa == 0) {
-    bits = sign;
-  } else {  // subnormal: normalise, m·2⁻²⁴ with m < 2¹⁰
-    exponent = 113;
-    while ((mantissa & 0x400u) == 0) {
-      mantissa <<= 1;
-      --exponent;
-    }
-    bits = sign | (exponent << 23) | ((mantissa & 0x3FFu) << 13);
-  }
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
-
 }  // namespace
 
 void widen_to_float(Dtype dtype, const std::uint8_t* bytes, std::size_t count, float* out) {
@@ -108,14 +74,12 @@ void widen_to_float(Dtype dtype, const std::uint8_t* bytes, std::size_t count, f
     if (count) std::memcpy(out, bytes, count * 4);
     return;
   }
-  for (std::size_t i = 0; i < count; ++i) {
-    const std::uint16_t v = static_cast<std::uint16_t>(bytes[2 * i] | (bytes[2 * i + 1] << 8));
-    if (dtype == Dtype::f16) {
-      out[i] = half_to_float(v);
-    } else {  // bfloat16 is the top half of a binary32
-      const std::uint32_t bits = static_cast<std::uint32_t>(v) << 16;
-      std::memcpy(out + i, &bits, 4);
-    }
+  std::uint16_t values[1024];  // little-endian as the machine (x86, WebAssembly) is
+  for (std::size_t done = 0; done < count;) {
+    const std::size_t chunk = std::min(count - done, std::size(values));
+    std::memcpy(values, bytes + 2 * done, 2 * chunk);
+    widen(dtype, values, static_cast<Index>(chunk), out + done);
+    done += chunk;
   }
 }
 

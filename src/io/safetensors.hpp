@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "core/weight.hpp"
+
 namespace attnlab {
 
 struct StoredTensor {
@@ -19,10 +21,6 @@ using Metadata = std::map<std::string, std::string>;
 
 // Headers larger than this are refused before anything is allocated.
 constexpr std::uint64_t kMaxSafetensorsHeader = std::uint64_t(100) << 20;
-
-enum class Dtype { f32, f16, bf16 };
-std::size_t dtype_bytes(Dtype dtype);
-std::string to_string(Dtype dtype);  // as the header writes it: "F32", "F16", "BF16"
 
 // One tensor as a header describes it; begin and end are offsets in the whole file.
 struct TensorEntry {

@@ -1,6 +1,7 @@
 #include "model/params.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <type_traits>
 
 #include "core/check.hpp"
@@ -18,24 +19,32 @@ NormParams norm_init(const ModelConfig& config) {
   return n;
 }
 
-AttentionParams attention_zeros(const AttentionConfig& a) {
-  const Index d = a.d_model, qkv = d + 2 * a.kv_width();
-  return {Matrix::Zero(d, qkv), RowVector::Zero(qkv), Matrix::Zero(d, d), RowVector::Zero(d)};
+// a (rows, cols) weight of zeros, as floats or as `dtype`'s 16-bit values
+WeightMatrix zero_weight(Index rows, Index cols, Dtype dtype) {
+  WeightMatrix w;
+  if (dtype == Dtype::f32) w = Matrix::Zero(rows, cols);
+  else w.store_half(dtype, rows, cols);
+  return w;
 }
 
-FeedForwardParams feed_forward_zeros(Index d, Index d_ff, Activation activation) {
-  FeedForwardParams f{Matrix::Zero(d, d_ff), RowVector::Zero(d_ff), {}, {}, Matrix::Zero(d_ff, d), RowVector::Zero(d)};
+AttentionParams attention_zeros(const AttentionConfig& a, Dtype dtype) {
+  const Index d = a.d_model, qkv = d + 2 * a.kv_width();
+  return {zero_weight(d, qkv, dtype), RowVector::Zero(qkv), zero_weight(d, d, dtype), RowVector::Zero(d)};
+}
+
+FeedForwardParams feed_forward_zeros(Index d, Index d_ff, Activation activation, Dtype dtype) {
+  FeedForwardParams f{zero_weight(d, d_ff, dtype), RowVector::Zero(d_ff), {}, {}, zero_weight(d_ff, d, dtype), RowVector::Zero(d)};
   if (activation == Activation::swiglu) {
-    f.c_gate_weight = Matrix::Zero(d, d_ff);
+    f.c_gate_weight = zero_weight(d, d_ff, dtype);
     f.c_gate_bias = RowVector::Zero(d_ff);
   }
   return f;
 }
 
-// a block's parameters drawn from seeds, or all zero without them (norm gains included)
-BlockParams block_init(const ModelConfig& config, bool cross, Rng* seeds) {
+// a block's parameters drawn from seeds, or without them zero weights of `dtype` (and zero norms)
+BlockParams block_init(const ModelConfig& config, bool cross, Rng* seeds, Dtype dtype) {
   const auto seed = [&] { return static_cast<std::uint32_t>(seeds->uniform() * 4294967295.0f); };
-  const auto attention = [&](const AttentionConfig& a) { return seeds ? AttentionParams::init(a, seed()) : attention_zeros(a); };
+  const auto attention = [&](const AttentionConfig& a) { return seeds ? AttentionParams::init(a, seed()) : attention_zeros(a, dtype); };
   BlockParams b;
   b.ln_1 = norm_init(config);
   b.attn = attention(config.attention());
@@ -45,13 +54,13 @@ BlockParams block_init(const ModelConfig& config, bool cross, Rng* seeds) {
   }
   b.ln_2 = norm_init(config);
   b.mlp = seeds ? FeedForwardParams::init(config.d_model, config.d_ff, config.activation, seed())
-                : feed_forward_zeros(config.d_model, config.d_ff, config.activation);
+                : feed_forward_zeros(config.d_model, config.d_ff, config.activation, dtype);
   return b;
 }
 
-StackParams stack_init(const ModelConfig& config, Index layers, bool cross, Rng* seeds) {
+StackParams stack_init(const ModelConfig& config, Index layers, bool cross, Rng* seeds, Dtype dtype) {
   StackParams s;
-  for (Index i = 0; i < layers; ++i) s.h.push_back(block_init(config, cross, seeds));
+  for (Index i = 0; i < layers; ++i) s.h.push_back(block_init(config, cross, seeds, dtype));
   if (config.final_norm) s.ln_f = norm_init(config);
   return s;
 }
@@ -89,14 +98,14 @@ void walk_stack(Stack& s, const std::string& prefix, bool final_norm, Visit& vis
     const std::string p = prefix + "h." + std::to_string(i) + ".";
     walk_norm(b.ln_1, p, "ln_1.weight", "ln_1.bias", visit);
     walk_attention(b.attn, p, false, visit);
-    if (b.crossattention.c_attn_weight.size()) {
+    if (b.crossattention.c_attn_weight.weight_rows()) {
       walk_norm(b.ln_cross_attn, p, "ln_cross_attn.weight", "ln_cross_attn.bias", visit);
       walk_attention(b.crossattention, p, true, visit);
     }
     walk_norm(b.ln_2, p, "ln_2.weight", "ln_2.bias", visit);
     visit(b.mlp.c_fc_weight, p, "mlp.c_fc.weight");
     visit(b.mlp.c_fc_bias, p, "mlp.c_fc.bias");
-    if (b.mlp.c_gate_weight.size()) {
+    if (b.mlp.c_gate_weight.weight_rows()) {
       visit(b.mlp.c_gate_weight, p, "mlp.c_gate.weight");
       visit(b.mlp.c_gate_bias, p, "mlp.c_gate.bias");
     }
@@ -123,6 +132,7 @@ void walk_tensors(const ModelConfig& config, Params& p, Visit&& visit) {
 }
 
 std::vector<std::int64_t> shape_of(const Matrix& m) { return {m.rows(), m.cols()}; }
+std::vector<std::int64_t> shape_of(const WeightMatrix& w) { return {w.weight_rows(), w.weight_cols()}; }
 std::vector<std::int64_t> shape_of(const RowVector& v) { return {v.size()}; }
 
 }  // namespace
@@ -130,23 +140,25 @@ std::vector<std::int64_t> shape_of(const RowVector& v) { return {v.size()}; }
 namespace {
 
 // the parameters of config, drawn from rng (GPT-2's initialisation) or, without one, all zero
-ModelParams make_params(const ModelConfig& config, Rng* rng, std::uint64_t max_bytes) {
+//   with their weights as `dtype`
+ModelParams make_params(const ModelConfig& config, Rng* rng, std::uint64_t max_bytes, Dtype dtype) {
   config.validate();
-  require_parameter_bytes(config, max_bytes);
+  require_parameter_bytes(config, max_bytes, dtype);
+  const auto weight = [&](Index rows, Index cols) { return rng ? WeightMatrix(normal(rows, cols, rng)) : zero_weight(rows, cols, dtype); };
   ModelParams p;
-  p.wte = normal(config.vocab_size, config.d_model, rng);
+  p.wte = weight(config.vocab_size, config.d_model);
   if (config.positional == Positional::learned) p.wpe = normal(config.n_ctx, config.d_model, rng);
   switch (config.architecture) {
-    case Architecture::encoder_only: p.encoder = stack_init(config, config.n_layers, false, rng); break;
-    case Architecture::decoder_only: p.decoder = stack_init(config, config.n_layers, false, rng); break;
+    case Architecture::encoder_only: p.encoder = stack_init(config, config.n_layers, false, rng, dtype); break;
+    case Architecture::decoder_only: p.decoder = stack_init(config, config.n_layers, false, rng, dtype); break;
     case Architecture::encoder_decoder:
-      p.encoder = stack_init(config, config.n_layers, false, rng);
-      p.decoder = stack_init(config, config.n_decoder_layers, true, rng);
+      p.encoder = stack_init(config, config.n_layers, false, rng, dtype);
+      p.decoder = stack_init(config, config.n_decoder_layers, true, rng, dtype);
       break;
   }
-  if (!config.tie_embeddings) p.lm_head = normal(config.vocab_size, config.d_model, rng);
+  if (!config.tie_embeddings) p.lm_head = weight(config.vocab_size, config.d_model);
   if (!rng)  // norm gains start at one above
-    for (const TensorSpan& span : tensor_spans(config, p)) std::fill(span.data, span.data + span.size, Scalar(0));
+    walk_tensors(config, p, [](auto& tensor, const std::string&, const char*) { tensor.setZero(); });
   return p;
 }
 
@@ -154,16 +166,20 @@ ModelParams make_params(const ModelConfig& config, Rng* rng, std::uint64_t max_b
 
 ModelParams ModelParams::init(const ModelConfig& config, std::uint32_t seed, std::uint64_t max_bytes) {
   Rng rng(seed);
-  return make_params(config, &rng, max_bytes);
+  return make_params(config, &rng, max_bytes, Dtype::f32);
 }
 
-ModelParams ModelParams::zeros(const ModelConfig& config, std::uint64_t max_bytes) {
-  return make_params(config, nullptr, max_bytes);
+ModelParams ModelParams::zeros(const ModelConfig& config, std::uint64_t max_bytes, Dtype weights) {
+  return make_params(config, nullptr, max_bytes, weights);
 }
+
+Dtype ModelParams::weight_dtype() const { return wte.dtype(); }
 
 std::vector<TensorSlot> tensor_slots(const ModelConfig& config, ModelParams& p) {
   std::vector<TensorSlot> slots;
   walk_tensors(config, p, [&](auto& tensor, const std::string& prefix, const char* suffix) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(tensor)>, WeightMatrix>)
+      if (tensor.is_half()) return slots.push_back({prefix + suffix, shape_of(tensor), nullptr, tensor.dtype(), tensor.half_data()});
     slots.push_back({prefix + suffix, shape_of(tensor), tensor.data()});
   });
   return slots;
@@ -172,8 +188,12 @@ std::vector<TensorSlot> tensor_slots(const ModelConfig& config, ModelParams& p) 
 std::vector<TensorSpan> tensor_spans(const ModelConfig& config, ModelParams& p) {
   std::vector<TensorSpan> spans;
   spans.reserve(static_cast<size_t>(8 + 20 * (p.encoder.h.size() + p.decoder.h.size())));
-  walk_tensors(config, p, [&](auto& tensor, const std::string&, const char*) {
-    spans.push_back({tensor.data(), tensor.size(), std::is_same_v<std::decay_t<decltype(tensor)>, Matrix>});
+  walk_tensors(config, p, [&](auto& tensor, const std::string& prefix, const char* suffix) {
+    constexpr bool weight = std::is_same_v<std::decay_t<decltype(tensor)>, WeightMatrix>;
+    if constexpr (weight)
+      require(!tensor.is_half(), "model parameters: ", prefix + suffix, " holds ", to_string(tensor.dtype()),
+              " values, kept to run the model, not to train it (load the checkpoint with float weights to train it)");
+    spans.push_back({tensor.data(), tensor.size(), weight || std::is_same_v<std::decay_t<decltype(tensor)>, Matrix>});
   });
   return spans;
 }
@@ -182,7 +202,9 @@ std::vector<TensorShape> tensor_layout(const ModelConfig& config) {
   config.validate();
   const Index d = config.d_model, qkv = d + 2 * config.attention().kv_width();
   std::vector<TensorShape> layout;
-  const auto matrix = [&](const std::string& name, Index rows, Index cols) { layout.push_back({name, {rows, cols}}); };
+  const auto matrix = [&](const std::string& name, Index rows, Index cols, bool weight = true) {
+    layout.push_back({name, {rows, cols}, weight});
+  };
   const auto vector = [&](const std::string& name, Index size) { layout.push_back({name, {size}}); };
   const auto norm = [&](const std::string& name) {
     if (config.norm == Norm::none) return;
@@ -217,7 +239,7 @@ std::vector<TensorShape> tensor_layout(const ModelConfig& config) {
     if (config.final_norm) norm(prefix + "ln_f");
   };
   matrix("wte.weight", config.vocab_size, d);
-  if (config.positional == Positional::learned) matrix("wpe.weight", config.n_ctx, d);
+  if (config.positional == Positional::learned) matrix("wpe.weight", config.n_ctx, d, false);
   if (config.architecture == Architecture::encoder_decoder) {
     stack("encoder.", config.n_layers, false);
     stack("decoder.", config.n_decoder_layers, true);
@@ -228,21 +250,18 @@ std::vector<TensorShape> tensor_layout(const ModelConfig& config) {
   return layout;
 }
 
-Eigen::Map<const Matrix> parameter_tensor(const ModelConfig& config, const ModelParams& params, const std::string& name,
-                                          std::uint64_t max_values) {
+WeightView parameter_tensor(const ModelConfig& config, const ModelParams& params, const std::string& name,
+                            std::uint64_t max_values) {
   require(name.size() <= kMaxTensorNameBytes, "parameter: a tensor name has at most ", kMaxTensorNameBytes,
           " bytes, got ", name.size());
-  const Scalar* data = nullptr;
-  Index rows = 0, cols = 0;
+  std::optional<WeightView> found;
   walk_tensors(config, params, [&](const auto& tensor, const std::string& prefix, const char* suffix) {
     // name == prefix + suffix, without building the name of every tensor passed
-    if (data || name.compare(0, prefix.size(), prefix) != 0 || name.compare(prefix.size(), std::string::npos, suffix) != 0)
+    if (found || name.compare(0, prefix.size(), prefix) != 0 || name.compare(prefix.size(), std::string::npos, suffix) != 0)
       return;
-    data = tensor.data();
-    rows = tensor.rows();
-    cols = tensor.cols();
+    found = WeightView(tensor);
   });
-  if (!data) {
+  if (!found) {
     const std::vector<TensorShape> layout = tensor_layout(config);
     const auto w_o = std::find_if(layout.begin(), layout.end(), [](const TensorShape& t) {
       return t.name.size() >= 18 && t.name.compare(t.name.size() - 18, 18, "attn.c_proj.weight") == 0;
@@ -251,24 +270,25 @@ Eigen::Map<const Matrix> parameter_tensor(const ModelConfig& config, const Model
                  layout.front().name, "\", \"", layout[1].name, "\" … \"", layout.back().name, "\" (the first block's W_O is \"",
                  w_o->name, "\")"});
   }
+  const Index rows = found->rows(), cols = found->cols();
   const std::uint64_t values = static_cast<std::uint64_t>(rows) * static_cast<std::uint64_t>(cols);
   require(values <= max_values, "parameter: \"", name, "\" holds ", rows, "×", cols, " = ", values,
           " numbers, more than the ", max_values, " that one call hands out");
-  return {data, rows, cols};
+  return *found;
 }
 
-std::uint64_t parameter_bytes(const ModelConfig& config) {
-  std::uint64_t count = 0;
+std::uint64_t parameter_bytes(const ModelConfig& config, Dtype weights) {
+  std::uint64_t bytes = 0;
   for (const TensorShape& t : tensor_layout(config)) {
     std::uint64_t size = 1;
     for (auto s : t.shape) size *= static_cast<std::uint64_t>(s);
-    count += size;
+    bytes += size * (t.weight && weights != Dtype::f32 ? 2 : sizeof(Scalar));
   }
-  return count * sizeof(Scalar);
+  return bytes;
 }
 
-void require_parameter_bytes(const ModelConfig& config, std::uint64_t max_bytes) {
-  const std::uint64_t bytes = parameter_bytes(config);
+void require_parameter_bytes(const ModelConfig& config, std::uint64_t max_bytes, Dtype weights) {
+  const std::uint64_t bytes = parameter_bytes(config, weights);
   require(bytes <= max_bytes, "model config: the parameters need ", bytes, " bytes, more than the limit of ",
           max_bytes, " bytes");
 }
@@ -284,17 +304,27 @@ void validate_params(const ModelConfig& config, const ModelParams& params) {
     Index count = 1;
     for (auto s : have[i].shape) count *= s;
     for (Index j = 0; j < count; ++j)
-      require(std::isfinite(have[i].data[j]), "model parameters: ", want[i].name, " contains a non-finite value");
+      require(have[i].data ? std::isfinite(have[i].data[j]) : finite_16(have[i].dtype, have[i].halves[j]),
+              "model parameters: ", want[i].name, " contains a non-finite value");
   }
 }
 
 std::uint64_t parameter_fingerprint(const ModelConfig& config, const ModelParams& params) {
   std::uint64_t hash = 14695981039346656037ull;
-  // tensor_spans only reads through the pointers it returns here
-  for (const TensorSpan& span : tensor_spans(config, const_cast<ModelParams&>(params))) {
-    const auto* bytes = reinterpret_cast<const unsigned char*>(span.data);
-    for (size_t b = 0; b < static_cast<size_t>(span.size) * sizeof(Scalar); ++b) hash = (hash ^ bytes[b]) * 1099511628211ull;
-  }
+  const auto add = [&](const Scalar* values, Index count) {
+    const auto* bytes = reinterpret_cast<const unsigned char*>(values);
+    for (size_t b = 0; b < static_cast<size_t>(count) * sizeof(Scalar); ++b) hash = (hash ^ bytes[b]) * 1099511628211ull;
+  };
+  std::vector<Scalar> row;
+  walk_tensors(config, params, [&](const auto& tensor, const std::string&, const char*) {
+    const WeightView w(tensor);
+    if (w.is_float()) return add(w.float_data(), w.rows() * w.cols());
+    row.resize(static_cast<std::size_t>(w.cols()));  // widened: the same numbers hash alike however they are kept
+    for (Index i = 0; i < w.rows(); ++i) {
+      w.row(i, 0, w.cols(), row.data());
+      add(row.data(), w.cols());
+    }
+  });
   return hash;
 }
 

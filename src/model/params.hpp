@@ -47,26 +47,32 @@ constexpr std::uint64_t kDefaultMaxCheckpointBytes = std::uint64_t(16) << 30;
 #endif
 
 struct ModelParams {
-  Matrix wte;            // (vocab, d)  token embeddings
+  WeightMatrix wte;      // (vocab, d)  token embeddings
   Matrix wpe;            // (n_ctx, d)  learned positions only
   StackParams encoder;   // encoder-only and encoder-decoder
   StackParams decoder;   // decoder-only and encoder-decoder
-  Matrix lm_head;        // (vocab, d)  only when embeddings are not tied
+  WeightMatrix lm_head;  // (vocab, d)  only when embeddings are not tied
 
   // seeded: weights ~ N(0, 0.02²), biases 0, norm gains 1 (GPT-2's initialisation); refuses a
   // config whose parameters need more than max_bytes before allocating any of them
   static ModelParams init(const ModelConfig& config, std::uint32_t seed,
                           std::uint64_t max_bytes = kDefaultMaxParameterBytes);
   // every tensor of the config's shapes, all zero: where gradients and optimiser moments start,
-  // and what a checkpoint is read into (nothing drawn at random); the same refusal as init
-  static ModelParams zeros(const ModelConfig& config, std::uint64_t max_bytes = kDefaultMaxParameterBytes);
+  // and what a checkpoint is read into (nothing drawn at random), its weight matrices (WeightMatrix)
+  // as `weights` (F16 or BF16 for a checkpoint kept in them); the same refusal as init
+  static ModelParams zeros(const ModelConfig& config, std::uint64_t max_bytes = kDefaultMaxParameterBytes,
+                           Dtype weights = Dtype::f32);
+  // F32, or the 16-bit type every weight matrix is kept in
+  Dtype weight_dtype() const;
 };
 
 // One named tensor of a parameter set: where its numbers live and the shape it must have.
 struct TensorSlot {
   std::string name;
   std::vector<std::int64_t> shape;
-  Scalar* data;
+  Scalar* data;                        // float numbers, or nullptr when kept as 16-bit values:
+  Dtype dtype = Dtype::f32;            //   F16 or BF16
+  std::uint16_t* halves = nullptr;
 };
 
 // Every tensor of `params` under its checkpoint name, in a fixed order. The params must have
@@ -74,7 +80,8 @@ struct TensorSlot {
 std::vector<TensorSlot> tensor_slots(const ModelConfig& config, ModelParams& params);
 
 // One tensor's numbers, for element-wise work over a whole parameter set (the optimiser, clipping):
-// the order of tensor_slots without building names or shapes.
+// the order of tensor_slots without building names or shapes. Float parameters only: refuses a set
+// with 16-bit weights, which are run, not trained.
 struct TensorSpan {
   Scalar* data;
   Index size;
@@ -86,6 +93,7 @@ std::vector<TensorSpan> tensor_spans(const ModelConfig& config, ModelParams& par
 struct TensorShape {
   std::string name;
   std::vector<std::int64_t> shape;
+  bool weight = false;  // a weight matrix (WeightMatrix), which a 16-bit checkpoint's values may stay in
 };
 
 // The names and shapes of tensor_slots(config, params), from the config alone: nothing is
@@ -101,20 +109,21 @@ constexpr std::uint64_t kMaxTensorValues = std::uint64_t(1) << 24;
 constexpr std::size_t kMaxTensorNameBytes = 256;
 
 // W = params[name] → (rows, cols), a vector as (1, n): the tensor that save() writes under `name`
-// ("h.1.attn.c_proj.weight": layer 1's W_O, (h·d_k, d)), a view of params' own numbers. Refuses a
-// name no tensor has (saying how the names look) and a tensor of more than max_values numbers,
-// before the caller can copy anything.
-Eigen::Map<const Matrix> parameter_tensor(const ModelConfig& config, const ModelParams& params, const std::string& name,
-                                          std::uint64_t max_values = kMaxTensorValues);
+// ("h.1.attn.c_proj.weight": layer 1's W_O, (h·d_k, d)), a view of params' own numbers (floats, or
+// the 16-bit values a weight is kept in). Refuses a name no tensor has (saying how the names look)
+// and a tensor of more than max_values numbers, before the caller can copy anything.
+WeightView parameter_tensor(const ModelConfig& config, const ModelParams& params, const std::string& name,
+                            std::uint64_t max_values = kMaxTensorValues);
 
-// bytes of the float parameters a config implies (from tensor_layout)
-std::uint64_t parameter_bytes(const ModelConfig& config);
+// bytes of the parameters a config implies (from tensor_layout), its weight matrices as `weights`
+std::uint64_t parameter_bytes(const ModelConfig& config, Dtype weights = Dtype::f32);
 
-// throws attnlab::Error unless parameter_bytes(config) ≤ max_bytes
-void require_parameter_bytes(const ModelConfig& config, std::uint64_t max_bytes);
+// throws attnlab::Error unless parameter_bytes(config, weights) ≤ max_bytes
+void require_parameter_bytes(const ModelConfig& config, std::uint64_t max_bytes, Dtype weights = Dtype::f32);
 
-// FNV-1a (64 bits) over the bytes of every parameter in tensor_slots' order: equal for equal
-// weights on every platform, so a page can show that a call changed none of them
+// FNV-1a (64 bits) over the bytes of every parameter (as floats) in tensor_slots' order: equal for
+// equal weights on every platform and however they are kept, so a page can show that a call changed
+// none of them
 std::uint64_t parameter_fingerprint(const ModelConfig& config, const ModelParams& params);
 
 // throws attnlab::Error naming the first missing, wrongly shaped or non-finite tensor

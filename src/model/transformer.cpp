@@ -41,7 +41,7 @@ Matrix Transformer::embed(const std::vector<int>& tokens, Index pos0, StackActiv
     require(t >= 0 && t < config_.vocab_size,
             "model: token ", t, " at position ", pos0 + i, " is outside the vocabulary (size ", config_.vocab_size,
             ")");
-    x.row(i) = params_.wte.row(t);
+    params_.wte.view().row(t, 0, config_.d_model, x.row(i).data());
   }
   if (kept) kept->embed_tokens = x;
   Matrix positions;
@@ -97,6 +97,12 @@ void require_gradient_shapes(const ModelConfig& config, const ModelActivations& 
                 "model backward: dlogits (against the logits of the forward pass)");
 }
 
+// gradients flow through float weights only: 16-bit ones are kept to run a checkpoint
+void require_float_weights(const ModelParams& params) {
+  require(params.weight_dtype() == Dtype::f32, "model backward: the weights are kept as ", to_string(params.weight_dtype()),
+          " values to run the model, not to train it (load the checkpoint with float weights to train it)");
+}
+
 // a decoder-only or encoder-only model's one stack
 const StackParams& only_stack(const ModelConfig& config, const ModelParams& params) {
   return config.architecture == Architecture::decoder_only ? params.decoder : params.encoder;
@@ -130,6 +136,7 @@ void Transformer::embed_backward(const std::vector<int>& tokens, const ConstMatr
 
 void Transformer::backward(const std::vector<int>& tokens, const ModelActivations& kept,
                            const ConstMatrixRef& dlogits, ModelParams& grads) const {
+  require_float_weights(params_);
   require(config_.architecture != Architecture::encoder_decoder,
           "model backward: an encoder-decoder model needs a source and a target sequence");
   const bool decoder = config_.architecture == Architecture::decoder_only;
@@ -142,6 +149,7 @@ void Transformer::backward(const std::vector<int>& tokens, const ModelActivation
 
 void Transformer::backward(const std::vector<int>& source, const std::vector<int>& target,
                            const ModelActivations& kept, const ConstMatrixRef& dlogits, ModelParams& grads) const {
+  require_float_weights(params_);
   require(config_.architecture == Architecture::encoder_decoder,
           "model backward: source and target sequences are for encoder-decoder models");
   require_gradient_shapes(config_, kept, kept.decoder, dlogits, static_cast<Index>(target.size()));

@@ -70,6 +70,8 @@ Trainer::Trainer(std::shared_ptr<const Task> task, Transformer model, const Trai
       optimizer_(model_.config(), adamw_options(options_)),
       data_(options_.seed ^ 0x9e3779b9u),
       grads_(ModelParams::zeros(model_.config())) {
+  require(model_.params().weight_dtype() == Dtype::f32, "training: the model's weights are kept as ",
+          to_string(model_.params().weight_dtype()), " values to be run; load it with float weights to train it");
   require(model_.config().vocab_size >= task_->tokenizer().size(),
           "training: the model's vocabulary (", model_.config().vocab_size, ") is smaller than the task's (",
           task_->tokenizer().size(), ")");

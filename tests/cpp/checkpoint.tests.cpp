@@ -52,6 +52,36 @@ const json kLlama = {{"model_type", "llama"},  {"vocab_size", 16},          {"hi
 const json kGpt2 = {{"model_type", "gpt2"}, {"vocab_size", 16}, {"n_positions", 16},
                     {"n_embd", 8},          {"n_head", 2},      {"n_layer", 1}};
 
+// A safetensors file of the engine's tensors for `config` (GPT-2's names), each of the dtype
+// dtype_of(tensor) gives and every value 0.5; `patch(name, bytes)` may change a tensor's bytes
+template <class DtypeOf, class Patch>
+std::vector<std::uint8_t> file_with_dtypes(const ModelConfig& config, DtypeOf dtype_of, Patch patch) {
+  json header = json::object();
+  std::vector<std::uint8_t> data;
+  for (const TensorShape& t : tensor_layout(config)) {
+    const Dtype dtype = dtype_of(t);
+    std::size_t count = 1;
+    for (auto d : t.shape) count *= static_cast<std::size_t>(d);
+    std::vector<std::uint8_t> bytes(count * dtype_bytes(dtype));
+    for (std::size_t i = 0; i < count; ++i) {
+      const float half = 0.5f;
+      if (dtype == Dtype::f32) std::memcpy(&bytes[4 * i], &half, 4);
+      else bytes[2 * i + 1] = dtype == Dtype::bf16 ? 0x3F : 0x38;  // 0x3F00 and 0x3800: 0.5
+    }
+    patch(t.name, dtype, bytes);
+    header[t.name] = {{"dtype", to_string(dtype)}, {"shape", t.shape}, {"data_offsets", {data.size(), data.size() + bytes.size()}}};
+    data.insert(data.end(), bytes.begin(), bytes.end());
+  }
+  std::string text = header.dump();
+  text.append((8 - text.size() % 8) % 8, ' ');
+  std::vector<std::uint8_t> file(8);
+  const std::uint64_t length = text.size();
+  std::memcpy(file.data(), &length, 8);
+  file.insert(file.end(), text.begin(), text.end());
+  file.insert(file.end(), data.begin(), data.end());
+  return file;
+}
+
 }  // namespace
 
 TEST_CASE("Hugging Face checkpoints match PyTorch", "[checkpoint][fixtures]") {
@@ -82,6 +112,91 @@ TEST_CASE("Hugging Face checkpoints match PyTorch", "[checkpoint][fixtures]") {
       continuation.erase(continuation.begin(), continuation.begin() + static_cast<long>(prompt.size()));
       CHECK(continuation == expected.at("continuation").get<std::vector<int>>());
     }
+  }
+}
+
+TEST_CASE("a 16-bit checkpoint kept in its own type runs exactly as its widened floats", "[checkpoint][fixtures]") {
+  for (const auto& [name, dtype] : {std::pair{"gpt2-f16-untied", Dtype::f16}, {"gpt2-bf16", Dtype::bf16},
+                                    {"llama-f16-mqa", Dtype::f16}, {"llama-bf16-sharded", Dtype::bf16}}) {
+    DYNAMIC_SECTION(name) {
+      const std::string folder = kHfFixtures + name;
+      const CheckpointConfig config = checkpoint_config_from_json(read_text(folder + "/config.json"));
+      const ModelConfig& c = config.config;
+      ModelParams kept = read_checkpoint_dir(folder, config, kDefaultMaxParameterBytes, WeightStorage::as_stored);
+      const ModelParams floats = read_checkpoint_dir(folder, config, kDefaultMaxParameterBytes);
+      CHECK(kept.weight_dtype() == dtype);
+      CHECK(kept.decoder.h[0].mlp.c_proj_weight.is_half());
+      CHECK(floats.weight_dtype() == Dtype::f32);
+      // the same numbers: the same fingerprint, tensors and saved file
+      CHECK(parameter_fingerprint(c, kept) == parameter_fingerprint(c, floats));
+      for (const TensorShape& t : tensor_layout(c))
+        CHECK(parameter_tensor(c, kept, t.name).widened() == parameter_tensor(c, floats, t.name).floats());
+      CHECK(params_to_safetensors(c, kept) == params_to_safetensors(c, floats));
+      // half the bytes in its weight matrices
+      CHECK(parameter_bytes(c, dtype) < parameter_bytes(c) * 6 / 10);
+
+      const Transformer run(c, std::move(kept)), reference(c, floats);
+      const std::vector<int> prompt = {1, 5, 2, 7, 3};
+      ModelActivations run_kept, reference_kept;
+      CHECK(run.forward(prompt, &run_kept) == reference.forward(prompt, &reference_kept));
+      CHECK(Trace(run_kept).get("layer0.attn.head1.weights") == Trace(reference_kept).get("layer0.attn.head1.weights"));
+      KVCache run_cache = run.new_cache(), reference_cache = reference.new_cache();
+      for (const int token : prompt) CHECK(run.forward_cached({token}, run_cache) == reference.forward_cached({token}, reference_cache));
+      CHECK(generate(run, prompt, 12, SamplingOptions{0.0f}) == generate(reference, prompt, 12, SamplingOptions{0.0f}));
+      // run, not trained
+      ModelParams grads = ModelParams::zeros(c);
+      CHECK_THROWS_WITH(run.backward(prompt, run_kept, Matrix::Zero(5, c.vocab_size), grads),
+                        Catch::Contains("to run the model, not to train it"));
+      ModelParams again = read_checkpoint_dir(folder, config, kDefaultMaxParameterBytes, WeightStorage::as_stored);
+      CHECK_THROWS_WITH(tensor_spans(c, again), Catch::Contains("values, kept to run the model, not to train it"));
+    }
+  }
+  SECTION("an F32 checkpoint stays in floats") {
+    const std::string folder = kHfFixtures + "gpt2-f32";
+    const CheckpointConfig config = checkpoint_config_from_json(read_text(folder + "/config.json"));
+    CHECK(read_checkpoint_dir(folder, config, kDefaultMaxParameterBytes, WeightStorage::as_stored).weight_dtype() == Dtype::f32);
+  }
+}
+
+TEST_CASE("which 16-bit weights are kept, and what a 16-bit file may not hold", "[checkpoint][errors]") {
+  const CheckpointConfig config = hf_config(kGpt2);
+  const auto weight_bf16 = [](const TensorShape& t) { return t.weight ? Dtype::bf16 : Dtype::f32; };
+  const auto unchanged = [](const std::string&, Dtype, std::vector<std::uint8_t>&) {};
+  const auto load = [&](const std::vector<std::uint8_t>& file) {
+    return read_checkpoint(config, {{file.data(), file.size()}}, kDefaultMaxParameterBytes, "", WeightStorage::as_stored);
+  };
+  SECTION("every weight matrix BF16: kept; vectors and learned positions stay floats") {
+    const ModelParams p = load(file_with_dtypes(config.config, weight_bf16, unchanged));
+    CHECK(p.weight_dtype() == Dtype::bf16);
+    CHECK(p.decoder.h[0].attn.c_attn_weight.view().widened() == Matrix::Constant(8, 24, 0.5f));
+    CHECK(p.wpe == Matrix::Constant(16, 8, 0.5f));
+    CHECK(p.decoder.h[0].ln_1.bias == RowVector::Constant(8, 0.5f));
+  }
+  SECTION("weight matrices of two types: all widened to floats") {
+    const auto mixed = [](const TensorShape& t) {
+      if (!t.weight) return Dtype::f32;
+      return t.name == "h.0.mlp.c_proj.weight" ? Dtype::f16 : Dtype::bf16;
+    };
+    const ModelParams p = load(file_with_dtypes(config.config, mixed, unchanged));
+    CHECK(p.weight_dtype() == Dtype::f32);
+    CHECK(p.decoder.h[0].mlp.c_proj_weight == Matrix::Constant(32, 8, 0.5f));
+  }
+  SECTION("a non-finite 16-bit value is refused, naming its tensor") {
+    const auto infinity = [](const std::string& name, Dtype, std::vector<std::uint8_t>& bytes) {
+      if (name == "h.0.mlp.c_fc.weight") bytes[2 * 37 + 1] = 0x7F, bytes[2 * 37] = 0x80;  // BF16 +∞
+    };
+    CHECK_THROWS_WITH(load(file_with_dtypes(config.config, weight_bf16, infinity)),
+                      "model parameters: h.0.mlp.c_fc.weight contains a non-finite value");
+  }
+  SECTION("a tied head saved beside the embedding is compared in the 16-bit values") {
+    ModelConfig with_head = config.config;
+    with_head.tie_embeddings = false;  // lays out lm_head.weight, which the tied config then checks against wte
+    const auto head_like_wte = [](const std::string& name, Dtype, std::vector<std::uint8_t>& bytes) {
+      if (name == "lm_head.weight") bytes[2 * 3] = 0x01;  // 0.5 + one unit in the last place
+    };
+    CHECK_NOTHROW(load(file_with_dtypes(with_head, weight_bf16, unchanged)));
+    CHECK_THROWS_WITH(load(file_with_dtypes(with_head, weight_bf16, head_like_wte)),
+                      Catch::Contains("lm_head.weight differs from the embedding it is tied to"));
   }
 }
 

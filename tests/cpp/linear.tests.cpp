@@ -41,8 +41,29 @@ TEST_CASE("linear map", "[linear][threads]") {
     CHECK(linear_forward_transposed(few, e) == one);
     set_num_threads(1);
   }
+  SECTION("a weight kept in 16 bits gives the bits of its widened floats, on every path") {
+    for (const Dtype dtype : {Dtype::bf16, Dtype::f16}) {
+      INFO(to_string(dtype));
+      const WeightMatrix wide = seeded_half_weight(203, 530, dtype, 30), narrow = seeded_half_weight(20, 33, dtype, 31),
+                         e = seeded_half_weight(600, 37, dtype, 32), small_e = seeded_half_weight(40, 20, dtype, 33);
+      const Matrix few = Matrix::Random(3, 203), wide_floats = wide.view().widened();
+      const RowVector bias = RowVector::Random(530);
+      for (const Index threads : {Index(1), std::min<Index>(max_threads(), 3)}) {
+        set_num_threads(threads);
+        INFO(threads << " threads");
+        CHECK(linear_forward(few, wide, bias) == linear_forward(few, wide_floats, bias));             // slabs
+        CHECK(linear_forward(x, narrow, b) == linear_forward(x, narrow.view().widened(), b));         // products
+        CHECK(linear_forward(x, wide.view().middle_rows(0, 20)) == linear_forward(x, Matrix(wide_floats.topRows(20))));
+        const Matrix two = Matrix::Random(2, 37), many = Matrix::Random(40, 37);
+        CHECK(linear_forward_transposed(two, e) == linear_forward_transposed(two, e.view().widened()));    // lanes
+        CHECK(linear_forward_transposed(many, e) == linear_forward_transposed(many, e.view().widened()));  // products
+        CHECK(linear_forward_transposed(x, small_e) == linear_forward_transposed(x, small_e.view().widened()));
+      }
+      set_num_threads(1);
+    }
+  }
   SECTION("mismatched shapes are refused") {
-    CHECK_THROWS_WITH(linear_forward(x, Matrix::Ones(19, 33), b), Catch::Contains("input width 20"));
+    CHECK_THROWS_WITH(linear_forward(x, Matrix(Matrix::Ones(19, 33)), b), Catch::Contains("input width 20"));
     CHECK_THROWS_WITH(linear_forward(x, w, RowVector::Ones(32)), Catch::Contains("bias has 32 entries"));
   }
 }

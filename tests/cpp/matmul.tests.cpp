@@ -11,7 +11,7 @@ using namespace attnlab::test;
 
 namespace {
 
-Matrix packed(const Matrix& a, const Matrix& b, bool transposed) {
+Matrix packed(const Matrix& a, const WeightView& b, bool transposed) {
   Matrix c(a.rows(), transposed ? b.rows() : b.cols());
   packed_matmul(a, b, transposed, c, false);
   return c;
@@ -52,10 +52,10 @@ TEST_CASE("packed matrix product", "[matmul][simd][threads]") {
     // 64 × 300 × 200 multiply-adds: enough to be split
     const Matrix a = seeded_random(64, 300, 6), b = seeded_random(300, 200, 7);
     set_num_threads(1);
-    const Matrix one = packed(a, b, false), one_t = packed(a, b.transpose(), true);
+    const Matrix one = packed(a, b, false), one_t = packed(a, Matrix(b.transpose()), true);
     set_num_threads(std::min<Index>(max_threads(), 3));
     CHECK(packed(a, b, false) == one);
-    CHECK(packed(a, b.transpose(), true) == one_t);
+    CHECK(packed(a, Matrix(b.transpose()), true) == one_t);
     set_num_threads(1);
   }
   SECTION("a non-finite entry of A reaches its own row only (the zeros past B's last column never meet it)") {
@@ -87,7 +87,7 @@ TEST_CASE("packed matrix product", "[matmul][simd][threads]") {
     const RowVector bias = RowVector::LinSpaced(5, 1, 5);
     packed_matmul(Matrix(3, 0), Matrix(0, 5), false, c, false, bias.data());  // no depth: the bias alone
     CHECK(c == bias.replicate(3, 1));
-    CHECK_THROWS_WITH(matmul(Matrix::Ones(3, 4), Matrix::Ones(4, 5), RowVector::Ones(4), c),
+    CHECK_THROWS_WITH(matmul(Matrix::Ones(3, 4), Matrix(Matrix::Ones(4, 5)), RowVector::Ones(4), c),
                       "matmul: the bias has 4 entries for 5 columns");
   }
   SECTION("no depth: C = 0, or C unchanged when adding") {
@@ -100,9 +100,9 @@ TEST_CASE("packed matrix product", "[matmul][simd][threads]") {
   }
   SECTION("shapes that do not fit are refused") {
     Matrix c(3, 5);
-    CHECK_THROWS_WITH(packed_matmul(Matrix::Ones(3, 4), Matrix::Ones(5, 5), false, c, false),
+    CHECK_THROWS_WITH(packed_matmul(Matrix::Ones(3, 4), Matrix(Matrix::Ones(5, 5)), false, c, false),
                       Catch::Contains("A (3,4) and B of 5 rows × 5 columns do not give C (3,5)"));
-    CHECK_THROWS_WITH(matmul_transposed(Matrix::Ones(3, 4), Matrix::Ones(5, 3), c), Catch::Contains("do not give C"));
+    CHECK_THROWS_WITH(matmul_transposed(Matrix::Ones(3, 4), Matrix(Matrix::Ones(5, 3)), c), Catch::Contains("do not give C"));
   }
 }
 
@@ -162,4 +162,34 @@ TEST_CASE("matmul: the packed kernel on WebAssembly, Eigen's natively", "[matmul
 #else
   CHECK_FALSE(matmul_is_packed());
 #endif
+}
+
+TEST_CASE("a weight kept in 16 bits: the product's bits are those over its widened floats", "[matmul][simd][threads]") {
+  // 300 deep (past one 256-row slice), 21 wide (a ragged last panel), 13 rows (a ragged last block)
+  const Matrix a = seeded_random(13, 300, 20);
+  const RowVector bias = seeded_random(1, 21, 21);
+  for (const Dtype dtype : {Dtype::bf16, Dtype::f16}) {
+    DYNAMIC_SECTION(to_string(dtype)) {
+      const WeightMatrix w = seeded_half_weight(300, 21, dtype, 22), wt = seeded_half_weight(21, 300, dtype, 23);
+      const Matrix floats = w.view().widened(), floats_t = wt.view().widened();
+      for (const Index threads : {Index(1), std::min<Index>(max_threads(), 3)}) {
+        set_num_threads(threads);
+        INFO(threads << " threads");
+        CHECK(packed(a, w, false) == packed(a, floats, false));
+        CHECK(packed(a, wt, true) == packed(a, floats_t, true));
+        Matrix c(13, 21), expected(13, 21);
+        packed_matmul(a, w, false, c, false, bias.data());
+        packed_matmul(a, floats, false, expected, false, bias.data());
+        CHECK(c == expected);
+        matmul(a, w, c);
+        matmul(a, floats, expected);
+        CHECK(c == expected);
+        matmul_transposed(a, wt, c);
+        matmul_transposed(a, floats_t, expected);
+        CHECK(c == expected);
+        CHECK_THAT(c, IsNear(MatrixD(a.cast<double>() * floats_t.cast<double>().transpose()), 1e-4));
+      }
+      set_num_threads(1);
+    }
+  }
 }

@@ -71,7 +71,7 @@ TEST_CASE("one tensor is read by the name save() writes it under, in place", "[p
       REQUIRE(tensors.size() == tensor_layout(config).size());
       for (const auto& [name, stored] : tensors) {
         INFO(name);
-        const Eigen::Map<const Matrix> tensor = parameter_tensor(config, params, name);
+        const Matrix tensor = parameter_tensor(config, params, name).floats();
         const std::vector<std::int64_t> shape{tensor.rows(), tensor.cols()};
         CHECK(shape == (stored.shape.size() == 1 ? std::vector<std::int64_t>{1, stored.shape[0]} : stored.shape));
         REQUIRE(static_cast<size_t>(tensor.size()) == stored.data.size());
@@ -85,11 +85,11 @@ TEST_CASE("one tensor is read by the name save() writes it under, in place", "[p
     const ModelParams params = ModelParams::init(config, 5);
     const std::string w_o = "h.1.attn.c_proj.weight";
     test::allocation_tracking_start();
-    const Eigen::Map<const Matrix> tensor = parameter_tensor(config, params, w_o);
+    const WeightView tensor = parameter_tensor(config, params, w_o);
     const std::size_t allocations = test::allocation_tracking_count();
     test::allocation_tracking_stop();
     CHECK(allocations == 0);
-    CHECK(tensor.data() == params.decoder.h[1].attn.c_proj_weight.data());
+    CHECK(tensor.float_data() == params.decoder.h[1].attn.c_proj_weight.data());
   }
 }
 
@@ -117,5 +117,5 @@ TEST_CASE("a tensor name nothing holds, a long name and a tensor over the limit 
   CHECK_THROWS_WITH(parameter_tensor(gpt2, params, "wte.weight", 87),
                     "parameter: \"wte.weight\" holds 11×8 = 88 numbers, more than the 87 that one call hands out");
   // and the parameters are as they were
-  CHECK(parameter_tensor(gpt2, params, "h.1.attn.c_proj.weight") == params.decoder.h[1].attn.c_proj_weight);
+  CHECK(parameter_tensor(gpt2, params, "h.1.attn.c_proj.weight").floats() == params.decoder.h[1].attn.c_proj_weight);
 }

@@ -27,6 +27,22 @@ Matrix seeded_random(Index r, Index c, unsigned seed, float scale) {
   return Matrix::Random(r, c) * scale;
 }
 
+WeightMatrix seeded_half_weight(Index r, Index c, Dtype dtype, unsigned seed) {
+  WeightMatrix w;
+  w.store_half(dtype, r, c);
+  std::uint32_t state = seed * 2654435761u + 1;
+  const int mantissa_bits = dtype == Dtype::bf16 ? 7 : 10, bias = dtype == Dtype::bf16 ? 127 : 15;
+  for (Index i = 0; i < r * c; ++i) {
+    state ^= state << 13;
+    state ^= state >> 17;
+    state ^= state << 5;
+    const std::uint32_t exponent = static_cast<std::uint32_t>(bias - 5) + (state >> 8) % 7;
+    w.half_data()[i] = static_cast<std::uint16_t>(((state >> 31) << 15) | (exponent << mantissa_bits) |
+                                                  (state & ((1u << mantissa_bits) - 1)));
+  }
+  return w;
+}
+
 bool MatrixNear::match(const Matrix& actual) const {
   if (actual.rows() != expected_.rows() || actual.cols() != expected_.cols()) {
     detail_ = "shape (" + std::to_string(actual.rows()) + "," + std::to_string(actual.cols()) + ")";

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/tensor.hpp"
+#include "core/weight.hpp"
 #include "model/params.hpp"
 
 namespace attnlab::test {
@@ -19,6 +20,9 @@ Matrix rows(std::initializer_list<std::initializer_list<float>> values);
 
 // r×c entries uniform in [−scale, scale], the same for the same seed
 Matrix seeded_random(Index r, Index c, unsigned seed, float scale = 1.0f);
+
+// an (r, c) weight of seeded 16-bit values (F16 or BF16) of either sign, magnitudes 2⁻⁵ … 2
+WeightMatrix seeded_half_weight(Index r, Index c, Dtype dtype, unsigned seed);
 
 // Matches when shapes agree and every |actual − expected| ≤ tolerance; describes the worst entry.
 class MatrixNear : public Catch::MatcherBase<Matrix> {

@@ -91,6 +91,10 @@ TEST_CASE("training step by step", "[trainer][threads][long]") {
     tiny.vocab_size = 8;
     CHECK_THROWS_WITH(Trainer(small_copy_task(), Transformer::random(tiny, 1), quick_options(20)),
                       Catch::Contains("vocabulary"));
+    const ModelConfig config = small_copy_task()->model_config();
+    const Transformer kept_in_bf16(config, ModelParams::zeros(config, kDefaultMaxParameterBytes, Dtype::bf16));
+    CHECK_THROWS_WITH(Trainer(small_copy_task(), kept_in_bf16, quick_options(20)),
+                      "training: the model's weights are kept as BF16 values to be run; load it with float weights to train it");
   }
 }
 

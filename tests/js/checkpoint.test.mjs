@@ -97,6 +97,31 @@ for (const threads of [1, 'auto']) {
       }
     });
 
+    it("weightStorage 'as-stored' keeps F16 and BF16 weights in 16 bits: the same logits, steps, tensors and fingerprint, and no training", async () => {
+      for (const [name, dtype] of [['gpt2-bf16', 'BF16'], ['llama-f16-mqa', 'F16'], ['llama-bf16-sharded', 'BF16'], ['gpt2-f32', 'F32']]) {
+        const { config, weights, index, expected } = checkpoint(name);
+        const given = { config, weights: weights.length === 1 ? weights[0] : weights, index };
+        const kept = await engine.loadModel({ ...given, weightStorage: 'as-stored' }), floats = await engine.loadModel(given);
+        try {
+          assert.equal(kept.weightDtype(), dtype, name);
+          assert.equal(floats.weightDtype(), 'F32');
+          assert.equal(kept.fingerprint(), floats.fingerprint(), `${name}: the same numbers`);
+          assert.deepEqual(kept.forward({ tokens: expected.prompt }).logits.data, floats.forward({ tokens: expected.prompt }).logits.data);
+          kept.startGeneration(expected.prompt);
+          assert.deepEqual(Array.from({ length: 20 }, () => kept.generateStep({ temperature: 0 }).token), expected.continuation, name);
+          const w = 'h.1.mlp.c_proj.weight';
+          assert.deepEqual(kept.parameter(w).data, floats.parameter(w).data);
+          assert.ok(Buffer.from(kept.save().weights).equals(Buffer.from(floats.save().weights)), `${name}: save() writes the same float32 file`);
+        } finally {
+          kept.dispose();
+          floats.dispose();
+        }
+      }
+      const { config, weights } = checkpoint('gpt2-bf16');
+      await assert.rejects(async () => engine.loadModel({ config, weights: weights[0], weightStorage: 'half' }),
+        (error) => /^attnlab: weightStorage must be "float32" or "as-stored", got "half"$/.test(error.message));
+    });
+
     it('what a config describes, before any weights are read', () => {
       const { config } = checkpoint('llama-f16-mqa');
       const described = engine.describeCheckpoint({ config });

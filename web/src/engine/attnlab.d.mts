@@ -270,8 +270,12 @@ export interface RawModel {
   /** the three files of a saved model; vocab is vocab.json, or a byte-level BPE tokenizer's
    * tokenizer.json (loadModel reads either) */
   save(): { weights: Uint8Array; config: string; vocab?: string };
-  /** FNV-1a (64 bits) of every parameter's bytes as 16 hex digits: equal exactly when the weights are */
+  /** FNV-1a (64 bits) of every parameter's bytes (as float32) as 16 hex digits: equal exactly when
+   * the weights are, however they are kept */
   fingerprint(): string;
+  /** how the weight matrices are kept: 'F32', or a checkpoint's 'F16'/'BF16' (loaded with
+   * weightStorage 'as-stored'), which runs with the same results and cannot be trained */
+  weightDtype(): 'F32' | 'F16' | 'BF16';
   /** one tensor of the weights, named as save() writes it ("h.1.attn.c_proj.weight" is layer 1's
    * W_O, (h·d_k × d)); a vector comes as one row. The numbers are save()'s, without copying out the
    * rest. A name the model has no tensor under, one over 256 bytes, and a tensor of more than 2²⁴
@@ -447,6 +451,12 @@ export interface CheckpointDescription {
   /** bytes of its float parameters, which loading allocates */
   parameterBytes: number;
 }
+
+/** How a checkpoint's weight matrices are kept: as float32 (the default, and what training needs),
+ * or 'as-stored': in the file's 16-bit type when every weight matrix there is F16, or every one
+ * BF16 (half the memory, half the bytes each generated token reads, the same results bit for bit);
+ * otherwise as float32 all the same. */
+export type WeightStorage = 'float32' | 'as-stored';
 
 /** One byte range of one shard, holding one tensor the model needs. */
 export interface CheckpointRead {
@@ -669,7 +679,7 @@ export interface AttnlabModule {
    * size against maxParameterBytes (default 256 MiB; 1.5 GiB, 1610612736 bytes, for a Hugging Face
    * checkpoint), before anything is read; vocab (the engine's vocab.json or a Hugging Face
    * tokenizer.json) is read here too, so that a bad one is refused before any weights are. */
-  checkpointLoader(options: { config: string; maxParameterBytes?: number; vocab?: string }): RawCheckpointLoader;
+  checkpointLoader(options: { config: string; maxParameterBytes?: number; weightStorage?: WeightStorage; vocab?: string }): RawCheckpointLoader;
   /** the length of a safetensors header, from the file's first 8 bytes and its size (checked) */
   safetensorsHeaderSize(options: { bytes: Uint8Array; fileSize: number }): number;
 

@@ -12,7 +12,7 @@
 import type {
   AttentionResult, AttentionStage, AttnlabModule, BuildInfo, CheckpointDescription, RawCheckpointLoader, CoreferenceSentence, GenerationOutputs, GenerationState,
   MatrixData, ModelConfig, MultiHeadInput, RawAttentionSteps, RawModel, RawTrainer, SamplingOptions, SingleHeadInput,
-  ProgramName, TaskName, TrainerOptions, TrainingExample, TrainingStep,
+  ProgramName, TaskName, TrainerOptions, TrainingExample, TrainingStep, WeightStorage,
 } from './attnlab.mjs';
 
 export type {
@@ -20,7 +20,7 @@ export type {
   FlashTile, ForwardOptions, GenerationOutputs, GenerationState, HeadResult, MatrixData, ModelConfig, MultiHeadInput, Numbers, RnnGradientFlow,
   RnnGradientFlowOptions, SamplingOptions, SingleHeadInput, SoftmaxForms, SoftmaxFormsOptions, SoftmaxRow, SoftmaxRowOptions, SoftmaxTerms,
   SpecialTokens, ByteBpeSpecialTokens, TaskName, TrainerOptions, TrainingExample, TrainingStep, CoreferenceSentence, CheckpointDescription,
-  RopePairing, ProgramName, ProgramDescription, ProgramInput, ProgramSubspace,
+  RopePairing, ProgramName, ProgramDescription, ProgramInput, ProgramSubspace, WeightStorage,
 } from './attnlab.mjs';
 
 export interface LoadOptions {
@@ -64,6 +64,8 @@ export interface LoadModelOptions {
   index?: string;
   /** the largest model to build (default 256 MiB, 268435456 bytes; 1.5 GiB for a Hugging Face checkpoint) */
   maxParameterBytes?: number;
+  /** 'as-stored': keep F16/BF16 weight matrices in 16 bits (see WeightStorage); default 'float32' */
+  weightStorage?: WeightStorage;
   /** called as the weights are read: bytes so far, bytes in all, the tensor being read */
   onProgress?: (read: number, total: number, tensor: string) => void;
 }
@@ -90,8 +92,8 @@ interface CheckpointRequest extends Omit<LoadModelOptions, 'weights' | 'tokenize
  * memory (answered at once) and Blobs (answered when read). The tokenizer is read first: a bad
  * one is refused before any weights are. */
 function* checkpointSteps(raw: AttnlabModule, request: CheckpointRequest): Generator<ByteRange, RawModel, Uint8Array> {
-  const { config, maxParameterBytes, vocab, index, onProgress, sources } = request;
-  const loader: RawCheckpointLoader = raw.checkpointLoader({ config, maxParameterBytes, ...(vocab === undefined ? {} : { vocab }) });
+  const { config, maxParameterBytes, weightStorage, vocab, index, onProgress, sources } = request;
+  const loader: RawCheckpointLoader = raw.checkpointLoader({ config, maxParameterBytes, weightStorage, ...(vocab === undefined ? {} : { vocab }) });
   try {
     for (const [shard, { size: fileSize, name }] of sources.entries()) {
       const first = yield { shard, begin: 0, end: Math.min(8, fileSize) };
@@ -127,7 +129,7 @@ const reason = (error: unknown) => (error instanceof Error ? error.message : Str
 
 /** options read once: the weights checked to be files, each Blob's size a whole number of bytes */
 function checkpointRequest(options: LoadModelOptions): CheckpointRequest {
-  const { weights, config, vocab, tokenizer, index, maxParameterBytes, onProgress } = options ?? ({} as LoadModelOptions);
+  const { weights, config, vocab, tokenizer, index, maxParameterBytes, weightStorage, onProgress } = options ?? ({} as LoadModelOptions);
   if (vocab !== undefined && tokenizer !== undefined) throw new Error('attnlab: give vocab or tokenizer, not both');
   const files = Array.isArray(weights) ? [...weights] : [weights];
   const sources = files.map((file, i): CheckpointSource => {
@@ -144,7 +146,7 @@ function checkpointRequest(options: LoadModelOptions): CheckpointRequest {
     if (!Number.isSafeInteger(size) || (size as number) < 0) throw new Error(`attnlab: weights[${i}] has a size of ${String(size)}, not a whole number of bytes`);
     return { file, size: size as number, name: typeof name === 'string' ? name : '' };
   });
-  return { config, vocab: vocab ?? tokenizer, index, maxParameterBytes, onProgress, sources };
+  return { config, vocab: vocab ?? tokenizer, index, maxParameterBytes, weightStorage, onProgress, sources };
 }
 
 /** the bytes [begin, end) of one source: at once from memory, as a Promise from a Blob; a failed or
@@ -387,7 +389,7 @@ export class AttentionStepper extends EngineObject<RawAttentionSteps> {
 }
 
 /** Model calls that take their arguments and return their result as RawModel's do */
-const MODEL_CALLS = ['tokenize', 'decode', 'pieces', 'specialTokens', 'forward', 'nextTokenProbabilities', 'generate', 'save', 'fingerprint', 'parameter'] as const satisfies
+const MODEL_CALLS = ['tokenize', 'decode', 'pieces', 'specialTokens', 'forward', 'nextTokenProbabilities', 'generate', 'save', 'fingerprint', 'weightDtype', 'parameter'] as const satisfies
   readonly (keyof RawModel)[];
 
 export interface Model extends Pick<RawModel, typeof MODEL_CALLS[number]> {}
