@@ -7,6 +7,7 @@
 
 #include "core/check.hpp"
 #include "core/matmul.hpp"
+#include "core/multiply_add.hpp"
 #include "core/thread_pool.hpp"
 
 namespace attnlab {
@@ -31,41 +32,76 @@ inline Scalar eight_rows(const Scalar* __restrict x, const Element<D>* __restric
   return (x[0] * at(0) + x[1] * at(1) + x[2] * at(2) + x[3] * at(3)) + (x[4] * at(4) + x[5] * at(5) + x[6] * at(6) + x[7] * at(7));
 }
 
-// 16-bit weights: the columns [0, columns of whole eights) of one pass of sixteen rows, in vectors
-// (the compiler's own vectorisation widens each value apart, at several times the cost). Every
-// output sums as eight_rows and the pass below do, lane by lane: the same bits. Returns the first
-// column left; floats (which the compiler vectorises well) and the double build leave them all.
+// Eight of W's columns as two four-lane vectors: floats as they lie, 16-bit values widened apart
+// into even and odd columns (widen_eight); y's columns are taken and put back in the same order
 template <Dtype D>
+constexpr bool kEvenOdd = D != Dtype::f32;
+template <Dtype D>
+WidenedEight eight_columns(const Element<D>* w) {
+  if constexpr (kEvenOdd<D>) {
+    return widen_eight<D>(w);
+  } else {
+    WidenedEight v;
+    std::memcpy(&v.even, w, sizeof v.even);
+    std::memcpy(&v.odd, w + 4, sizeof v.odd);
+    return v;
+  }
+}
+template <Dtype D>
+WidenedEight take_columns(const float* y) {
+  Floats4 low, high;
+  std::memcpy(&low, y, sizeof low);
+  std::memcpy(&high, y + 4, sizeof high);
+  if constexpr (kEvenOdd<D>) return {__builtin_shufflevector(low, high, 0, 2, 4, 6), __builtin_shufflevector(low, high, 1, 3, 5, 7)};
+  else return {low, high};
+}
+template <Dtype D>
+void put_columns(const WidenedEight& v, float* y) {
+  Floats4 low = v.even, high = v.odd;
+  if constexpr (kEvenOdd<D>) {
+    low = __builtin_shufflevector(v.even, v.odd, 0, 4, 1, 5);
+    high = __builtin_shufflevector(v.even, v.odd, 2, 6, 3, 7);
+  }
+  std::memcpy(y, &low, sizeof low);
+  std::memcpy(y + 4, &high, sizeof high);
+}
+
+// The columns [0, whole eights) of one pass of sixteen rows, in vectors: for 16-bit weights (the
+// compiler's own vectorisation widens each value apart, at several times the cost) and for fused
+// multiply-adds. Unfused, every output sums as eight_rows and the pass below do, lane by lane (the
+// same bits); fused, each eight rows are one chain x_0·W_0, then a multiply-add a row. Returns the
+// first column left; unfused floats (which the compiler vectorises well) and the double build
+// leave them all.
+template <Dtype D, bool fused>
 Index sixteen_rows_in_eights(const Scalar* __restrict x, const Element<D>* __restrict w, Index stride, Index count,
                              Scalar* __restrict y, bool first) {
-  if constexpr (D == Dtype::f32 || !std::is_same_v<Scalar, float>) {
+  if constexpr ((D == Dtype::f32 && !fused) || !std::is_same_v<Scalar, float>) {
     return 0;
   } else {
-    const auto eight = [&](const Scalar* xs, const std::uint16_t* rows) {  // eight_rows, for eight columns
+    const auto eight = [&](const Scalar* xs, const Element<D>* rows) {  // eight_rows, for eight columns
       WidenedEight r[8];
-      for (Index k = 0; k < 8; ++k) r[k] = widen_eight<D>(rows + k * stride);
+      for (Index k = 0; k < 8; ++k) r[k] = eight_columns<D>(rows + k * stride);
       const auto sum = [&](Floats4 WidenedEight::*half) {
         const auto term = [&](Index k) { return float(xs[k]) * r[k].*half; };
-        return (term(0) + term(1) + term(2) + term(3)) + (term(4) + term(5) + term(6) + term(7));
+        if constexpr (fused) {
+          Floats4 chain = term(0);
+          for (Index k = 1; k < 8; ++k) chain = multiply_add<fused>(Floats4{} + float(xs[k]), r[k].*half, chain);
+          return chain;
+        } else {
+          return (term(0) + term(1) + term(2) + term(3)) + (term(4) + term(5) + term(6) + term(7));
+        }
       };
       return WidenedEight{sum(&WidenedEight::even), sum(&WidenedEight::odd)};
     };
     Index j = 0;
     for (; j + 8 <= count; j += 8) {
       const WidenedEight a = eight(x, w + j), b = eight(x + 8, w + 8 * stride + j);
-      Floats4 even = a.even, odd = a.odd;
-      if (!first) {  // y's columns apart as the weights are: even and odd
-        Floats4 low, high;
-        std::memcpy(&low, y + j, sizeof low);
-        std::memcpy(&high, y + j + 4, sizeof high);
-        even = __builtin_shufflevector(low, high, 0, 2, 4, 6) + a.even;
-        odd = __builtin_shufflevector(low, high, 1, 3, 5, 7) + a.odd;
+      WidenedEight out = a;
+      if (!first) {
+        const WidenedEight before = take_columns<D>(y + j);
+        out = {before.even + a.even, before.odd + a.odd};
       }
-      even += b.even;
-      odd += b.odd;
-      const Floats4 low = __builtin_shufflevector(even, odd, 0, 4, 1, 5), high = __builtin_shufflevector(even, odd, 2, 6, 3, 7);
-      std::memcpy(y + j, &low, sizeof low);
-      std::memcpy(y + j + 4, &high, sizeof high);
+      put_columns<D>({out.even + b.even, out.odd + b.odd}, y + j);
     }
     return j;
   }
@@ -75,12 +111,12 @@ Index sixteen_rows_in_eights(const Scalar* __restrict x, const Element<D>* __res
 // once, sixteen rows a pass, each row streamed into y, which stays in cache; each output adds its
 // rows' products eight at a time, in order (a loop the compiler turns into SIMD; Eigen's
 // matrix-vector kernel reads the same bytes at half the speed, eight rows a pass at 0.85 of it)
-template <Dtype D>
+template <Dtype D, bool fused>
 void row_times_columns(const Scalar* __restrict x, Index in, const Element<D>* __restrict w, Index stride, Index count,
                        Scalar* __restrict y) {
   Index i = 0;
   if (in >= 16) {  // the first pass writes y
-    for (Index j = sixteen_rows_in_eights<D>(x, w, stride, count, y, true); j < count; ++j)
+    for (Index j = sixteen_rows_in_eights<D, fused>(x, w, stride, count, y, true); j < count; ++j)
       y[j] = eight_rows<D>(x, w, stride, j) + eight_rows<D>(x + 8, w + 8 * stride, stride, j);
     i = 16;
   } else {
@@ -88,7 +124,7 @@ void row_times_columns(const Scalar* __restrict x, Index in, const Element<D>* _
   }
   for (; i + 16 <= in; i += 16) {
     const Element<D>* w0 = w + i * stride;
-    for (Index j = sixteen_rows_in_eights<D>(x + i, w0, stride, count, y, false); j < count; ++j)
+    for (Index j = sixteen_rows_in_eights<D, fused>(x + i, w0, stride, count, y, false); j < count; ++j)
       y[j] = (y[j] + eight_rows<D>(x + i, w0, stride, j)) + eight_rows<D>(x + i + 8, w0 + 8 * stride, stride, j);
   }
   for (; i + 8 <= in; i += 8)
@@ -104,24 +140,21 @@ void row_times_columns(const Scalar* __restrict x, Index in, const Element<D>* _
 // keeps the lanes in SIMD registers (one running sum could not be split without changing the
 // result), and a row of E streams through once
 constexpr Index kLanes = 8;
-template <Dtype D>
+template <Dtype D, bool fused>
 Scalar dot_lanes(const Scalar* __restrict a, const Element<D>* __restrict b, Index n) {
   Scalar lanes[kLanes] = {};
   Index k = 0;
-  if constexpr (D != Dtype::f32 && std::is_same_v<Scalar, float>) {  // 16-bit b: its lanes even and odd apart
-    Floats4 even{}, odd{};
+  // 16-bit b, or fused multiply-adds: the lanes in two vectors (for 16 bits, even and odd apart)
+  if constexpr ((D != Dtype::f32 || fused) && std::is_same_v<Scalar, float>) {
+    WidenedEight sums{};
     for (; k + kLanes <= n; k += kLanes) {
-      Floats4 low, high;
-      std::memcpy(&low, a + k, sizeof low);
-      std::memcpy(&high, a + k + 4, sizeof high);
-      const WidenedEight w = widen_eight<D>(b + k);
-      even += __builtin_shufflevector(low, high, 0, 2, 4, 6) * w.even;
-      odd += __builtin_shufflevector(low, high, 1, 3, 5, 7) * w.odd;
+      const WidenedEight x = take_columns<D>(a + k), w = eight_columns<D>(b + k);
+      sums.even = multiply_add<fused>(x.even, w.even, sums.even);
+      sums.odd = multiply_add<fused>(x.odd, w.odd, sums.odd);
     }
-    for (Index l = 0; l < kLanes / 2; ++l) {
-      lanes[2 * l] = even[l];
-      lanes[2 * l + 1] = odd[l];
-    }
+    float in_order[kLanes];
+    put_columns<D>(sums, in_order);
+    std::copy(in_order, in_order + kLanes, lanes);
   }
   for (; k + kLanes <= n; k += kLanes)
     for (Index l = 0; l < kLanes; ++l) lanes[l] += a[k + l] * widened<D>(b[k + l]);
@@ -135,12 +168,16 @@ Scalar dot_lanes(const Scalar* __restrict a, const Element<D>* __restrict b, Ind
 Matrix affine_slabs(const ConstMatrixRef& x, const WeightView& w, const ConstRowVectorRef* b) {
   const Index slabs = (w.rows() + kRowSlab - 1) / kRowSlab, n = x.rows();
   Matrix partial(slabs * n, w.cols());  // every entry written by its slab
+  const bool fused = products_fused();  // read once: every slab rounds alike
   w.with_elements([&](auto type, const auto* data) {
     constexpr Dtype D = decltype(type)::value;
     parallel_for(slabs, [&](Index slab) {
       const Index i0 = slab * kRowSlab, rows = std::min(kRowSlab, w.rows() - i0);
-      for (Index r = 0; r < n; ++r)
-        row_times_columns<D>(x.row(r).data() + i0, rows, data + i0 * w.stride(), w.stride(), w.cols(), partial.row(slab * n + r).data());
+      with_rounding(fused, [&](auto fuse) {
+        for (Index r = 0; r < n; ++r)
+          row_times_columns<D, decltype(fuse)::value>(x.row(r).data() + i0, rows, data + i0 * w.stride(), w.stride(), w.cols(),
+                                                      partial.row(slab * n + r).data());
+      });
     });
   });
   Matrix y = partial.topRows(n);
@@ -194,7 +231,7 @@ Matrix linear_forward_transposed(const ConstMatrixRef& x, const WeightView& e) {
   // arithmetic (a GPT-2 prefill of 128 tokens spends a third of its work here)
   Matrix y(x.rows(), e.rows());
   const Index blocks = (e.rows() + kColumnBlock - 1) / kColumnBlock;
-  const bool few = x.rows() < kRowBlock;
+  const bool few = x.rows() < kRowBlock, fused = products_fused();
   parallel_for(blocks, [&](Index block) {
     const Index r0 = block * kColumnBlock, count = std::min(kColumnBlock, e.rows() - r0);
     if (!few) {
@@ -202,9 +239,11 @@ Matrix linear_forward_transposed(const ConstMatrixRef& x, const WeightView& e) {
       return;
     }
     e.with_elements([&](auto type, const auto* data) {
-      for (Index r = 0; r < x.rows(); ++r)
-        for (Index v = r0; v < r0 + count; ++v)
-          y(r, v) = dot_lanes<decltype(type)::value>(x.row(r).data(), data + v * e.stride(), x.cols());
+      with_rounding(fused, [&](auto fuse) {
+        for (Index r = 0; r < x.rows(); ++r)
+          for (Index v = r0; v < r0 + count; ++v)
+            y(r, v) = dot_lanes<decltype(type)::value, decltype(fuse)::value>(x.row(r).data(), data + v * e.stride(), x.cols());
+      });
     });
   });
   return y;

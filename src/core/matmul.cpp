@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/check.hpp"
+#include "core/multiply_add.hpp"
 #include "core/thread_pool.hpp"
 
 namespace attnlab {
@@ -24,8 +25,7 @@ constexpr Index kDepth = 256;
 // fewer multiply-adds than this are not worth handing to another thread
 constexpr double kThreadWork = 1 << 21;
 
-using Vec = Scalar __attribute__((vector_size(kVectorWidth * sizeof(Scalar))));
-static_assert(kVectorWidth == 4, "register_block broadcasts into 4 lanes");
+static_assert(sizeof(Vec) == kVectorWidth * sizeof(Scalar), "register_block broadcasts into 4 lanes");
 
 Vec load(const Scalar* p) {
   Vec v;
@@ -34,33 +34,8 @@ Vec load(const Scalar* p) {
 }
 void store(Scalar* p, Vec v) { __builtin_memcpy(p, &v, sizeof v); }
 
-#if defined(__wasm_relaxed_simd__)
-constexpr bool kCanFuse = sizeof(Scalar) == 4;
-#else
-constexpr bool kCanFuse = false;
-#endif
-
-// a·b + c: one fused instruction (one rounding) when `fused`, else a multiply and an add
-template <bool fused>
-Vec multiply_add(Vec a, Vec b, Vec c) {
-#if defined(__wasm_relaxed_simd__)
-  if constexpr (fused) return Vec(__builtin_wasm_fma_f32x4(__f32x4(a), __f32x4(b), __f32x4(c)));
-#endif
-  static_assert(!fused || kCanFuse, "only the relaxed-SIMD build fuses");
-  return a * b + c;
-}
-
 // SeparateRounding scopes open now (on any thread: the products of a training step run on all)
 std::atomic<int> separate_rounding_scopes{0};
-
-// body(std::true_type) where `fused` asks for fused multiply-adds and the build has them, else
-//   body(std::false_type): the kernels' two instantiations, chosen in one place
-template <class Body>
-decltype(auto) with_rounding(bool fused, Body&& body) {
-  if constexpr (kCanFuse)
-    if (fused) return body(std::true_type{});
-  return body(std::false_type{});
-}
 
 // panel[kk·8 + j] = B(k0 + kk, j0 + j) for kk < depth, j < 8; zero past B's last column; 16-bit
 //   weights widened here, so the kernel reads floats either way

@@ -42,13 +42,29 @@ const training = (engine) => {
   trainer.dispose();
   return { steps, heldOut, logits };
 };
+// decoding: products of one row go in slabs of W's rows and lanes of E's (widths of 512 and more),
+// over floats and over BF16 weights kept as they are stored
+const { randomGpt2Checkpoint } = await import(${JSON.stringify(new URL('../bench/random-checkpoint.mjs', import.meta.url).href)});
+const wide = randomGpt2Checkpoint({ vocab_size: 600, n_positions: 32, n_embd: 256, n_head: 4, n_layer: 2 }, 5, { bf16: true });
+const decoded = async (engine, weightStorage) => {
+  const model = await engine.loadModel({ config: wide.config, weights: wide.weights, weightStorage });
+  const logits = [[...model.startGeneration([1, 2, 3, 4, 5], { logits: true }).logits.data]];
+  for (let i = 0; i < 3; i++) logits.push([...model.generateStep({ temperature: 0, logits: true }).logits.data]);
+  model.dispose();
+  return logits.flat();
+};
+const decoding = [];
+for (const t of [1, 2]) {
+  relaxed.setThreads(t);
+  decoding.push(await decoded(relaxed, 'as-stored'), await decoded(relaxed, 'float32'));
+}
 const threads = [1, 2].map((t) => { relaxed.setThreads(t); return [...attention(relaxed)]; });
 console.log(JSON.stringify({
   relaxed: relaxed.info.relaxedSimd, usual: usual.info.relaxedSimd,
   attention: [[...attention(relaxed)], [...attention(usual)]],
   logits: [[...forward(relaxed)], [...forward(usual)]],
   training: [training(relaxed), training(usual)],
-  threads,
+  threads, decoding, decodingUsual: await decoded(usual, 'float32'),
 }));
 `;
 
@@ -94,7 +110,7 @@ console.log(JSON.stringify({ relaxed: engine.info.relaxedSimd, build: engine.inf
   });
 
   it('is loaded where it validates, within float rounding of the usual engine, alike on 1 and 2 threads', () => {
-    const out = JSON.parse(execFileSync(process.execPath, ['--experimental-wasm-relaxed-simd', '--input-type=module', '-e', COMPARE], { encoding: 'utf8' }));
+    const out = JSON.parse(execFileSync(process.execPath, ['--experimental-wasm-relaxed-simd', '--input-type=module', '-e', COMPARE], { encoding: 'utf8', maxBuffer: 64 << 20 }));
     assert.equal(out.relaxed, true);
     assert.equal(out.usual, false);
     const attention = difference(...out.attention);
@@ -103,6 +119,13 @@ console.log(JSON.stringify({ relaxed: engine.info.relaxedSimd, build: engine.inf
     const logits = difference(...out.logits);
     assert.ok(logits.worst <= 1e-4 * Math.max(1, logits.scale), `logits: ${JSON.stringify(logits)}`);
     assert.deepEqual(out.threads[0], out.threads[1]);
+    // decoding's products fuse too: kept BF16 weights give the widened model's bits, on 1 and 2 threads alike
+    const [kept1, floats1, kept2, floats2] = out.decoding;
+    assert.deepEqual(kept1, floats1);
+    assert.deepEqual(kept2, kept1);
+    assert.deepEqual(floats2, floats1);
+    const decoding = difference(kept1, out.decodingUsual);
+    assert.ok(decoding.worst > 0 && decoding.worst <= 1e-4 * Math.max(1, decoding.scale), `decoding: ${JSON.stringify(decoding)}`);
     // training rounds as the usual engine does: the same steps and held-out numbers, bit for bit;
     // the model it trained then infers with fused products
     const [fused, usual] = out.training;
