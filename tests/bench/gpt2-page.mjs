@@ -1,5 +1,6 @@
 // Run by gpt2.mjs in a cross-origin-isolated page: the GPT-2 checkpoint its file picker
-// (#checkpoint) holds, opened in the engine's Worker and in onnxruntime-web's with the same threads.
+// (#checkpoint) holds, opened in the engine's Worker and in onnxruntime-web's with the same threads,
+// and the same shape in BF16 (#checkpoint-bf16) in a second engine Worker that keeps it in 16 bits.
 // First the two runners' logits are compared on a few tokens, so that the times below are of the
 // same computation; then the runners take turns (A B, B A, …), each with a prefill and several
 // decoded tokens, after a round that only warms them up. Returns everything as measured.
@@ -8,6 +9,7 @@ import { startWorker } from './workers.mjs';
 const RUNNER_URLS = {
   engine: new URL('./gpt2-worker.mjs', import.meta.url),
   ort: new URL('./peers/ort-gpt2-worker.mjs', import.meta.url),
+  'engine-bf16': new URL('./gpt2-worker.mjs?bf16', import.meta.url),  // its own URL: its own memory figure
 };
 const TOLERANCE = 1e-3;
 // lets a runner's threads go idle (some spin after a call) before the other one starts
@@ -48,13 +50,14 @@ async function workerBytes(names) {
 }
 
 window.runGpt2 = async ({ config, threads, withOrt, prompt, checkPrompt, checkSteps, steps, rounds }) => {
-  const file = document.querySelector('#checkpoint').files[0];
-  log(`${file.name}: ${file.size} bytes`);
-  const names = withOrt ? ['engine', 'ort'] : ['engine'];
+  const file = document.querySelector('#checkpoint').files[0], bf16 = document.querySelector('#checkpoint-bf16').files[0];
+  log(`${file.name}: ${file.size} bytes; ${bf16.name}: ${bf16.size} bytes`);
+  const names = withOrt ? ['engine', 'ort', 'engine-bf16'] : ['engine', 'engine-bf16'];
   const runners = Object.fromEntries(names.map((name) => [name, startWorker(RUNNER_URLS[name], { type: 'module' })]));
   const loads = {};
   for (const name of names) {
-    loads[name] = await runners[name].call('load', { file, config, threads });
+    const kept = name === 'engine-bf16' ? { file: bf16, weightStorage: 'as-stored' } : { file };
+    loads[name] = await runners[name].call('load', { config, threads, ...kept });
     log(`${loads[name].runtime}: loaded in ${(loads[name].loadMs / 1000).toFixed(1)} s`);
   }
   const check = withOrt ? await checkLogits(runners, checkPrompt, checkSteps) : undefined;
@@ -74,8 +77,8 @@ window.runGpt2 = async ({ config, threads, withOrt, prompt, checkPrompt, checkSt
       samples[name].decodeMs.push(...decodeMs);
     }
   }
-  const engineHeapPeak = await runners.engine.call('peakBytes');
+  const heapPeaks = { engine: await runners.engine.call('peakBytes'), 'engine-bf16': await runners['engine-bf16'].call('peakBytes') };
   const memory = await workerBytes(names);
   Object.values(runners).forEach((runner) => runner.terminate());
-  return { loads, check, copyBytesPerSecond, samples, engineHeapPeak, workerBytes: memory };
+  return { loads, check, copyBytesPerSecond, samples, heapPeaks, workerBytes: memory };
 };

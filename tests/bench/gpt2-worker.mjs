@@ -17,13 +17,15 @@ function timed(call) {
 
 answerCalls({
   /** the engine on `threads` threads, then the checkpoint read from `file` in pieces (GPT-2's
-   * tokenizer fetched as a page's load does); the heap's peak is counted from here */
-  async load({ file, config, threads }) {
+   * tokenizer fetched as a page's load does), its weights kept as `weightStorage` says; the heap's
+   * peak is counted from here */
+  async load({ file, config, threads, weightStorage }) {
     engine = await loadAttnlab({ threads });
     engine.memoryPeak({ reset: true });
     const start = performance.now();
-    model = await engine.loadModel({ config, weights: file });
-    return { loadMs: performance.now() - start, runtime: `attnlab ${engine.info.version}, ${engine.info.build} build${engine.info.relaxedSimd ? ' with relaxed SIMD' : ''}, ${engine.info.threadsUsed} threads` };
+    model = await engine.loadModel({ config, weights: file, weightStorage });
+    const kept = model.weightDtype() === 'F32' ? '' : `, ${model.weightDtype()} weights kept`;
+    return { loadMs: performance.now() - start, runtime: `attnlab ${engine.info.version}, ${engine.info.build} build${engine.info.relaxedSimd ? ' with relaxed SIMD' : ''}, ${engine.info.threadsUsed} threads${kept}` };
   },
   /** the logits after `prompt` and after each of `steps` greedy tokens, fed through the KV cache */
   check({ prompt, steps }) {

@@ -6,9 +6,10 @@
  * memory (the benchmark writes one to a temporary file for a page's file picker): {config: config.json's text, weights: model.safetensors' bytes, parameters}.
  * Tensors are in GPT-2's Conv1D layout under the names of the hub's files; with `masks`, each layer
  * also stores its causal mask (h.{i}.attn.bias, 1 × 1 × n_positions × n_positions, ones on and
- * below the diagonal) as the hub's model.safetensors does, which makes GPT-2 small's file 548 MB. */
+ * below the diagonal) as the hub's model.safetensors does, which makes GPT-2 small's file 548 MB.
+ * With `bf16`, every tensor is BF16 instead (the same generator, rounded; no masks). */
 export function randomGpt2Checkpoint({ vocab_size = 50257, n_positions = 1024, n_embd = 768, n_head = 12, n_layer = 12 } = {}, seed = 1,
-  { masks = false } = {}) {
+  { masks = false, bf16 = false } = {}) {
   const d = n_embd, shapes = { 'wte.weight': [vocab_size, d], 'wpe.weight': [n_positions, d], 'ln_f.weight': [d], 'ln_f.bias': [d] };
   for (let i = 0; i < n_layer; i++) {
     Object.assign(shapes, {
@@ -16,6 +17,14 @@ export function randomGpt2Checkpoint({ vocab_size = 50257, n_positions = 1024, n
       [`h.${i}.attn.c_proj.weight`]: [d, d], [`h.${i}.attn.c_proj.bias`]: [d], [`h.${i}.ln_2.weight`]: [d], [`h.${i}.ln_2.bias`]: [d],
       [`h.${i}.mlp.c_fc.weight`]: [d, 4 * d], [`h.${i}.mlp.c_fc.bias`]: [4 * d], [`h.${i}.mlp.c_proj.weight`]: [4 * d, d], [`h.${i}.mlp.c_proj.bias`]: [d],
     });
+  }
+  const config = JSON.stringify({ model_type: 'gpt2', vocab_size, n_positions, n_embd, n_head, n_layer });
+  const parameters = Object.values(shapes).reduce((sum, shape) => sum + shape.reduce((a, b) => a * b, 1), 0);
+  if (bf16) {
+    const random = xorshift(seed);
+    // LayerNorm's gains start at 1 as GPT-2's do: small gains would shrink every activation to nothing
+    const { bytes: weights } = safetensorsBf16(Object.entries(shapes), (name) => (/ln_(1|2|f)\.weight$/.test(name) ? 1 : 0.04 * random()));
+    return { config, weights, parameters };
   }
   const maskNames = masks ? Array.from({ length: n_layer }, (_, i) => `h.${i}.attn.bias`) : [];
   const { bytes: weights, values, tensors } = safetensorsF32([...Object.entries(shapes), ...maskNames.map((name) => [name, [1, 1, n_positions, n_positions]])]);
@@ -28,8 +37,6 @@ export function randomGpt2Checkpoint({ vocab_size = 50257, n_positions = 1024, n
   for (const name of maskNames) causalMask(tensors[name], n_positions);
   // LayerNorm's gains start at 1 as GPT-2's do: small gains would shrink every activation to nothing
   for (const name of Object.keys(shapes).filter((n) => /ln_(1|2|f)\.weight$/.test(n))) tensors[name].fill(1);
-  const config = JSON.stringify({ model_type: 'gpt2', vocab_size, n_positions, n_embd, n_head, n_layer });
-  const parameters = Object.values(shapes).reduce((sum, shape) => sum + shape.reduce((a, b) => a * b, 1), 0);
   return { config, weights, parameters };
 }
 
