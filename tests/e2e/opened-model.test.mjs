@@ -103,12 +103,14 @@ describe('a checkpoint opened in the deck', () => {
     await close();
   });
 
+  // the page keeps its BF16 weights in 16 bits (weightStorage 'as-stored'): the bars still equal Node's float model's
   it('loads a Llama checkpoint in BF16 with grouped key/value heads', async () => {
     const { page, problems, close } = await openPage(browser, explorerAt(server.url));
     await slideReady(page);
     const description = await openFiles(page, llama.paths, fromModelList('attn-explorer'));
     assert.match(description, /Llama family/);
     assert.match(description, /4 \(2 key\/value heads\)/);
+    assert.match(description, /as 32-bit floats, about half as much for BF16 or F16 weights \(kept in their 16 bits\)/);
     const explorer = page.locator('attn-explorer');
     const want = nodeBars(llama.model, 1, 3);
     assert.deepEqual(await eventually(() => explorerBars(explorer), (bars) => bars.length === want.length), want);

@@ -137,7 +137,7 @@ class ModelDialog {
       ['layers × heads', `${config.n_layers} × ${heads}, width ${config.d_model}`],
       ['parameters', `${(summary.parameters / 1e6).toFixed(1)} M`],
       ['vocabulary, context', `${formatCount(config.vocab_size)} tokens (${summary.tokenizer} tokenizer), ${formatCount(config.n_ctx)} positions`],
-      ['memory it needs', `${formatBytes(summary.parameterBytes)} in the engine (32-bit floats); the files: ${formatBytes(summary.fileBytes)}`],
+      ['memory it needs', `${formatBytes(summary.parameterBytes)} in the engine as 32-bit floats, about half as much for BF16 or F16 weights (kept in their 16 bits); the files: ${formatBytes(summary.fileBytes)}`],
     ];
     if (files.ignored.length) rows.push(['not read', files.ignored.join(', ')]);
     this.description.replaceChildren(h('dl', {}, ...rows.flatMap(([name, value]) => [h('dt', { textContent: name }), h('dd', { textContent: value })])));

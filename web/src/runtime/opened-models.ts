@@ -138,8 +138,9 @@ async function loadFiles(files: CheckpointFiles, summary: ModelSummary,
   onProgress?: (read: number, total: number, tensor: string) => void): Promise<OpenedModel> {
   const engine = await pageEngine();
   const [config, tokenizer, index] = await Promise.all([files.config.text(), files.tokenizer ? files.tokenizer.text() : gpt2Tokenizer(), files.index?.text()]);
+  // the page runs opened models, never trains them: BF16 and F16 weights stay in their 16 bits
   const model = await engine.loadModel({
-    weights: files.weights, config, tokenizer, ...(index === undefined ? {} : { index }),
+    weights: files.weights, config, tokenizer, weightStorage: 'as-stored', ...(index === undefined ? {} : { index }),
     onProgress: (read: number, total: number, tensor: string) => {
       onProgress?.(read, total, tensor);
       openedModels.dispatchEvent(new CustomEvent('progress', { detail: { name: summary.name, read, total, tensor } }));
