@@ -32,40 +32,6 @@ inline Scalar eight_rows(const Scalar* __restrict x, const Element<D>* __restric
   return (x[0] * at(0) + x[1] * at(1) + x[2] * at(2) + x[3] * at(3)) + (x[4] * at(4) + x[5] * at(5) + x[6] * at(6) + x[7] * at(7));
 }
 
-// Eight of W's columns as two four-lane vectors: floats as they lie, 16-bit values widened apart
-// into even and odd columns (widen_eight); y's columns are taken and put back in the same order
-template <Dtype D>
-constexpr bool kEvenOdd = D != Dtype::f32;
-template <Dtype D>
-WidenedEight eight_columns(const Element<D>* w) {
-  if constexpr (kEvenOdd<D>) {
-    return widen_eight<D>(w);
-  } else {
-    WidenedEight v;
-    std::memcpy(&v.even, w, sizeof v.even);
-    std::memcpy(&v.odd, w + 4, sizeof v.odd);
-    return v;
-  }
-}
-template <Dtype D>
-WidenedEight take_columns(const float* y) {
-  Floats4 low, high;
-  std::memcpy(&low, y, sizeof low);
-  std::memcpy(&high, y + 4, sizeof high);
-  if constexpr (kEvenOdd<D>) return {__builtin_shufflevector(low, high, 0, 2, 4, 6), __builtin_shufflevector(low, high, 1, 3, 5, 7)};
-  else return {low, high};
-}
-template <Dtype D>
-void put_columns(const WidenedEight& v, float* y) {
-  Floats4 low = v.even, high = v.odd;
-  if constexpr (kEvenOdd<D>) {
-    low = __builtin_shufflevector(v.even, v.odd, 0, 4, 1, 5);
-    high = __builtin_shufflevector(v.even, v.odd, 2, 6, 3, 7);
-  }
-  std::memcpy(y, &low, sizeof low);
-  std::memcpy(y + 4, &high, sizeof high);
-}
-
 // The columns [0, whole eights) of one pass of sixteen rows, in vectors: for 16-bit weights (the
 // compiler's own vectorisation widens each value apart, at several times the cost) and for fused
 // multiply-adds. Unfused, every output sums as eight_rows and the pass below do, lane by lane (the
@@ -79,9 +45,9 @@ Index sixteen_rows_in_eights(const Scalar* __restrict x, const Element<D>* __res
     return 0;
   } else {
     const auto eight = [&](const Scalar* xs, const Element<D>* rows) {  // eight_rows, for eight columns
-      WidenedEight r[8];
+      EightColumns r[8];
       for (Index k = 0; k < 8; ++k) r[k] = eight_columns<D>(rows + k * stride);
-      const auto sum = [&](Floats4 WidenedEight::*half) {
+      const auto sum = [&](Floats4 EightColumns::*half) {
         const auto term = [&](Index k) { return float(xs[k]) * r[k].*half; };
         if constexpr (fused) {
           Floats4 chain = term(0);
@@ -91,14 +57,14 @@ Index sixteen_rows_in_eights(const Scalar* __restrict x, const Element<D>* __res
           return (term(0) + term(1) + term(2) + term(3)) + (term(4) + term(5) + term(6) + term(7));
         }
       };
-      return WidenedEight{sum(&WidenedEight::even), sum(&WidenedEight::odd)};
+      return EightColumns{sum(&EightColumns::even), sum(&EightColumns::odd)};
     };
     Index j = 0;
     for (; j + 8 <= count; j += 8) {
-      const WidenedEight a = eight(x, w + j), b = eight(x + 8, w + 8 * stride + j);
-      WidenedEight out = a;
+      const EightColumns a = eight(x, w + j), b = eight(x + 8, w + 8 * stride + j);
+      EightColumns out = a;
       if (!first) {
-        const WidenedEight before = take_columns<D>(y + j);
+        const EightColumns before = take_columns<D>(y + j);
         out = {before.even + a.even, before.odd + a.odd};
       }
       put_columns<D>({out.even + b.even, out.odd + b.odd}, y + j);
@@ -146,9 +112,9 @@ Scalar dot_lanes(const Scalar* __restrict a, const Element<D>* __restrict b, Ind
   Index k = 0;
   // 16-bit b, or fused multiply-adds: the lanes in two vectors (for 16 bits, even and odd apart)
   if constexpr ((D != Dtype::f32 || fused) && std::is_same_v<Scalar, float>) {
-    WidenedEight sums{};
+    EightColumns sums{};
     for (; k + kLanes <= n; k += kLanes) {
-      const WidenedEight x = take_columns<D>(a + k), w = eight_columns<D>(b + k);
+      const EightColumns x = take_columns<D>(a + k), w = eight_columns<D>(b + k);
       sums.even = multiply_add<fused>(x.even, w.even, sums.even);
       sums.odd = multiply_add<fused>(x.odd, w.odd, sums.odd);
     }

@@ -43,43 +43,28 @@ void pack_panel(const WeightView& b, bool transposed, Index k0, Index depth, Ind
   const Index n = transposed ? b.rows() : b.cols(), columns = std::min(kPanel, n - j0);
   if (transposed) {
     if (columns < kPanel) std::fill(panel, panel + depth * kPanel, Scalar(0));
-    Scalar widened[kDepth];
+    Scalar row_values[kDepth];
     for (Index j = 0; j < columns; ++j) {
-      const Scalar* row = widened;
+      const Scalar* row = row_values;
       if (b.is_float()) row = b.float_data() + (j0 + j) * b.stride() + k0;
-      else b.row(j0 + j, k0, depth, widened);
+      else b.row(j0 + j, k0, depth, row_values);
       for (Index kk = 0; kk < depth; ++kk) panel[kk * kPanel + j] = row[kk];
     }
     return;
   }
-  if (!b.is_float()) {
-    b.with_elements([&](auto type, const auto* data) {
-      constexpr Dtype D = decltype(type)::value;
-      for (Index kk = 0; kk < depth; ++kk, panel += kPanel) {
-        const auto* row = data + (k0 + kk) * b.stride() + j0;
-        if constexpr (D != Dtype::f32 && std::is_same_v<Scalar, float>) {
-          if (columns == kPanel) {  // one load, its even and odd values put back in order
-            const WidenedEight w = widen_eight<D>(row);
-            const Floats4 low = __builtin_shufflevector(w.even, w.odd, 0, 4, 1, 5), high = __builtin_shufflevector(w.even, w.odd, 2, 6, 3, 7);
-            std::memcpy(panel, &low, sizeof low);
-            std::memcpy(panel + kVectorWidth, &high, sizeof high);
-            continue;
-          }
+  b.with_elements([&](auto type, const auto* data) {
+    constexpr Dtype D = decltype(type)::value;
+    for (Index kk = 0; kk < depth; ++kk, panel += kPanel) {
+      const auto* row = data + (k0 + kk) * b.stride() + j0;
+      if constexpr (std::is_same_v<Scalar, float>) {
+        if (columns == kPanel) {  // one or two loads, put down in column order
+          put_columns<D>(eight_columns<D>(row), panel);
+          continue;
         }
-        for (Index j = 0; j < kPanel; ++j) panel[j] = j < columns ? widened<D>(row[j]) : Scalar(0);
       }
-    });
-    return;
-  }
-  for (Index kk = 0; kk < depth; ++kk, panel += kPanel) {
-    const Scalar* row = b.float_data() + (k0 + kk) * b.stride() + j0;
-    if (columns == kPanel) {
-      store(panel, load(row));
-      store(panel + kVectorWidth, load(row + kVectorWidth));
-    } else {
-      for (Index j = 0; j < kPanel; ++j) panel[j] = j < columns ? row[j] : Scalar(0);
+      for (Index j = 0; j < kPanel; ++j) panel[j] = j < columns ? widened<D>(row[j]) : Scalar(0);
     }
-  }
+  });
 }
 
 // C[0:rows, 0:columns] (+)= A[0:rows, 0:depth]·panel   rows ≤ kRows, columns ≤ kPanel: A's entries

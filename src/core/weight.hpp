@@ -66,11 +66,11 @@ inline float widen_16(Dtype dtype, std::uint16_t h) { return dtype == Dtype::bf1
 // the products' inner loops, which read a model's weights: F16 values must be finite there (a
 // model's are, checked when it is made), as ±∞ and NaN would not keep their all-ones exponent.
 using Floats4 = float __attribute__((vector_size(16)));
-struct WidenedEight {
+struct EightColumns {
   Floats4 even, odd;
 };
 template <Dtype D>
-inline WidenedEight widen_eight(const std::uint16_t* p) {
+inline EightColumns widen_eight(const std::uint16_t* p) {
   using Words = std::uint32_t __attribute__((vector_size(16)));
   using SignedWords = std::int32_t __attribute__((vector_size(16)));
   Words words;
@@ -83,6 +83,41 @@ inline WidenedEight widen_eight(const std::uint16_t* p) {
     const Words low = Words(SignedWords(words << 16) >> 3) & 0x8FFFE000u, high = Words(SignedWords(words) >> 3) & 0x8FFFE000u;
     return {Floats4(low) * 0x1p112f, Floats4(high) * 0x1p112f};
   }
+}
+
+// Eight consecutive values of a weight's row as two four-lane vectors: floats as they lie, 16-bit
+// values widened apart into even and odd ones (widen_eight); take_columns and put_columns read and
+// write eight floats (a product's outputs, a packed panel's row) in that same order
+template <Dtype D>
+constexpr bool kEvenOdd = D != Dtype::f32;
+template <Dtype D>
+EightColumns eight_columns(const Element<D>* w) {
+  if constexpr (kEvenOdd<D>) {
+    return widen_eight<D>(w);
+  } else {
+    EightColumns v;
+    std::memcpy(&v.even, w, sizeof v.even);
+    std::memcpy(&v.odd, w + 4, sizeof v.odd);
+    return v;
+  }
+}
+template <Dtype D>
+EightColumns take_columns(const float* y) {
+  Floats4 low, high;
+  std::memcpy(&low, y, sizeof low);
+  std::memcpy(&high, y + 4, sizeof high);
+  if constexpr (kEvenOdd<D>) return {__builtin_shufflevector(low, high, 0, 2, 4, 6), __builtin_shufflevector(low, high, 1, 3, 5, 7)};
+  else return {low, high};
+}
+template <Dtype D>
+void put_columns(const EightColumns& v, float* y) {
+  Floats4 low = v.even, high = v.odd;
+  if constexpr (kEvenOdd<D>) {
+    low = __builtin_shufflevector(v.even, v.odd, 0, 4, 1, 5);
+    high = __builtin_shufflevector(v.even, v.odd, 2, 6, 3, 7);
+  }
+  std::memcpy(y, &low, sizeof low);
+  std::memcpy(y + 4, &high, sizeof high);
 }
 
 // out[i] = in[i] widened from `dtype` (F16 or BF16)   count values → count floats

@@ -448,7 +448,8 @@ export interface CheckpointDescription {
   family: 'attnlab' | 'gpt2' | 'llama';
   /** the engine's config the checkpoint becomes */
   config: Required<ModelConfig>;
-  /** bytes of its float parameters, which loading allocates */
+  /** bytes of its parameters as float32, which loading allocates (with weightStorage 'as-stored',
+   * an F16 or BF16 checkpoint's weight matrices take half as many) */
   parameterBytes: number;
 }
 
